@@ -1,0 +1,2 @@
+//! The `guarantor` command-line tool.
+fn main() {}

@@ -1,0 +1,3 @@
+//! # guarantor-compose
+//!
+//! Parallel composition, error LTSs, safety checking and assume-guarantee triples.

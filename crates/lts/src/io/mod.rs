@@ -1,0 +1,1 @@
+//! Reading and writing LTSs: Aldebaran `.aut`, DOT, JSON.

@@ -1,0 +1,3 @@
+//! # guarantor-testkit
+//!
+//! Shared test helpers (not published): model manifests, counterexample replay, certificate re-checks.
