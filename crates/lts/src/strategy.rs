@@ -1,0 +1,1 @@
+//! Proptest strategies for random LTSs and random deterministic properties (feature `proptest`).
