@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Fails when a workspace crate has a normal dependency outside its allow-list.
+
+The layering (docs/architecture.md): lts at the bottom; compose on lts; every algorithm crate on lts
+and compose only (never on another algorithm crate); fsp on lts only; the facade on everything; the
+CLI on the facade. Dev-dependencies are not checked: tests may use anything below the facade.
+"""
+import json
+import subprocess
+import sys
+
+ALGORITHMS = ["guarantor-quotient", "guarantor-lstar", "guarantor-circ", "guarantor-predabs"]
+ALLOWED = {
+    "guarantor-lts": [],
+    "guarantor-compose": ["guarantor-lts"],
+    "guarantor-fsp": ["guarantor-lts"],
+    **{name: ["guarantor-lts", "guarantor-compose"] for name in ALGORITHMS},
+    "guarantor": ["guarantor-lts", "guarantor-compose", "guarantor-fsp", *ALGORITHMS],
+    "guarantor-cli": ["guarantor"],
+    "guarantor-testkit": ["guarantor-lts", "guarantor-compose", "guarantor-fsp", "guarantor"],
+    "guarantor-benches": [],
+}
+
+
+def main() -> int:
+    meta = json.loads(
+        subprocess.run(
+            ["cargo", "metadata", "--no-deps", "--format-version", "1"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
+    members = {p["name"] for p in meta["packages"]}
+    bad = []
+    for pkg in meta["packages"]:
+        name = pkg["name"]
+        if name not in ALLOWED:
+            bad.append(f"{name}: not in the layering allow-list (.ci/layering.py)")
+            continue
+        for dep in pkg["dependencies"]:
+            if dep["name"] not in members or dep.get("kind") is not None:
+                continue  # external crate, or a dev/build dependency
+            if dep["name"] not in ALLOWED[name]:
+                bad.append(f"{name} -> {dep['name']}")
+    if bad:
+        print("layering violated:", *bad, sep="\n  ")
+        return 1
+    print(f"layering ok ({len(members)} crates)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
