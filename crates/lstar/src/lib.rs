@@ -1,5 +1,63 @@
-//! # guarantor-lstar
+//! # guarantor-lstar: L* and learning-based assume-guarantee reasoning
 //!
-//! Angluin's L* with Rivest-Schapire counterexample analysis behind a `Teacher` trait, and teachers
-//! for the learning-based assume-guarantee rules (Cobleigh et al. 2003, Chaki et al. 2004). Not yet
-//! written; see the project's issue tracker.
+//! Angluin's L* algorithm for regular languages, written so the caller owns the loop, and the
+//! assume-guarantee teachers that use it to learn assumptions (Cobleigh, Giannakopoulou and
+//! Pasareanu 2003; Chaki, Clarke, Giannakopoulou and Pasareanu 2004).
+//!
+//! ## What lives here
+//! - [`Learner`]: the sans-IO learner. [`Learner::step`] returns [`Step::Queries`] (answer these
+//!   membership queries) or [`Step::Hypothesis`] (here is a DFA; give a counterexample or stop).
+//! - [`Teacher`], [`EqAnswer`] and [`learn`]: the convenience driver. An equivalence answer is
+//!   three-way — equivalent, a counterexample, or [`EqAnswer::Stop`] with a verdict, which is how an
+//!   assume-guarantee teacher ends the whole verification from inside a conjecture.
+//! - [`Dfa`], [`Symbol`], [`Word`]: the learner's alphabet is the dense range `0..k`; hypotheses
+//!   are complete DFAs, exported as [`Lts`](guarantor_lts::Lts) with [`Dfa::to_lts`] or, when
+//!   prefix-closed, as safety LTSs with [`Dfa::to_safety_lts`].
+//! - [`LearnerConfig`]: counterexample analysis ([`CexStrategy`]: Rivest-Schapire by default,
+//!   Angluin's, Maler-Pnueli's), prefix-closed mode, budgets. [`Stats`] counts the queries.
+//! - [`DfaTeacher`]: a perfect teacher for a known DFA (tests, benchmarks).
+//!
+//! ## How the learner saves queries
+//! Every answer goes into a trie; nothing is asked twice. In prefix-closed mode (weakest
+//! assumptions of safety properties are prefix-closed) a word with a rejected prefix is rejected and
+//! a prefix of an accepted word is accepted without asking, counterexamples are cut at their first
+//! disagreement, and hypotheses have one rejecting sink. Before a hypothesis goes to the teacher it
+//! is compared with every known answer; a disagreement is a free counterexample, so a counterexample
+//! is reused until it stops being one.
+//!
+//! ## Determinism
+//! No decision depends on hash-map iteration order: rows, columns and cache entries are visited in
+//! creation or symbol order, so the same teacher gives the same run.
+//!
+//! ## Error handling
+//! Budgets and inconsistent answers end in [`LstarError`]; the [`learn`] driver adds the teacher's
+//! own error in [`LearnError`]. Panics are reserved for caller bugs and documented.
+//!
+//! ## Example
+//! ```
+//! use guarantor_lstar::{learn, word, Dfa, DfaTeacher, Learner, LearnerConfig, Outcome};
+//! // Words over {0, 1} whose number of 0s is divisible by 3.
+//! let target = Dfa::new(2, vec![vec![1, 0], vec![2, 1], vec![0, 2]], vec![true, false, false])?;
+//! let mut learner = Learner::new(2, LearnerConfig::default());
+//! let Outcome::Learned(dfa) = learn(&mut learner, &mut DfaTeacher::new(target))? else {
+//!     unreachable!()
+//! };
+//! assert_eq!(dfa.num_states(), 3);
+//! assert!(dfa.accepts(&word(&[0, 1, 0, 0])));
+//! println!("{} membership queries", learner.stats().membership_queries);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod cache;
+mod config;
+mod dfa;
+mod error;
+mod learner;
+mod table;
+mod teacher;
+
+pub use config::{CexStrategy, LearnerConfig, Stats};
+pub use dfa::{Dfa, Symbol, Word, word};
+pub use error::{LearnError, LstarError};
+pub use learner::{Learner, Step};
+pub use teacher::{DfaTeacher, EqAnswer, Outcome, Teacher, learn};

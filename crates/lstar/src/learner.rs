@@ -1,0 +1,374 @@
+//! The sans-IO L* learner: [`Learner`] says what it needs ([`Step`]) and the caller supplies it.
+//!
+//! The learner never calls a teacher. Each phase (fill and close the table, analyse a counterexample)
+//! is written to be *restartable*: it runs against the membership cache, and when it meets a word the
+//! cache cannot answer it stops and hands that word out. When the answers come back the phase runs
+//! again from its start, now finding more in the cache. Re-running is cheap (cache lookups) and keeps
+//! the control flow a plain function instead of a hand-written coroutine, which is what makes every
+//! counterexample strategy a few lines.
+
+use crate::cache::Cache;
+use crate::config::{CexStrategy, LearnerConfig, Stats};
+use crate::dfa::{Dfa, Symbol, Word};
+use crate::error::LstarError;
+use crate::table::Table;
+
+/// What the learner needs next.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Step<'a> {
+    /// Answer these membership queries (in order) with [`Learner::answer`].
+    Queries(&'a [Word]),
+    /// Here is a hypothesis: if it is wrong, give a counterexample with
+    /// [`Learner::counterexample`]; if it is right, learning is over.
+    Hypothesis(&'a Dfa),
+}
+
+/// Where the learner is.
+#[derive(Clone, Debug)]
+enum Phase {
+    /// Filling and closing the table.
+    Table,
+    /// A hypothesis is out; waiting for a counterexample.
+    Offered,
+    /// Analysing this counterexample.
+    Analyse(Word),
+}
+
+/// Angluin's L* over the symbols `0..k`, as a state machine driven by its caller.
+///
+/// ```
+/// use guarantor_lstar::{word, Dfa, Learner, LearnerConfig, Step};
+/// // Target: words over {0, 1} ending in 1.
+/// let target = Dfa::new(2, vec![vec![0, 1], vec![0, 1]], vec![false, true])?;
+/// let mut learner = Learner::new(2, LearnerConfig::default());
+/// let learned = loop {
+///     match learner.step()? {
+///         Step::Queries(words) => {
+///             let answers: Vec<bool> = words.iter().map(|w| target.accepts(w)).collect();
+///             learner.answer(&answers)?;
+///         }
+///         Step::Hypothesis(h) => match h.shortest_difference(&target) {
+///             None => break h.clone(),
+///             Some(cex) => learner.counterexample(cex)?,
+///         },
+///         _ => unreachable!("no other steps in this version"),
+///     }
+/// };
+/// assert_eq!(learned.num_states(), 2);
+/// assert!(learned.accepts(&word(&[0, 1])));
+/// # Ok::<(), guarantor_lstar::LstarError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Learner {
+    k: usize,
+    config: LearnerConfig,
+    table: Table,
+    cache: Cache,
+    stats: Stats,
+    pending: Vec<Word>,
+    phase: Phase,
+    hypothesis: Option<Dfa>,
+    access: Vec<Word>,
+}
+
+/// The result of running a phase against the cache.
+enum Progress {
+    Done,
+    Need(Vec<Word>),
+}
+
+impl Learner {
+    /// A learner over `num_symbols` symbols.
+    pub fn new(num_symbols: usize, config: LearnerConfig) -> Self {
+        Self {
+            k: num_symbols,
+            table: Table::new(num_symbols),
+            cache: Cache::new(num_symbols, config.prefix_closed),
+            config,
+            stats: Stats::default(),
+            pending: Vec::new(),
+            phase: Phase::Table,
+            hypothesis: None,
+            access: Vec::new(),
+        }
+    }
+
+    /// The number of symbols.
+    pub fn num_symbols(&self) -> usize {
+        self.k
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &LearnerConfig {
+        &self.config
+    }
+
+    /// Query statistics so far.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The latest hypothesis built, if any.
+    pub fn hypothesis(&self) -> Option<&Dfa> {
+        self.hypothesis.as_ref()
+    }
+
+    /// The teacher's answer to `w` if it is known (asked before, or implied by prefix-closure).
+    pub fn known(&self, w: &[Symbol]) -> Option<bool> {
+        self.cache.lookup(w).map(|k| k.accepted)
+    }
+
+    /// Advances until the learner needs something: membership answers or a verdict on a hypothesis.
+    /// Calling it again without answering returns the same request.
+    ///
+    /// # Errors
+    /// A budget of the [`LearnerConfig`] was exceeded, or the answers given so far are inconsistent.
+    pub fn step(&mut self) -> Result<Step<'_>, LstarError> {
+        loop {
+            if !self.pending.is_empty() {
+                return Ok(Step::Queries(&self.pending));
+            }
+            match std::mem::replace(&mut self.phase, Phase::Table) {
+                Phase::Offered => {
+                    self.phase = Phase::Offered;
+                    // Offered is only entered with a hypothesis built; the error is unreachable.
+                    let h = self.hypothesis.as_ref().ok_or(LstarError::NoHypothesis)?;
+                    return Ok(Step::Hypothesis(h));
+                }
+                Phase::Table => match self.advance_table()? {
+                    Progress::Need(words) => self.request(words)?,
+                    Progress::Done => self.conjecture()?,
+                },
+                Phase::Analyse(cex) => match self.analyse(&cex)? {
+                    Progress::Need(words) => {
+                        self.phase = Phase::Analyse(cex);
+                        self.request(words)?;
+                    }
+                    Progress::Done => {}
+                },
+            }
+        }
+    }
+
+    /// Answers the pending membership queries, in the order [`Step::Queries`] listed them.
+    ///
+    /// # Errors
+    /// [`LstarError::AnswerCount`] if the number of answers is wrong;
+    /// [`LstarError::InconsistentAnswers`] if an answer contradicts prefix-closure.
+    pub fn answer(&mut self, answers: &[bool]) -> Result<(), LstarError> {
+        if answers.len() != self.pending.len() || answers.is_empty() {
+            return Err(LstarError::AnswerCount {
+                expected: self.pending.len(),
+                found: answers.len(),
+            });
+        }
+        for (w, &a) in std::mem::take(&mut self.pending).iter().zip(answers) {
+            self.stats.membership_queries += 1;
+            self.stats.symbols += w.len() as u64;
+            self.cache.insert(w, a)?;
+        }
+        Ok(())
+    }
+
+    /// Rejects the pending hypothesis with a counterexample: a word the hypothesis classifies wrongly.
+    ///
+    /// # Errors
+    /// [`LstarError::NoHypothesis`] if no hypothesis is pending; [`LstarError::SymbolOutOfRange`] if
+    /// the word uses an unknown symbol. A word that is no counterexample is reported by the next
+    /// [`Learner::step`] as [`LstarError::NotACounterexample`], once its membership is known.
+    pub fn counterexample(&mut self, word: Word) -> Result<(), LstarError> {
+        if !matches!(self.phase, Phase::Offered) {
+            return Err(LstarError::NoHypothesis);
+        }
+        if let Some(a) = word.iter().find(|a| a.index() >= self.k) {
+            return Err(LstarError::SymbolOutOfRange {
+                symbol: a.index(),
+                num_symbols: self.k,
+            });
+        }
+        self.phase = Phase::Analyse(word);
+        Ok(())
+    }
+
+    /// Hands `words` out as membership queries, within the query budget.
+    fn request(&mut self, words: Vec<Word>) -> Result<(), LstarError> {
+        if let Some(limit) = self.config.max_membership_queries {
+            if self.stats.membership_queries + words.len() as u64 > limit {
+                return Err(LstarError::QueryLimit { limit });
+            }
+        }
+        self.pending = words;
+        Ok(())
+    }
+
+    /// Fills, closes and (for Angluin's strategy) makes the table consistent, as far as the cache
+    /// allows.
+    fn advance_table(&mut self) -> Result<Progress, LstarError> {
+        loop {
+            let missing = self.table.fill(&self.cache, &mut self.stats);
+            if !missing.is_empty() {
+                return Ok(Progress::Need(missing));
+            }
+            if self.table.close() {
+                continue;
+            }
+            if self.config.strategy == CexStrategy::Angluin {
+                if let Some(e) = self.table.inconsistency() {
+                    self.table.add_suffix(e);
+                    continue;
+                }
+            }
+            return Ok(Progress::Done);
+        }
+    }
+
+    /// Builds the hypothesis of the closed table and either offers it or, if it contradicts a known
+    /// answer, analyses that contradiction at once.
+    fn conjecture(&mut self) -> Result<(), LstarError> {
+        let (h, access) = self.table.hypothesis();
+        if let Some(limit) = self.config.max_hypothesis_states {
+            if h.num_states() > limit {
+                return Err(LstarError::HypothesisLimit {
+                    limit,
+                    states: h.num_states(),
+                });
+            }
+        }
+        let free = if self.config.check_known {
+            self.cache.first_disagreement(&h)
+        } else {
+            None
+        };
+        self.hypothesis = Some(h);
+        self.access = access;
+        if let Some(w) = free {
+            self.stats.free_counterexamples += 1;
+            self.phase = Phase::Analyse(w);
+            return Ok(());
+        }
+        if let Some(limit) = self.config.max_rounds {
+            if self.stats.equivalence_queries as usize >= limit {
+                return Err(LstarError::RoundLimit { limit });
+            }
+        }
+        self.stats.equivalence_queries += 1;
+        let size = self.hypothesis.as_ref().map_or(0, Dfa::num_states);
+        self.stats.hypothesis_sizes.push(size);
+        self.phase = Phase::Offered;
+        Ok(())
+    }
+
+    /// Looks `w` up, counting the lookup; `Err(w)` says it must be asked.
+    fn lookup(&mut self, w: Word) -> Result<bool, Word> {
+        match self.cache.lookup(&w) {
+            Some(k) => {
+                self.stats.lookups += 1;
+                self.stats.inferred += u64::from(k.inferred);
+                Ok(k.accepted)
+            }
+            None => Err(w),
+        }
+    }
+
+    /// Turns a counterexample into new rows or columns, as far as the cache allows.
+    fn analyse(&mut self, cex: &[Symbol]) -> Result<Progress, LstarError> {
+        let h = self
+            .hypothesis
+            .clone()
+            .expect("a counterexample refers to a hypothesis");
+        let target = match self.lookup(cex.to_vec()) {
+            Ok(t) => t,
+            Err(w) => return Ok(Progress::Need(vec![w])),
+        };
+        if target == h.accepts(cex) {
+            return Err(LstarError::NotACounterexample {
+                word: cex.iter().map(|a| a.index()).collect(),
+            });
+        }
+        let cex = if self.config.prefix_closed {
+            match self.trim(&h, cex, target) {
+                Ok(c) => c,
+                Err(w) => return Ok(Progress::Need(vec![w])),
+            }
+        } else {
+            cex
+        };
+        match self.config.strategy {
+            CexStrategy::RivestSchapire => match self.rivest_schapire(&h, cex, target) {
+                Ok(suffix) => {
+                    if !self.table.add_suffix(suffix) {
+                        return Err(LstarError::InconsistentAnswers {
+                            word: cex.iter().map(|a| a.index()).collect(),
+                        });
+                    }
+                }
+                Err(w) => return Ok(Progress::Need(vec![w])),
+            },
+            CexStrategy::Angluin => {
+                for i in 1..=cex.len() {
+                    self.table.add_upper_word(&cex[..i]);
+                }
+            }
+            CexStrategy::MalerPnueli => {
+                for i in 0..cex.len() {
+                    self.table.add_suffix(cex[i..].to_vec());
+                }
+            }
+        }
+        Ok(Progress::Done)
+    }
+
+    /// Prefix-closed targets: cuts a counterexample at its first disagreement. A positive one
+    /// (target accepts) is cut where the hypothesis first rejects, which needs no query; a negative
+    /// one at its shortest rejected prefix, found by binary search.
+    fn trim<'c>(&mut self, h: &Dfa, cex: &'c [Symbol], target: bool) -> Result<&'c [Symbol], Word> {
+        if target {
+            let mut q = 0;
+            for (i, &a) in cex.iter().enumerate() {
+                if !h.is_accepting(q) {
+                    return Ok(&cex[..i]);
+                }
+                q = h.successor(q, a);
+            }
+            return Ok(cex);
+        }
+        // Invariant: the target accepts cex[..lo] and rejects cex[..hi]. The hypothesis accepts
+        // every prefix (it is prefix-closed and accepts cex), so it accepts the empty word and so
+        // does the table's (correct) answer for it.
+        let (mut lo, mut hi) = (0, cex.len());
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if self.lookup(cex[..mid].to_vec())? {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Ok(&cex[..hi])
+    }
+
+    /// Rivest and Schapire's analysis: with alpha(i) the answer for the hypothesis's access word of
+    /// `cex[..i]` followed by `cex[i..]`, alpha(0) is the target's answer and alpha(len) the
+    /// hypothesis's; binary search finds `i` with alpha(i) != alpha(i + 1) and returns
+    /// `cex[i + 1..]`, which separates two rows the hypothesis merged.
+    fn rivest_schapire(&mut self, h: &Dfa, cex: &[Symbol], target: bool) -> Result<Word, Word> {
+        let (mut lo, mut hi) = (0, cex.len());
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            let mut w = self.access[h.run(&cex[..mid])].clone();
+            w.extend_from_slice(&cex[mid..]);
+            if self.lookup(w)? == target {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Ok(cex[hi..].to_vec())
+    }
+
+    /// The number of columns of the observation table (for statistics and tests).
+    pub fn num_suffixes(&self) -> usize {
+        self.table.num_suffixes()
+    }
+}

@@ -1,0 +1,242 @@
+//! Angluin's observation table: rows (access words S and their one-symbol extensions S·A), columns
+//! (distinguishing suffixes E) and one membership bit per cell.
+//!
+//! Rows are bit vectors over E so that comparing two rows is a slice comparison and finding a row's
+//! representative is one hash lookup. The table never asks anything itself: [`Table::fill`] looks
+//! cells up in the [`Cache`] and returns the words it could not find, which the learner turns into
+//! membership queries. Every decision iterates rows in creation order, never a hash map, so runs are
+//! reproducible.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::cache::Cache;
+use crate::config::Stats;
+use crate::dfa::{Dfa, Symbol, Word};
+
+/// One row: its word, the cells known so far and their values.
+#[derive(Clone, Debug)]
+struct Row {
+    word: Word,
+    bits: Vec<u64>,
+    known: Vec<u64>,
+    /// Every cell below this column index is known.
+    filled: usize,
+    upper: bool,
+}
+
+fn get_bit(v: &[u64], j: usize) -> bool {
+    v.get(j / 64).is_some_and(|x| x >> (j % 64) & 1 == 1)
+}
+
+fn set_bit(v: &mut Vec<u64>, j: usize) {
+    if v.len() <= j / 64 {
+        v.resize(j / 64 + 1, 0);
+    }
+    v[j / 64] |= 1 << (j % 64);
+}
+
+/// The observation table.
+#[derive(Clone, Debug)]
+pub(crate) struct Table {
+    k: usize,
+    suffixes: Vec<Word>,
+    suffix_set: FxHashSet<Word>,
+    rows: Vec<Row>,
+    row_of_word: FxHashMap<Word, usize>,
+    /// Rows of S, in the order they were promoted.
+    upper: Vec<usize>,
+    /// `succ[r * k + a]`: the row of `word(r)·a`, for upper rows `r` (`u32::MAX` elsewhere).
+    succ: Vec<u32>,
+}
+
+impl Table {
+    /// The table with S = {ε} and E = {ε}.
+    pub(crate) fn new(k: usize) -> Self {
+        let mut t = Self {
+            k,
+            suffixes: Vec::new(),
+            suffix_set: FxHashSet::default(),
+            rows: Vec::new(),
+            row_of_word: FxHashMap::default(),
+            upper: Vec::new(),
+            succ: Vec::new(),
+        };
+        t.add_suffix(Vec::new());
+        t.add_upper_word(&[]);
+        t
+    }
+
+    fn row_id(&mut self, word: &[Symbol]) -> usize {
+        if let Some(&r) = self.row_of_word.get(word) {
+            return r;
+        }
+        let r = self.rows.len();
+        self.rows.push(Row {
+            word: word.to_vec(),
+            bits: Vec::new(),
+            known: Vec::new(),
+            filled: 0,
+            upper: false,
+        });
+        self.row_of_word.insert(word.to_vec(), r);
+        self.succ.extend(std::iter::repeat_n(u32::MAX, self.k));
+        r
+    }
+
+    /// Moves row `r` into S and creates its one-symbol extensions.
+    fn promote(&mut self, r: usize) {
+        if self.rows[r].upper {
+            return;
+        }
+        self.rows[r].upper = true;
+        self.upper.push(r);
+        let mut w = self.rows[r].word.clone();
+        for a in Symbol::all(self.k) {
+            w.push(a);
+            let c = self.row_id(&w);
+            self.succ[r * self.k + a.index()] = c as u32;
+            w.pop();
+        }
+    }
+
+    /// Adds `word` (whose prefixes must already be rows, or be added first) to S.
+    pub(crate) fn add_upper_word(&mut self, word: &[Symbol]) {
+        let r = self.row_id(word);
+        self.promote(r);
+    }
+
+    /// Adds a column; returns `false` if it was already there.
+    pub(crate) fn add_suffix(&mut self, suffix: Word) -> bool {
+        if !self.suffix_set.insert(suffix.clone()) {
+            return false;
+        }
+        self.suffixes.push(suffix);
+        true
+    }
+
+    /// The number of columns.
+    pub(crate) fn num_suffixes(&self) -> usize {
+        self.suffixes.len()
+    }
+
+    /// Fills every cell the cache can answer; returns the distinct words it could not, in order.
+    pub(crate) fn fill(&mut self, cache: &Cache, stats: &mut Stats) -> Vec<Word> {
+        let mut missing = Vec::new();
+        let mut seen = FxHashSet::default();
+        let cols = self.suffixes.len();
+        for row in &mut self.rows {
+            let mut complete = true;
+            for j in row.filled..cols {
+                if get_bit(&row.known, j) {
+                    continue;
+                }
+                let word = row.word.iter().chain(&self.suffixes[j]).copied();
+                if let Some(known) = cache.lookup_iter(word.clone()) {
+                    set_bit(&mut row.known, j);
+                    if known.accepted {
+                        set_bit(&mut row.bits, j);
+                    }
+                    stats.lookups += 1;
+                    stats.inferred += u64::from(known.inferred);
+                } else {
+                    complete = false;
+                    let w: Word = word.collect();
+                    if seen.insert(w.clone()) {
+                        missing.push(w);
+                    }
+                }
+            }
+            if complete {
+                row.filled = cols;
+            }
+        }
+        missing
+    }
+
+    /// The row contents of S, each mapped to the first row of S that has it.
+    fn upper_contents(&self) -> FxHashMap<&[u64], usize> {
+        let mut map = FxHashMap::default();
+        for &r in &self.upper {
+            map.entry(self.content(r)).or_insert(r);
+        }
+        map
+    }
+
+    /// A row's bits without trailing zero words, so equal rows compare equal whatever their length.
+    fn content(&self, r: usize) -> &[u64] {
+        let bits = &self.rows[r].bits;
+        let len = bits.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
+        &bits[..len]
+    }
+
+    /// Closes the table: promotes every row of S·A whose content is not in S (one per distinct
+    /// content, shortest words first). Returns whether anything was promoted.
+    pub(crate) fn close(&mut self) -> bool {
+        let mut fresh: Vec<usize> = {
+            let upper = self.upper_contents();
+            let mut new_contents = FxHashSet::default();
+            (0..self.rows.len())
+                .filter(|&r| !self.rows[r].upper)
+                .filter(|&r| {
+                    !upper.contains_key(self.content(r)) && new_contents.insert(self.content(r))
+                })
+                .collect()
+        };
+        fresh.sort_by_key(|&r| self.rows[r].word.len());
+        for &r in &fresh {
+            self.promote(r);
+        }
+        !fresh.is_empty()
+    }
+
+    /// A column that makes the table consistent, if it is not: two rows of S with equal content whose
+    /// extensions by some symbol `a` differ in column `e` give the new column `a·e`.
+    pub(crate) fn inconsistency(&self) -> Option<Word> {
+        let mut first: FxHashMap<&[u64], usize> = FxHashMap::default();
+        for &r in &self.upper {
+            let Some(&s) = first.get(self.content(r)) else {
+                first.insert(self.content(r), r);
+                continue;
+            };
+            for a in Symbol::all(self.k) {
+                let (x, y) = (
+                    self.succ[r * self.k + a.index()],
+                    self.succ[s * self.k + a.index()],
+                );
+                let (x, y) = (&self.rows[x as usize].bits, &self.rows[y as usize].bits);
+                if let Some(j) = (0..self.suffixes.len()).find(|&j| get_bit(x, j) != get_bit(y, j))
+                {
+                    let mut e = vec![a];
+                    e.extend_from_slice(&self.suffixes[j]);
+                    return Some(e);
+                }
+            }
+        }
+        None
+    }
+
+    /// The hypothesis of a closed (and consistent) table, with the access word of each state.
+    /// States are numbered in the order their first row entered S, so the empty word's row is 0.
+    pub(crate) fn hypothesis(&self) -> (Dfa, Vec<Word>) {
+        let contents = self.upper_contents();
+        let mut state_of_row: FxHashMap<usize, usize> = FxHashMap::default();
+        let mut access = Vec::new();
+        for &r in &self.upper {
+            if contents[self.content(r)] == r {
+                state_of_row.insert(r, access.len());
+                access.push(r);
+            }
+        }
+        let mut delta = Vec::with_capacity(access.len() * self.k);
+        let mut accepting = Vec::with_capacity(access.len());
+        for &r in &access {
+            accepting.push(get_bit(&self.rows[r].bits, 0));
+            for a in 0..self.k {
+                let c = self.succ[r * self.k + a] as usize;
+                delta.push(state_of_row[&contents[self.content(c)]] as u32);
+            }
+        }
+        let words = access.iter().map(|&r| self.rows[r].word.clone()).collect();
+        (Dfa::from_parts(self.k, delta, accepting), words)
+    }
+}
