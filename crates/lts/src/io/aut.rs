@@ -10,7 +10,9 @@
 //!   for line breaks (any other backslash is kept as it is), or *bare*. A bare label is everything
 //!   between the comma after the source state and the **last** comma of the line, trimmed: mCRL2
 //!   writes data-carrying actions such as `a(1,2)` bare, and their commas must not end the label. A
-//!   bare label may not be empty and may not contain `"` or control characters.
+//!   bare label may not be empty, may not contain `"` or control characters, and its parentheses
+//!   must balance — which catches two transitions written on one line, `(0,a,1) (1,b,0)`, that the
+//!   last-comma rule would otherwise read as one transition labelled `a,1) (1,b`.
 //! - The label `tau` (quoted or not) is the internal action [`ActionId::TAU`]; `i` (CADP's internal
 //!   action) is an ordinary visible action here.
 //! - The state `-1` is LTSA's `ERROR` state. LTSA does not count it in the header, so it is read as a
@@ -701,6 +703,34 @@ fn find_closing_quote(body: &[u8]) -> Option<usize> {
     None
 }
 
+/// Fails unless the parentheses of the bare label `raw` (at byte offset `start`) balance.
+fn check_parentheses(line: &Line<'_>, start: usize, raw: &[u8]) -> Result<(), ParseError> {
+    let mut depth = 0usize;
+    for (i, &b) in raw.iter().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' if depth == 0 => {
+                return Err(line.error_at(
+                    start + i,
+                    ParseErrorKind::Syntax,
+                    "unbalanced ')' in a bare label (two transitions on one line?)",
+                ));
+            }
+            b')' => depth -= 1,
+            _ => {}
+        }
+    }
+    if depth == 0 {
+        Ok(())
+    } else {
+        Err(line.error_at(
+            start,
+            ParseErrorKind::Syntax,
+            "unbalanced '(' in a bare label",
+        ))
+    }
+}
+
 /// Reads a bare label: from the cursor to the last comma of the line, trimmed. Leaves the cursor
 /// after that comma.
 fn bare_label<'l>(line: &mut Line<'l>) -> Result<&'l str, ParseError> {
@@ -738,6 +768,7 @@ fn bare_label<'l>(line: &mut Line<'l>) -> Result<&'l str, ParseError> {
         };
         return Err(line.error_at(start + i, ParseErrorKind::Syntax, message));
     }
+    check_parentheses(line, start, raw)?;
     line.pos = comma + 1;
     std::str::from_utf8(raw)
         .map_err(|_| line.error_at(start, ParseErrorKind::InvalidUtf8, "invalid UTF-8 in label"))
