@@ -1,1 +1,36 @@
 //! Operations on LTSs. Each returns a new [`Lts`](crate::Lts); none mutates its input.
+//!
+//! One file per theme:
+//! - [`reach`]: reachable states, breadth-first order, [`trim`].
+//! - [`tau`]: tau-closure of one state ([`tau_closure`]) or of all states ([`TauClosure`]).
+//! - [`determinize`](mod@determinize): subset construction, tau-aware, with a state limit.
+//! - [`minimize`]: Hopcroft-style minimisation of deterministic LTSs ([`minimize_dfa`]).
+//! - [`bisim`]: strong-bisimulation classes and quotient ([`minimize_strong`]).
+//! - [`hide`](mod@hide): [`hide`](fn@hide), [`project`], [`relabel`].
+//! - [`complete`](mod@complete): [`complete`](fn@complete) with a sink, [`complement`].
+//! - [`trace`]: trace membership and [`language_included`] with a shortest counterexample.
+//!
+//! Operations that produce a new state space number it in breadth-first order from the initial state
+//! (state 0), and write their output row by row without a global sort, since they run on products with
+//! millions of states.
+
+pub mod bisim;
+pub mod complete;
+pub mod determinize;
+pub mod hide;
+pub mod minimize;
+pub mod reach;
+pub mod tau;
+pub mod trace;
+mod util;
+
+pub use bisim::{minimize_strong, quotient, strong_bisimulation_classes};
+pub use complete::{complement, complete};
+pub use determinize::{determinize, determinize_with_limit};
+pub use hide::{hide, project, relabel};
+pub use minimize::minimize_dfa;
+pub use reach::{bfs_order, reachable_states, trim};
+pub use tau::{TauClosure, tau_closure};
+pub use trace::{
+    accepts_trace, accepts_trace_named, is_trace, language_included, language_included_with_limit,
+};
