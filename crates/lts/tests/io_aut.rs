@@ -223,7 +223,10 @@ fn every_bad_file_fails_at_the_expected_place() {
                 err.kind()
             ));
         }
-        insta::assert_snapshot!(name.trim_end_matches(".aut"), err.to_string());
+        // Snapshots live with the test data (`tests/data/snapshots/`).
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path("data/snapshots");
+        settings.bind(|| insta::assert_snapshot!(name.trim_end_matches(".aut"), err.to_string()));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
 }
