@@ -1,0 +1,220 @@
+//! Eager parallel composition: the reachable part of a [`Product`] built as an [`Lts`].
+//!
+//! States are numbered in BFS discovery order from the initial tuple (state 0). As in LTSA, all
+//! error tuples collapse into *one* error state of the result (numbered last), which counts as one
+//! state: the product of a system with an `ERROR` is itself a system with an `ERROR`, and two runs
+//! that fail differently are not told apart. [`compose_with_tuples`] also keeps the tuple behind
+//! every other state.
+
+use guarantor_lts::{ActionId, Lts, LtsBuilder, StateId};
+
+use crate::config::Config;
+use crate::error::ComposeError;
+use crate::explore::{Layout, Visitor, run};
+use crate::product::Product;
+
+/// An eagerly built composition together with the tuple of component states behind each state.
+#[derive(Clone, Debug)]
+pub struct Composition {
+    lts: Lts,
+    width: usize,
+    /// The tuples of states `0..n` (error state excluded), `width` entries each.
+    tuples: Vec<StateId>,
+}
+
+impl Composition {
+    /// The composed LTS.
+    pub fn lts(&self) -> &Lts {
+        &self.lts
+    }
+
+    /// Gives up the tuples and keeps the LTS.
+    pub fn into_lts(self) -> Lts {
+        self.lts
+    }
+
+    /// The number of components (the length of each tuple).
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The component states behind product state `s`, or `None` for the error state (which stands
+    /// for every error tuple) and for states that do not exist.
+    pub fn tuple(&self, s: StateId) -> Option<&[StateId]> {
+        if self.lts.is_error(s) {
+            return None;
+        }
+        let at = s.index().checked_mul(self.width)?;
+        self.tuples.get(at..at + self.width)
+    }
+}
+
+/// Builds the reachable part of the composition of `components`.
+///
+/// The alphabet is the union of the components' alphabets (see [`Product`] for the order), every
+/// declared action kept even if no transition uses it.
+///
+/// ```
+/// use guarantor_compose::{compose, Config};
+/// use guarantor_lts::{LtsBuilder, StateId};
+/// let mut b = LtsBuilder::new();
+/// b.ensure_states(2)?;
+/// b.add_transition_named(StateId::must(0), "a", StateId::must(1))?;
+/// b.add_transition_named(StateId::must(1), "b", StateId::must(0))?;
+/// let toggle = b.build()?;
+/// // Two toggles sharing both actions move in lock step: 2 states, not 4.
+/// let both = compose(&[&toggle, &toggle], &Config::default())?;
+/// assert_eq!((both.num_states(), both.num_transitions()), (2, 2));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// Budget errors when `config`'s limits are reached (the error state counts against
+/// `max_states`).
+pub fn compose(components: &[&Lts], config: &Config) -> Result<Lts, ComposeError> {
+    build(components, config, false, Layout::Auto).map(Composition::into_lts)
+}
+
+/// Like [`compose`], but also returns the tuple behind each state.
+pub fn compose_with_tuples(
+    components: &[&Lts],
+    config: &Config,
+) -> Result<Composition, ComposeError> {
+    build(components, config, true, Layout::Auto)
+}
+
+/// Records the product as it is discovered.
+struct Recorder {
+    builder: LtsBuilder,
+    /// Transitions into the (not yet numbered) error state.
+    into_error: Vec<(u32, ActionId)>,
+    initial_is_error: bool,
+    keep_tuples: bool,
+    tuples: Vec<StateId>,
+}
+
+impl Visitor for Recorder {
+    fn expand(&mut self, id: u32, tuple: &[StateId]) -> Option<crate::explore::Hit> {
+        if self.keep_tuples {
+            debug_assert_eq!(self.tuples.len(), id as usize * tuple.len());
+            self.tuples.extend_from_slice(tuple);
+        }
+        None
+    }
+
+    fn edge(&mut self, source: u32, action: ActionId, target: u32) -> Result<(), ComposeError> {
+        self.builder
+            .ensure_states(source.max(target) as usize + 1)?;
+        self.builder.add_transition(
+            StateId::from_u32(source),
+            action,
+            StateId::from_u32(target),
+        )?;
+        Ok(())
+    }
+
+    fn error(
+        &mut self,
+        source: Option<u32>,
+        action: ActionId,
+        _: usize,
+    ) -> Option<crate::verdict::Violation> {
+        match source {
+            Some(s) => self.into_error.push((s, action)),
+            None => self.initial_is_error = true,
+        }
+        None
+    }
+}
+
+pub(crate) fn build(
+    components: &[&Lts],
+    config: &Config,
+    keep_tuples: bool,
+    layout: Layout,
+) -> Result<Composition, ComposeError> {
+    let mut budget = config.budget()?;
+    let product = Product::new(components)?;
+    let mut rec = Recorder {
+        builder: LtsBuilder::with_alphabet(product.alphabet().clone()),
+        into_error: Vec::new(),
+        initial_is_error: false,
+        keep_tuples,
+        tuples: Vec::new(),
+    };
+    let walk = run(&product, &mut rec, &mut budget, false, layout)?;
+    let states = walk.stats.states;
+    let has_error = rec.initial_is_error || !rec.into_error.is_empty();
+    budget.check_states(states + usize::from(has_error))?;
+    let mut b = rec.builder;
+    b.ensure_states(states)?;
+    if has_error {
+        let pi = b.add_state()?;
+        b.set_error(pi)?;
+        if rec.initial_is_error {
+            b.set_initial(pi)?;
+        }
+        for (s, a) in rec.into_error {
+            b.add_transition(StateId::from_u32(s), a, pi)?;
+        }
+    }
+    Ok(Composition {
+        lts: b.build()?,
+        width: product.width(),
+        tuples: rec.tuples,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ring of `n` states stepping on `tick` with a private action `name` as a shortcut home.
+    fn ring(n: usize, name: &str) -> Lts {
+        let mut b = LtsBuilder::new();
+        b.ensure_states(n).unwrap();
+        for i in 0..n {
+            let s = StateId::must(i);
+            b.add_transition_named(s, "tick", StateId::must((i + 1) % n))
+                .unwrap();
+            b.add_transition_named(s, name, StateId::must(0)).unwrap();
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn packed_and_wide_layouts_build_the_same_lts() {
+        let (a, b, c) = (ring(3, "x"), ring(4, "y"), ring(5, "z"));
+        let comps = [&a, &b, &c];
+        let packed = build(&comps, &Config::default(), true, Layout::Auto).unwrap();
+        let wide = build(&comps, &Config::default(), true, Layout::Wide).unwrap();
+        assert_eq!(packed.lts(), wide.lts());
+        for s in packed.lts().states() {
+            assert_eq!(packed.tuple(s), wide.tuple(s));
+        }
+        // `tick` moves all rings together; the private shortcuts reset them independently, so the
+        // product is larger than any one ring.
+        assert!(packed.lts().num_states() > 5);
+    }
+
+    #[test]
+    fn error_tuples_collapse_into_one_last_state() {
+        let mut b = ring(2, "x").to_builder();
+        let e = b.add_state().unwrap();
+        b.set_error(e).unwrap();
+        b.add_transition_named(StateId::must(1), "boom", e).unwrap();
+        b.add_transition_named(StateId::must(0), "bang", e).unwrap();
+        let m = b.build().unwrap();
+        let c = compose_with_tuples(&[&m], &Config::default()).unwrap();
+        let lts = c.lts();
+        assert_eq!(lts.num_states(), 3);
+        let pi = lts.error_state().unwrap();
+        assert_eq!(pi.index(), 2);
+        assert_eq!(c.tuple(pi), None);
+        assert_eq!(lts.transitions().filter(|t| t.target == pi).count(), 2);
+        assert!(matches!(
+            compose(&[&m], &Config::default().with_max_states(2)),
+            Err(ComposeError::StateLimit { limit: 2 })
+        ));
+    }
+}

@@ -1,0 +1,343 @@
+//! The lazy (on-the-fly) parallel composition [`Product`] of n LTSs.
+//!
+//! A product state is a *tuple*: one [`StateId`] per component, as a slice. [`Product`] never stores
+//! product states; it maps actions between the components once, when it is built, and then enumerates
+//! the successors of any tuple on demand. The eager composition, the safety check, assume-guarantee
+//! triples and trace replay are all loops around [`Product::for_each_successor`].
+//!
+//! Semantics (LTSA's):
+//! - the product's alphabet is the union of the components' alphabets, matched by name; its ids are
+//!   the first component's visible actions in order, then the second's new ones, and so on;
+//! - an action in the alphabet of exactly one component interleaves; an action in several alphabets
+//!   is possible only when *every* component having it can take it, and then all of them move
+//!   together (all combinations of their choices, for nondeterministic components);
+//! - tau of any component interleaves and never synchronises;
+//! - a tuple in which some component is in its error state is an *error tuple*: it has no
+//!   successors (the run has already failed).
+//!
+//! Why a callback and not an iterator: a successor is a whole tuple, and handing out a borrowed
+//! slice of one reusable buffer keeps the hot path free of allocation; a lending iterator would do
+//! the same with more ceremony. [`Product::successors`] is the allocating convenience.
+
+use std::ops::ControlFlow;
+
+use guarantor_lts::{ActionId, Alphabet, Edge, Lts, StateId};
+use smallvec::SmallVec;
+
+use crate::error::ComposeError;
+
+/// What an action of one component does in the product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Moves this component alone, labelled with the given product action (tau stays tau).
+    Alone(ActionId),
+    /// A shared action, and this component is its lowest-numbered owner: it drives the
+    /// synchronisation.
+    Leader(ActionId),
+    /// A shared action driven by a lower-numbered owner; skipped when met in this component.
+    Follower,
+}
+
+/// One follower of a synchronisation in progress: which component, and which of its edges.
+#[derive(Clone, Copy, Debug)]
+struct SyncSlot {
+    component: u32,
+    lo: u32,
+    hi: u32,
+    cur: u32,
+}
+
+/// Reusable buffers for [`Product::for_each_successor`]. Make one per loop and pass it to every call.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    target: Vec<StateId>,
+    sync: Vec<SyncSlot>,
+}
+
+impl Scratch {
+    /// Empty buffers; they grow to the product's width on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// The parallel composition of some LTSs, explored on demand.
+///
+/// ```
+/// use guarantor_compose::product::{Product, Scratch};
+/// use guarantor_lts::LtsBuilder;
+/// # fn cycle(names: &[&str]) -> Result<guarantor_lts::Lts, guarantor_lts::LtsError> {
+/// #     let mut b = LtsBuilder::new();
+/// #     b.ensure_states(names.len())?;
+/// #     for (i, n) in names.iter().enumerate() {
+/// #         let s = guarantor_lts::StateId::must(i);
+/// #         b.add_transition_named(s, n, guarantor_lts::StateId::must((i + 1) % names.len()))?;
+/// #     }
+/// #     b.build()
+/// # }
+/// let input = cycle(&["input", "send", "ack"])?;
+/// let output = cycle(&["send", "output", "ack"])?;
+/// let product = Product::new(&[&input, &output])?;
+/// assert_eq!(product.alphabet().len(), 4); // input, send, ack, output
+/// let init = product.initial();
+/// // Only `input` is possible: `send` needs Input to be ready too.
+/// let succ: Vec<_> = product.successors(&init).map(|(a, _)| product.action_name(a)).collect();
+/// assert_eq!(succ, ["input"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Product<'a> {
+    components: Vec<&'a Lts>,
+    alphabet: Alphabet,
+    /// `roles[i][a]`: the role of component `i`'s local action `a`.
+    roles: Vec<Vec<Role>>,
+    /// `owners[g]`: the components whose alphabet holds product action `g`, with their local id;
+    /// only filled for shared actions.
+    owners: Vec<SmallVec<[(u32, ActionId); 4]>>,
+    /// The error state of each component as a raw id, `u32::MAX` when it has none.
+    errors: Vec<u32>,
+}
+
+impl<'a> Product<'a> {
+    /// Sets up the product of `components` (in this order; tuples follow it). An empty list is the
+    /// unit of composition: one state, no actions.
+    pub fn new(components: &[&'a Lts]) -> Result<Self, ComposeError> {
+        let mut alphabet = Alphabet::new();
+        let mut local_to_global = Vec::with_capacity(components.len());
+        for lts in components {
+            let map = std::iter::once(Ok(ActionId::TAU))
+                .chain(lts.alphabet().iter().map(|(_, name)| alphabet.intern(name)))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(guarantor_lts::LtsError::from)?;
+            local_to_global.push(map);
+        }
+        let mut owners: Vec<SmallVec<[(u32, ActionId); 4]>> =
+            vec![SmallVec::new(); alphabet.id_bound()];
+        for (i, map) in local_to_global.iter().enumerate() {
+            for (local, &global) in map.iter().enumerate().skip(1) {
+                owners[global.index()].push((i as u32, ActionId::must(local)));
+            }
+        }
+        let roles = local_to_global
+            .iter()
+            .enumerate()
+            .map(|(i, map)| map.iter().map(|&g| role_of(i, g, &owners)).collect())
+            .collect();
+        for list in &mut owners {
+            if list.len() < 2 {
+                list.clear(); // only shared actions need their owners
+            }
+        }
+        let errors = components
+            .iter()
+            .map(|c| c.error_state().map_or(u32::MAX, StateId::as_u32))
+            .collect();
+        Ok(Self {
+            components: components.to_vec(),
+            alphabet,
+            roles,
+            owners,
+            errors,
+        })
+    }
+
+    /// The components, in tuple order.
+    pub fn components(&self) -> &[&'a Lts] {
+        &self.components
+    }
+
+    /// The number of components (the length of every tuple).
+    pub fn width(&self) -> usize {
+        self.components.len()
+    }
+
+    /// The product's alphabet: the union of the components' alphabets.
+    pub fn alphabet(&self) -> &Alphabet {
+        &self.alphabet
+    }
+
+    /// The name of a product action.
+    ///
+    /// # Panics
+    /// Panics if `a` is not an action of the product's alphabet.
+    pub fn action_name(&self, a: ActionId) -> &str {
+        self.alphabet.name(a)
+    }
+
+    /// The initial tuple.
+    pub fn initial(&self) -> Vec<StateId> {
+        self.components.iter().map(|c| c.initial()).collect()
+    }
+
+    /// The first component (lowest index) whose state in `tuple` is its error state, if any.
+    ///
+    /// # Panics
+    /// Panics if `tuple` is shorter than [`Self::width`].
+    #[inline]
+    pub fn error_component(&self, tuple: &[StateId]) -> Option<usize> {
+        self.errors
+            .iter()
+            .zip(tuple)
+            .position(|(&e, s)| e == s.as_u32())
+    }
+
+    /// The components that have product action `a` in their alphabets, with their local ids, when
+    /// there are at least two of them (an empty slice for interleaved actions and tau).
+    pub fn sharers(&self, a: ActionId) -> &[(u32, ActionId)] {
+        self.owners.get(a.index()).map_or(&[], |o| o.as_slice())
+    }
+
+    /// The local id of product action `a` in component `i`, if `i` has it in its alphabet.
+    ///
+    /// # Panics
+    /// Panics if `i` is not a component index.
+    pub fn local_action(&self, i: usize, a: ActionId) -> Option<ActionId> {
+        if a.is_tau() {
+            return Some(ActionId::TAU);
+        }
+        self.components[i]
+            .alphabet()
+            .get(self.alphabet.try_name(a)?)
+    }
+
+    /// Calls `f(action, target)` for every transition of the product from `tuple`, stopping early
+    /// when `f` breaks. Error tuples have no successors. `target` borrows `scratch` and is only
+    /// valid during the call.
+    ///
+    /// # Panics
+    /// Panics if `tuple` does not have one state of each component (in range).
+    pub fn for_each_successor<B>(
+        &self,
+        tuple: &[StateId],
+        scratch: &mut Scratch,
+        mut f: impl FnMut(ActionId, &[StateId]) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        assert_eq!(
+            tuple.len(),
+            self.width(),
+            "tuple width differs from the product's"
+        );
+        if self.error_component(tuple).is_some() {
+            return ControlFlow::Continue(());
+        }
+        scratch.target.clear();
+        scratch.target.extend_from_slice(tuple);
+        for (i, lts) in self.components.iter().enumerate() {
+            let edges = lts.outgoing(tuple[i]);
+            let mut lo = 0;
+            while lo < edges.len() {
+                let action = edges[lo].action;
+                let hi = lo + edges[lo..].partition_point(|e| e.action == action);
+                match self.roles[i][action.index()] {
+                    Role::Alone(g) => {
+                        for e in &edges[lo..hi] {
+                            scratch.target[i] = e.target;
+                            f(g, &scratch.target)?;
+                        }
+                        scratch.target[i] = tuple[i];
+                    }
+                    Role::Leader(g) => {
+                        self.synchronise(i, g, &edges[lo..hi], tuple, scratch, &mut f)?;
+                    }
+                    Role::Follower => {}
+                }
+                lo = hi;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Enumerates the joint moves on shared action `g`, led by component `leader` with `lead` edges.
+    fn synchronise<B>(
+        &self,
+        leader: usize,
+        g: ActionId,
+        lead: &[Edge],
+        tuple: &[StateId],
+        scratch: &mut Scratch,
+        f: &mut impl FnMut(ActionId, &[StateId]) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        scratch.sync.clear();
+        for &(j, local) in &self.owners[g.index()][1..] {
+            let out = self.components[j as usize].outgoing(tuple[j as usize]);
+            let lo = out.partition_point(|e| e.action < local);
+            let hi = lo + out[lo..].partition_point(|e| e.action == local);
+            if lo == hi {
+                return ControlFlow::Continue(()); // a sharer refuses: no joint move
+            }
+            scratch.sync.push(SyncSlot {
+                component: j,
+                lo: lo as u32,
+                hi: hi as u32,
+                cur: lo as u32,
+            });
+        }
+        let result = self.odometer(leader, g, lead, tuple, scratch, f);
+        for slot in &scratch.sync {
+            scratch.target[slot.component as usize] = tuple[slot.component as usize];
+        }
+        scratch.target[leader] = tuple[leader];
+        result
+    }
+
+    /// Visits every combination of one leader edge and one edge per follower slot.
+    fn odometer<B>(
+        &self,
+        leader: usize,
+        g: ActionId,
+        lead: &[Edge],
+        tuple: &[StateId],
+        scratch: &mut Scratch,
+        f: &mut impl FnMut(ActionId, &[StateId]) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let edge_of = |slot: &SyncSlot, at: u32| {
+            let j = slot.component as usize;
+            self.components[j].outgoing(tuple[j])[at as usize].target
+        };
+        for e in lead {
+            scratch.target[leader] = e.target;
+            for slot in &mut scratch.sync {
+                slot.cur = slot.lo;
+                scratch.target[slot.component as usize] = edge_of(slot, slot.lo);
+            }
+            'combos: loop {
+                f(g, &scratch.target)?;
+                for slot in &mut scratch.sync {
+                    slot.cur += 1;
+                    if slot.cur < slot.hi {
+                        scratch.target[slot.component as usize] = edge_of(slot, slot.cur);
+                        continue 'combos;
+                    }
+                    slot.cur = slot.lo;
+                    scratch.target[slot.component as usize] = edge_of(slot, slot.lo);
+                }
+                break;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The successors of `tuple` as owned `(action, target)` pairs. Allocates one `Vec` per
+    /// successor; loops that care use [`Self::for_each_successor`].
+    pub fn successors(&self, tuple: &[StateId]) -> impl Iterator<Item = (ActionId, Vec<StateId>)> {
+        let mut out = Vec::new();
+        let mut scratch = Scratch::new();
+        let _ = self.for_each_successor::<()>(tuple, &mut scratch, |a, t| {
+            out.push((a, t.to_vec()));
+            ControlFlow::Continue(())
+        });
+        out.into_iter()
+    }
+}
+
+/// The role of an action of component `i` that is product action `g`, given all owners.
+fn role_of(i: usize, g: ActionId, owners: &[SmallVec<[(u32, ActionId); 4]>]) -> Role {
+    let list = &owners[g.index()];
+    if g.is_tau() || list.len() < 2 {
+        Role::Alone(g)
+    } else if list[0].0 as usize == i {
+        Role::Leader(g)
+    } else {
+        Role::Follower
+    }
+}

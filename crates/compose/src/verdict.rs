@@ -1,0 +1,156 @@
+//! The result types shared by every verification method of Guarantor.
+//!
+//! Monolithic checking (this crate), L*, quotients and CIRC-AG_N all answer with a [`Verdict`], so
+//! callers, the CLI and the test suite handle every method the same way. Each verdict carries
+//! *evidence* that can be re-checked independently of the method that produced it: a
+//! [`Counterexample`] is a trace that [`replay`](crate::replay::replay) confirms, a [`Certificate`]
+//! lists the assumptions whose premises a monolithic check can confirm. Traces are action *names*,
+//! not ids, because every LTS owns its own alphabet and names are the only common currency.
+//!
+//! With the `serde` feature every type here serializes. An assumption's LTS is written as
+//! `{"alphabet": [names], "states": n, "initial": i, "error": e | null, "transitions": [[s, name, t]]}`.
+
+use guarantor_lts::Lts;
+
+/// The answer of a check: the property holds (with a certificate) or is violated (with a
+/// counterexample).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub enum Verdict {
+    /// The property holds.
+    Holds(Certificate),
+    /// The property is violated.
+    Violated(Counterexample),
+}
+
+impl Verdict {
+    /// Whether the property holds.
+    pub fn is_holds(&self) -> bool {
+        matches!(self, Self::Holds(_))
+    }
+
+    /// Whether the property is violated.
+    pub fn is_violated(&self) -> bool {
+        matches!(self, Self::Violated(_))
+    }
+
+    /// The counterexample, if the property is violated.
+    pub fn counterexample(&self) -> Option<&Counterexample> {
+        match self {
+            Self::Violated(cex) => Some(cex),
+            Self::Holds(_) => None,
+        }
+    }
+
+    /// The certificate, if the property holds.
+    pub fn certificate(&self) -> Option<&Certificate> {
+        match self {
+            Self::Holds(cert) => Some(cert),
+            Self::Violated(_) => None,
+        }
+    }
+}
+
+/// A run of the system that ends in a violation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Counterexample {
+    /// The visible actions of the run, in order; tau steps are omitted.
+    pub trace: Vec<String>,
+    /// What went wrong at the end of the run.
+    pub violation: Violation,
+}
+
+impl Counterexample {
+    /// A counterexample from a trace and a violation.
+    pub fn new(trace: Vec<String>, violation: Violation) -> Self {
+        Self { trace, violation }
+    }
+}
+
+/// What a counterexample's run reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub enum Violation {
+    /// The error state pi of the error LTS of property number `index` (in the order the properties
+    /// were given).
+    Property {
+        /// Index of the violated property.
+        index: usize,
+    },
+    /// The error state (LTSA's `ERROR`) of component number `component`.
+    ErrorState {
+        /// Index of the component.
+        component: usize,
+    },
+    /// A reachable state with no outgoing transition that is not an error state.
+    Deadlock,
+}
+
+/// Evidence that a property holds: the assumptions a compositional method used. Monolithic checks
+/// need none and return an empty certificate.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Certificate {
+    /// The assumptions, one per premise that needed one.
+    pub assumptions: Vec<Assumption>,
+}
+
+impl Certificate {
+    /// The certificate of a monolithic check: no assumptions.
+    pub fn monolithic() -> Self {
+        Self::default()
+    }
+}
+
+/// One assumption of a certificate: an LTS assumed about (or guaranteed by) a component.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Assumption {
+    /// Which component (or group of components) the assumption is about: a name, or an index as
+    /// text.
+    pub component: String,
+    /// The assumption itself.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::lts"))]
+    pub lts: Lts,
+}
+
+#[cfg(feature = "serde")]
+mod ser {
+    //! Serializes an [`Lts`] through its public API (see the module docs of `verdict` for the shape).
+
+    use guarantor_lts::Lts;
+    use serde::ser::SerializeStruct;
+
+    /// Serializes `lts` as alphabet, state count, initial state, error state and named transitions.
+    pub(super) fn lts<S: serde::Serializer>(lts: &Lts, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Lts", 5)?;
+        st.serialize_field("alphabet", lts.alphabet())?;
+        st.serialize_field("states", &lts.num_states())?;
+        st.serialize_field("initial", &lts.initial().as_u32())?;
+        st.serialize_field(
+            "error",
+            &lts.error_state().map(guarantor_lts::StateId::as_u32),
+        )?;
+        st.serialize_field("transitions", &Transitions(lts))?;
+        st.end()
+    }
+
+    /// The transitions of an LTS as `[source, action name, target]` triples, streamed.
+    struct Transitions<'a>(&'a Lts);
+
+    impl serde::Serialize for Transitions<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let lts = self.0;
+            s.collect_seq(lts.transitions().map(|t| {
+                (
+                    t.source.as_u32(),
+                    lts.action_name(t.action),
+                    t.target.as_u32(),
+                )
+            }))
+        }
+    }
+}
