@@ -8,10 +8,12 @@
 //! assumptions are DFAs with a rejecting sink, LTSA assumptions may contain `ERROR`, complements are
 //! FSMs with accepting states; [`safety_assumption`] reads all of them the same way: a state that is
 //! the error state or is not accepting is *rejecting*, and a trace that would enter a rejecting
-//! state is not in L(A). So rejecting states are removed with every transition into them; if the
-//! initial state rejects, L(A) holds no trace at all and A becomes one state offering nothing
-//! (blocking every action of its alphabet). For prefix-closed languages — the only ones a safety
-//! assumption can denote — this is exactly L(A).
+//! state is not in L(A). So rejecting states are removed with every transition into them. An LTS
+//! always has the empty trace, so if the initial state rejects, A becomes one state offering
+//! nothing: it allows the empty trace only and blocks every action of its alphabet (actions outside
+//! it, and tau steps of the other components, still move). For prefix-closed languages — the only
+//! ones a safety assumption can denote — this is exactly L(A), up to that convention for the empty
+//! trace.
 
 use guarantor_lts::{ActionId, Lts, LtsBuilder, StateId};
 
