@@ -19,12 +19,15 @@ pub const PI: usize = usize::MAX;
 pub enum Member<'a> {
     Component(&'a Lts),
     Property(&'a Lts),
+    /// Read as a safety assumption: moves into rejecting (error or non-accepting) states are
+    /// blocked, and a rejecting initial state allows nothing at all.
+    Assumption(&'a Lts),
 }
 
 impl Member<'_> {
     fn lts(&self) -> &Lts {
         match self {
-            Member::Component(l) | Member::Property(l) => l,
+            Member::Component(l) | Member::Property(l) | Member::Assumption(l) => l,
         }
     }
 
@@ -45,6 +48,8 @@ impl Member<'_> {
             .map(|e| e.target.index())
             .collect();
         match self {
+            Member::Assumption(_) if rejects(lts, s) => vec![],
+            Member::Assumption(_) => targets.into_iter().filter(|&t| !rejects(lts, t)).collect(),
             Member::Property(_) if name != "tau" && targets.is_empty() => vec![PI],
             Member::Property(_) if targets.iter().any(|&t| lts.is_error(StateId::must(t))) => {
                 vec![PI]
@@ -57,8 +62,15 @@ impl Member<'_> {
         match self {
             Member::Component(l) => l.is_error(StateId::must(s)),
             Member::Property(l) => s == PI || l.is_error(StateId::must(s)),
+            Member::Assumption(_) => false,
         }
     }
+}
+
+/// Whether state `s` of an assumption rejects.
+pub fn rejects(lts: &Lts, s: usize) -> bool {
+    let s = StateId::must(s);
+    lts.is_error(s) || !lts.is_accepting(s)
 }
 
 /// A naive product of members.
