@@ -230,3 +230,37 @@ fn every_bad_file_fails_at_the_expected_place() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
 }
+
+/// Measures the reader on a generated file of about 5 MB. Ignored by default (it is a measurement,
+/// and debug builds are slow); run it with
+/// `cargo test --release -p guarantor-lts --test io_aut -- --ignored --nocapture`.
+#[test]
+#[ignore = "measurement; run in release"]
+fn a_five_megabyte_file_parses_quickly() {
+    use std::fmt::Write as _;
+    let (states, transitions) = (50_000usize, 250_000usize);
+    let mut text = format!("des (0, {transitions}, {states})\n");
+    for i in 0..transitions {
+        let (from, to) = (i / 5, (i * 7 + 3) % states);
+        let k = i % 40;
+        let label = match i % 5 {
+            0 => format!("send{k}"),
+            1 => format!("ack{k}"),
+            2 => format!("\"recv msg {k}\""),
+            3 => "tau".to_owned(),
+            _ => format!("data({k},2)"),
+        };
+        writeln!(text, "({from}, {label}, {to})").unwrap();
+    }
+    let start = std::time::Instant::now();
+    let lts = guarantor_lts::io::aut::parse_aut(&text).unwrap();
+    let elapsed = start.elapsed();
+    println!(
+        "parsed {} bytes in {elapsed:?} ({} states, {} transitions)",
+        text.len(),
+        lts.num_states(),
+        lts.num_transitions()
+    );
+    assert_eq!(lts.num_transitions(), transitions);
+    assert!(elapsed.as_secs_f64() < 1.0, "took {elapsed:?}");
+}
