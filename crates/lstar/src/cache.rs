@@ -12,6 +12,8 @@ use crate::error::LstarError;
 const UNKNOWN: u8 = 0;
 const ACCEPTED: u8 = 1;
 const REJECTED: u8 = 2;
+/// Asked, answer not in yet: lets the table list each missing word once without a hash set.
+const PENDING: u8 = 3;
 /// Child slot meaning "no child": the root is node 0 and is never anyone's child.
 const NONE: u32 = 0;
 
@@ -31,6 +33,8 @@ pub(crate) struct Cache {
     answer: Vec<u8>,
     /// Whether the answer at a node was given by the teacher for exactly that word.
     asked: Vec<bool>,
+    /// The parent of each node and the symbol leading to it, to spell a node's word.
+    parent: Vec<(u32, Symbol)>,
 }
 
 impl Cache {
@@ -41,6 +45,7 @@ impl Cache {
             children: vec![NONE; k],
             answer: vec![UNKNOWN],
             asked: vec![false],
+            parent: vec![(0, Symbol::new(0))],
         }
     }
 
@@ -60,7 +65,20 @@ impl Cache {
         self.children.extend(std::iter::repeat_n(NONE, self.k));
         self.answer.push(UNKNOWN);
         self.asked.push(false);
+        self.parent.push((node as u32, a));
         c
+    }
+
+    /// The word leading to `node`.
+    fn spell(&self, mut node: usize) -> Word {
+        let mut w = Vec::new();
+        while node != 0 {
+            let (p, a) = self.parent[node];
+            w.push(a);
+            node = p as usize;
+        }
+        w.reverse();
+        w
     }
 
     /// The known answer for `w`, if any.
@@ -93,53 +111,120 @@ impl Cache {
         }
     }
 
-    /// Records the teacher's answer for `w`.
-    pub(crate) fn insert(&mut self, w: &[Symbol], accepted: bool) -> Result<(), LstarError> {
-        let inconsistent = || LstarError::InconsistentAnswers {
-            word: w.iter().map(|a| a.index()).collect(),
-        };
+    /// Looks the word spelled by `w` up; if it is unknown, marks it pending (creating its node) so
+    /// that it is listed once however many cells need it.
+    pub(crate) fn probe(&mut self, w: impl IntoIterator<Item = Symbol>) -> Probe {
         let mut node = 0;
-        for &a in w {
-            if self.prefix_closed && accepted {
-                if self.answer[node] == REJECTED {
-                    return Err(inconsistent());
-                }
-                self.answer[node] = ACCEPTED;
+        for a in w {
+            if self.prefix_closed && self.answer[node] == REJECTED {
+                return Probe::Known(Known {
+                    accepted: false,
+                    inferred: true,
+                });
             }
             node = self.child_or_insert(node, a);
         }
+        let inferred = !self.asked[node];
+        match self.answer[node] {
+            ACCEPTED => Probe::Known(Known {
+                accepted: true,
+                inferred,
+            }),
+            REJECTED => Probe::Known(Known {
+                accepted: false,
+                inferred,
+            }),
+            PENDING => Probe::Pending,
+            _ => {
+                self.answer[node] = PENDING;
+                Probe::Fresh(node as u32)
+            }
+        }
+    }
+
+    /// The node of `w`, created if needed (for words asked outside the table).
+    pub(crate) fn node(&mut self, w: &[Symbol]) -> u32 {
+        w.iter().fold(0, |node, &a| self.child_or_insert(node, a)) as u32
+    }
+
+    /// Records the teacher's answer for the word of `node`.
+    pub(crate) fn insert_at(&mut self, node: u32, accepted: bool) -> Result<(), LstarError> {
+        let node = node as usize;
         let value = if accepted { ACCEPTED } else { REJECTED };
-        if self.answer[node] != UNKNOWN && self.answer[node] != value {
-            return Err(inconsistent());
+        let answer = self.answer[node];
+        if matches!(answer, ACCEPTED | REJECTED) && answer != value {
+            return Err(self.inconsistent(node));
         }
         self.answer[node] = value;
         self.asked[node] = true;
-        Ok(())
-    }
-
-    /// A shortest word (in breadth-first, symbol order) whose known answer `dfa` contradicts.
-    pub(crate) fn first_disagreement(&self, dfa: &Dfa) -> Option<Word> {
-        let mut queue = std::collections::VecDeque::from([(0usize, 0usize, Vec::new())]);
-        while let Some((node, q, w)) = queue.pop_front() {
-            let answer = self.answer[node];
-            if answer != UNKNOWN && (answer == ACCEPTED) != dfa.is_accepting(q) {
-                return Some(w);
-            }
-            // A rejected node speaks for its subtree; a prefix-closed hypothesis that rejects here
-            // rejects everything below, so the subtree has nothing more to say.
-            if self.prefix_closed && answer == REJECTED {
-                continue;
-            }
-            for a in Symbol::all(self.k) {
-                if let Some(c) = self.child(node, a) {
-                    let mut next = w.clone();
-                    next.push(a);
-                    queue.push_back((c, dfa.successor(q, a), next));
+        if self.prefix_closed && accepted {
+            // Mark the prefixes accepted, bottom-up; an accepted ancestor means all above it are.
+            let mut up = node;
+            while up != 0 {
+                up = self.parent[up].0 as usize;
+                match self.answer[up] {
+                    ACCEPTED => break,
+                    REJECTED => return Err(self.inconsistent(node)),
+                    _ => self.answer[up] = ACCEPTED,
                 }
             }
         }
-        None
+        Ok(())
     }
+
+    fn inconsistent(&self, node: usize) -> LstarError {
+        LstarError::InconsistentAnswers {
+            word: self.spell(node).iter().map(|a| a.index()).collect(),
+        }
+    }
+
+    /// Records the teacher's answer for `w`.
+    #[cfg(test)]
+    pub(crate) fn insert(&mut self, w: &[Symbol], accepted: bool) -> Result<(), LstarError> {
+        let node = self.node(w);
+        self.insert_at(node, accepted)
+    }
+
+    /// A shortest, then smallest in symbol order, word whose known answer `dfa` contradicts.
+    pub(crate) fn first_disagreement(&self, dfa: &Dfa) -> Option<Word> {
+        // Nodes are created after their parents, so one pass in index order runs the hypothesis
+        // along every word with sequential memory access (a breadth-first walk jumps around).
+        // Below a rejected node in prefix-closed mode, a disagreement implies one at that node,
+        // which is shorter, so scanning those nodes too changes nothing.
+        let mut state = vec![0u32; self.answer.len()];
+        let mut depth = vec![0u32; self.answer.len()];
+        let mut best: Option<usize> = None;
+        for node in 0..self.answer.len() {
+            if node > 0 {
+                let (p, a) = self.parent[node];
+                state[node] = dfa.successor(state[p as usize] as usize, a) as u32;
+                depth[node] = depth[p as usize] + 1;
+            }
+            let answer = self.answer[node];
+            let wrong = matches!(answer, ACCEPTED | REJECTED)
+                && (answer == ACCEPTED) != dfa.is_accepting(state[node] as usize);
+            if wrong && best.is_none_or(|b| self.before(node, b, &depth)) {
+                best = Some(node);
+            }
+        }
+        best.map(|n| self.spell(n))
+    }
+
+    /// Whether the word of node `x` is shorter than, or as long as and smaller than, that of `y`.
+    fn before(&self, x: usize, y: usize, depth: &[u32]) -> bool {
+        (depth[x], self.spell(x)) < (depth[y], self.spell(y))
+    }
+}
+
+/// The result of [`Cache::probe`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Probe {
+    /// The answer is known.
+    Known(Known),
+    /// Newly marked pending; the node to answer.
+    Fresh(u32),
+    /// Already pending.
+    Pending,
 }
 
 #[cfg(test)]

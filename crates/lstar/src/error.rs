@@ -4,6 +4,7 @@
 //! Budgets (rounds, membership queries, hypothesis size) end in typed variants that say which limit
 //! was hit, so callers can report it or retry with a larger budget.
 
+use guarantor_compose::ComposeError;
 use guarantor_lts::LtsError;
 
 /// What can go wrong while learning or while checking with learned assumptions.
@@ -82,6 +83,13 @@ pub enum LstarError {
     /// An LTS operation failed.
     #[error(transparent)]
     Lts(#[from] LtsError),
+    /// A model check of an assume-guarantee teacher failed: a budget (see
+    /// [`ComposeError::is_budget`]) or bad input such as a nondeterministic property.
+    #[error(transparent)]
+    Compose(#[from] ComposeError),
+    /// The input is outside what this method handles.
+    #[error("unsupported: {0}")]
+    Unsupported(&'static str),
 }
 
 /// The error of the [`learn`](crate::learn) driver: the learner's or the teacher's.

@@ -67,6 +67,8 @@ pub struct Learner {
     cache: Cache,
     stats: Stats,
     pending: Vec<Word>,
+    /// The cache node of each pending word.
+    pending_nodes: Vec<u32>,
     phase: Phase,
     hypothesis: Option<Dfa>,
     access: Vec<Word>,
@@ -75,7 +77,10 @@ pub struct Learner {
 /// The result of running a phase against the cache.
 enum Progress {
     Done,
-    Need(Vec<Word>),
+    /// These words, with their cache nodes.
+    Need(Vec<Word>, Vec<u32>),
+    /// One word not yet in the cache.
+    NeedOne(Word),
 }
 
 impl Learner {
@@ -83,11 +88,12 @@ impl Learner {
     pub fn new(num_symbols: usize, config: LearnerConfig) -> Self {
         Self {
             k: num_symbols,
-            table: Table::new(num_symbols),
+            table: Table::new(num_symbols, config.strategy == CexStrategy::Angluin),
             cache: Cache::new(num_symbols, config.prefix_closed),
             config,
             stats: Stats::default(),
             pending: Vec::new(),
+            pending_nodes: Vec::new(),
             phase: Phase::Table,
             hypothesis: None,
             access: Vec::new(),
@@ -137,15 +143,15 @@ impl Learner {
                     return Ok(Step::Hypothesis(h));
                 }
                 Phase::Table => match self.advance_table()? {
-                    Progress::Need(words) => self.request(words)?,
                     Progress::Done => self.conjecture()?,
+                    need => self.request(need)?,
                 },
                 Phase::Analyse(cex) => match self.analyse(&cex)? {
-                    Progress::Need(words) => {
-                        self.phase = Phase::Analyse(cex);
-                        self.request(words)?;
-                    }
                     Progress::Done => {}
+                    need => {
+                        self.phase = Phase::Analyse(cex);
+                        self.request(need)?;
+                    }
                 },
             }
         }
@@ -163,10 +169,15 @@ impl Learner {
                 found: answers.len(),
             });
         }
-        for (w, &a) in std::mem::take(&mut self.pending).iter().zip(answers) {
+        let nodes = std::mem::take(&mut self.pending_nodes);
+        for ((w, node), &a) in std::mem::take(&mut self.pending)
+            .iter()
+            .zip(nodes)
+            .zip(answers)
+        {
             self.stats.membership_queries += 1;
             self.stats.symbols += w.len() as u64;
-            self.cache.insert(w, a)?;
+            self.cache.insert_at(node, a)?;
         }
         Ok(())
     }
@@ -191,14 +202,23 @@ impl Learner {
         Ok(())
     }
 
-    /// Hands `words` out as membership queries, within the query budget.
-    fn request(&mut self, words: Vec<Word>) -> Result<(), LstarError> {
+    /// Hands the needed words out as membership queries, within the query budget.
+    fn request(&mut self, need: Progress) -> Result<(), LstarError> {
+        let (words, nodes) = match need {
+            Progress::Done => return Ok(()),
+            Progress::Need(words, nodes) => (words, nodes),
+            Progress::NeedOne(word) => {
+                let node = self.cache.node(&word);
+                (vec![word], vec![node])
+            }
+        };
         if let Some(limit) = self.config.max_membership_queries {
             if self.stats.membership_queries + words.len() as u64 > limit {
                 return Err(LstarError::QueryLimit { limit });
             }
         }
         self.pending = words;
+        self.pending_nodes = nodes;
         Ok(())
     }
 
@@ -206,9 +226,9 @@ impl Learner {
     /// allows.
     fn advance_table(&mut self) -> Result<Progress, LstarError> {
         loop {
-            let missing = self.table.fill(&self.cache, &mut self.stats);
-            if !missing.is_empty() {
-                return Ok(Progress::Need(missing));
+            let (words, nodes) = self.table.fill(&mut self.cache, &mut self.stats);
+            if !words.is_empty() {
+                return Ok(Progress::Need(words, nodes));
             }
             if self.table.close() {
                 continue;
@@ -279,7 +299,7 @@ impl Learner {
             .expect("a counterexample refers to a hypothesis");
         let target = match self.lookup(cex.to_vec()) {
             Ok(t) => t,
-            Err(w) => return Ok(Progress::Need(vec![w])),
+            Err(w) => return Ok(Progress::NeedOne(w)),
         };
         if target == h.accepts(cex) {
             return Err(LstarError::NotACounterexample {
@@ -289,7 +309,7 @@ impl Learner {
         let cex = if self.config.prefix_closed {
             match self.trim(&h, cex, target) {
                 Ok(c) => c,
-                Err(w) => return Ok(Progress::Need(vec![w])),
+                Err(w) => return Ok(Progress::NeedOne(w)),
             }
         } else {
             cex
@@ -303,7 +323,7 @@ impl Learner {
                         });
                     }
                 }
-                Err(w) => return Ok(Progress::Need(vec![w])),
+                Err(w) => return Ok(Progress::NeedOne(w)),
             },
             CexStrategy::Angluin => {
                 for i in 1..=cex.len() {

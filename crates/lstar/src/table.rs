@@ -9,30 +9,22 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::cache::Cache;
+use crate::cache::{Cache, Probe};
 use crate::config::Stats;
 use crate::dfa::{Dfa, Symbol, Word};
 
-/// One row: its word, the cells known so far and their values.
+/// One row: its word and how many of its cells (a prefix of the columns) are filled. The cell
+/// values live in [`Table::bits`].
 #[derive(Clone, Debug)]
 struct Row {
     word: Word,
-    bits: Vec<u64>,
-    known: Vec<u64>,
-    /// Every cell below this column index is known.
+    /// Every cell below this column index is known and stored.
     filled: usize,
     upper: bool,
 }
 
 fn get_bit(v: &[u64], j: usize) -> bool {
     v.get(j / 64).is_some_and(|x| x >> (j % 64) & 1 == 1)
-}
-
-fn set_bit(v: &mut Vec<u64>, j: usize) {
-    if v.len() <= j / 64 {
-        v.resize(j / 64 + 1, 0);
-    }
-    v[j / 64] |= 1 << (j % 64);
 }
 
 /// The observation table.
@@ -42,7 +34,12 @@ pub(crate) struct Table {
     suffixes: Vec<Word>,
     suffix_set: FxHashSet<Word>,
     rows: Vec<Row>,
-    row_of_word: FxHashMap<Word, usize>,
+    /// Cell values, `stride` words per row, so a row's content is one short slice.
+    bits: Vec<u64>,
+    stride: usize,
+    /// Rows by word; only kept when whole words can be added to S (Angluin's analysis), since
+    /// otherwise a new row's word is always new.
+    row_of_word: Option<FxHashMap<Word, usize>>,
     /// Rows of S, in the order they were promoted.
     upper: Vec<usize>,
     /// `succ[r * k + a]`: the row of `word(r)·a`, for upper rows `r` (`u32::MAX` elsewhere).
@@ -50,14 +47,17 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// The table with S = {ε} and E = {ε}.
-    pub(crate) fn new(k: usize) -> Self {
+    /// The table with S = {ε} and E = {ε}; `index_words` keeps an index of rows by word, needed
+    /// when [`Table::add_upper_word`] may name an existing row.
+    pub(crate) fn new(k: usize, index_words: bool) -> Self {
         let mut t = Self {
             k,
             suffixes: Vec::new(),
             suffix_set: FxHashSet::default(),
             rows: Vec::new(),
-            row_of_word: FxHashMap::default(),
+            bits: Vec::new(),
+            stride: 1,
+            row_of_word: index_words.then(FxHashMap::default),
             upper: Vec::new(),
             succ: Vec::new(),
         };
@@ -67,20 +67,37 @@ impl Table {
     }
 
     fn row_id(&mut self, word: &[Symbol]) -> usize {
-        if let Some(&r) = self.row_of_word.get(word) {
+        if let Some(&r) = self.row_of_word.as_ref().and_then(|m| m.get(word)) {
             return r;
         }
         let r = self.rows.len();
         self.rows.push(Row {
             word: word.to_vec(),
-            bits: Vec::new(),
-            known: Vec::new(),
             filled: 0,
             upper: false,
         });
-        self.row_of_word.insert(word.to_vec(), r);
+        if let Some(m) = &mut self.row_of_word {
+            m.insert(word.to_vec(), r);
+        }
+        self.bits.extend(std::iter::repeat_n(0, self.stride));
         self.succ.extend(std::iter::repeat_n(u32::MAX, self.k));
         r
+    }
+
+    /// Widens every row when the columns outgrow `stride` words.
+    fn reserve_columns(&mut self) {
+        let needed = self.suffixes.len().div_ceil(64);
+        if needed <= self.stride {
+            return;
+        }
+        let wider = needed.max(2 * self.stride);
+        let mut bits = vec![0; self.rows.len() * wider];
+        for r in 0..self.rows.len() {
+            bits[r * wider..r * wider + self.stride]
+                .copy_from_slice(&self.bits[r * self.stride..(r + 1) * self.stride]);
+        }
+        self.bits = bits;
+        self.stride = wider;
     }
 
     /// Moves row `r` into S and creates its one-symbol extensions.
@@ -111,6 +128,7 @@ impl Table {
             return false;
         }
         self.suffixes.push(suffix);
+        self.reserve_columns();
         true
     }
 
@@ -119,38 +137,36 @@ impl Table {
         self.suffixes.len()
     }
 
-    /// Fills every cell the cache can answer; returns the distinct words it could not, in order.
-    pub(crate) fn fill(&mut self, cache: &Cache, stats: &mut Stats) -> Vec<Word> {
-        let mut missing = Vec::new();
-        let mut seen = FxHashSet::default();
+    /// Fills every cell the cache can answer; returns the words it could not, each once, in order,
+    /// with their cache nodes (they are marked pending in the cache until answered).
+    pub(crate) fn fill(&mut self, cache: &mut Cache, stats: &mut Stats) -> (Vec<Word>, Vec<u32>) {
+        let (mut words, mut nodes) = (Vec::new(), Vec::new());
         let cols = self.suffixes.len();
-        for row in &mut self.rows {
-            let mut complete = true;
+        for (r, row) in self.rows.iter_mut().enumerate() {
+            let mut prefix = true;
             for j in row.filled..cols {
-                if get_bit(&row.known, j) {
-                    continue;
-                }
                 let word = row.word.iter().chain(&self.suffixes[j]).copied();
-                if let Some(known) = cache.lookup_iter(word.clone()) {
-                    set_bit(&mut row.known, j);
-                    if known.accepted {
-                        set_bit(&mut row.bits, j);
+                match cache.probe(word.clone()) {
+                    // Cells after the first unknown one are read again on the next pass.
+                    Probe::Known(_) if !prefix => {}
+                    Probe::Known(known) => {
+                        if known.accepted {
+                            self.bits[r * self.stride + j / 64] |= 1 << (j % 64);
+                        }
+                        row.filled = j + 1;
+                        stats.lookups += 1;
+                        stats.inferred += u64::from(known.inferred);
                     }
-                    stats.lookups += 1;
-                    stats.inferred += u64::from(known.inferred);
-                } else {
-                    complete = false;
-                    let w: Word = word.collect();
-                    if seen.insert(w.clone()) {
-                        missing.push(w);
+                    Probe::Pending => prefix = false,
+                    Probe::Fresh(node) => {
+                        prefix = false;
+                        words.push(word.collect());
+                        nodes.push(node);
                     }
                 }
-            }
-            if complete {
-                row.filled = cols;
             }
         }
-        missing
+        (words, nodes)
     }
 
     /// The row contents of S, each mapped to the first row of S that has it.
@@ -162,11 +178,9 @@ impl Table {
         map
     }
 
-    /// A row's bits without trailing zero words, so equal rows compare equal whatever their length.
+    /// A row's cells.
     fn content(&self, r: usize) -> &[u64] {
-        let bits = &self.rows[r].bits;
-        let len = bits.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
-        &bits[..len]
+        &self.bits[r * self.stride..(r + 1) * self.stride]
     }
 
     /// Closes the table: promotes every row of S·A whose content is not in S (one per distinct
@@ -203,7 +217,7 @@ impl Table {
                     self.succ[r * self.k + a.index()],
                     self.succ[s * self.k + a.index()],
                 );
-                let (x, y) = (&self.rows[x as usize].bits, &self.rows[y as usize].bits);
+                let (x, y) = (self.content(x as usize), self.content(y as usize));
                 if let Some(j) = (0..self.suffixes.len()).find(|&j| get_bit(x, j) != get_bit(y, j))
                 {
                     let mut e = vec![a];
@@ -230,7 +244,7 @@ impl Table {
         let mut delta = Vec::with_capacity(access.len() * self.k);
         let mut accepting = Vec::with_capacity(access.len());
         for &r in &access {
-            accepting.push(get_bit(&self.rows[r].bits, 0));
+            accepting.push(get_bit(self.content(r), 0));
             for a in 0..self.k {
                 let c = self.succ[r * self.k + a] as usize;
                 delta.push(state_of_row[&contents[self.content(c)]] as u32);

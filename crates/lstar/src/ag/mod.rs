@@ -1,0 +1,130 @@
+//! Learning-based assume-guarantee reasoning: teachers that answer L*'s queries with model checks.
+//!
+//! - [`asym`]: rule ASYM of Cobleigh et al. 2003 for `M1 || M2 |= P` ([`check_asym`]).
+//!
+//! The shared pieces live here: the configuration ([`AgConfig`]), the report ([`AgReport`]) and the
+//! translation between learner words and action-name traces. Membership queries simulate a word on
+//! `M1 || P_err` by composing `M1` with a *chain* LTS that spells the word over the interface
+//! alphabet: the chain blocks every other interface action, while `M1`'s actions outside the
+//! interface interleave freely — exactly the query's semantics, reusing the one safety checker.
+
+pub mod asym;
+
+pub use asym::{AsymTeacher, check_asym};
+
+use guarantor_compose::{Config, Verdict};
+use guarantor_lts::{Lts, LtsBuilder, StateId};
+
+use crate::config::{LearnerConfig, Stats};
+use crate::dfa::{Symbol, Word};
+use crate::error::LstarError;
+
+/// How an assume-guarantee check learns and how much each model check may cost.
+///
+/// ```
+/// use std::time::Duration;
+/// use guarantor_compose::Config;
+/// use guarantor_lstar::ag::AgConfig;
+/// let config = AgConfig::default().compose(Config::default().with_timeout(Duration::from_secs(5)));
+/// assert!(config.learner.prefix_closed);
+/// ```
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct AgConfig {
+    /// The learner's settings. [default: `LearnerConfig::default().prefix_closed(true)`, since
+    /// weakest assumptions of safety properties are prefix-closed]
+    pub learner: LearnerConfig,
+    /// Budgets of every model check (membership queries, oracles). [default: unlimited]
+    pub compose: Config,
+}
+
+impl Default for AgConfig {
+    fn default() -> Self {
+        Self {
+            learner: LearnerConfig::default().prefix_closed(true),
+            compose: Config::default(),
+        }
+    }
+}
+
+impl AgConfig {
+    /// Sets the learner's settings.
+    #[must_use]
+    pub fn learner(mut self, learner: LearnerConfig) -> Self {
+        self.learner = learner;
+        self
+    }
+
+    /// Sets the budgets of the model checks.
+    #[must_use]
+    pub fn compose(mut self, compose: Config) -> Self {
+        self.compose = compose;
+        self
+    }
+}
+
+/// The result of a learning-based assume-guarantee check.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct AgReport {
+    /// The verdict: with the learned assumption(s) as certificate, or a counterexample of the
+    /// whole system.
+    pub verdict: Verdict,
+    /// The learner's query statistics (summed over all learners for multi-assumption rules).
+    pub stats: Stats,
+    /// The size (states of the safety LTS) of each conjectured assumption, in order.
+    pub assumption_sizes: Vec<usize>,
+    /// The interface alphabet the assumptions range over.
+    pub interface: Vec<String>,
+}
+
+/// The names of `lts`'s visible actions, in id order.
+pub(crate) fn names(lts: &Lts) -> impl Iterator<Item = &str> {
+    lts.alphabet().iter().map(|(_, n)| n)
+}
+
+/// Projects a trace of names onto the interface, as a word.
+pub(crate) fn project(trace: &[String], interface: &[String]) -> Word {
+    trace
+        .iter()
+        .filter_map(|name| interface.iter().position(|n| n == name))
+        .map(Symbol::new)
+        .collect()
+}
+
+/// The LTS whose only maximal trace is `word`, declaring the whole interface (so it blocks every
+/// interface action that does not come next).
+pub(crate) fn chain(word: &[Symbol], interface: &[String]) -> Result<Lts, LstarError> {
+    let mut b = LtsBuilder::new();
+    let actions = interface
+        .iter()
+        .map(|n| b.action(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    b.ensure_states(word.len() + 1)?;
+    for (i, a) in word.iter().enumerate() {
+        b.add_transition(StateId::must(i), actions[a.index()], StateId::must(i + 1))?;
+    }
+    Ok(b.build()?)
+}
+
+/// Interleaves `witness` (a run of `M1 || P_err`, ending in the violation) with `env` (a run of
+/// the environment with the same interface projection, or a longer one): before each interface
+/// action of `witness`, the environment's own actions up to its matching interface action are
+/// inserted. Actions outside the interface belong to one side only, so the result is a run of both.
+pub(crate) fn merge(witness: &[String], env: &[String], interface: &[String]) -> Vec<String> {
+    let shared = |a: &String| interface.contains(a);
+    let mut out = Vec::with_capacity(witness.len() + env.len());
+    let mut rest = env.iter();
+    for a in witness {
+        if shared(a) {
+            for b in rest.by_ref() {
+                if shared(b) {
+                    break;
+                }
+                out.push(b.clone());
+            }
+        }
+        out.push(a.clone());
+    }
+    out
+}
