@@ -17,7 +17,7 @@ ALLOWED = {
     **{name: ["guarantor-lts", "guarantor-compose"] for name in ALGORITHMS},
     "guarantor": ["guarantor-lts", "guarantor-compose", "guarantor-fsp", *ALGORITHMS],
     "guarantor-cli": ["guarantor"],
-    "guarantor-testkit": ["guarantor-lts", "guarantor-compose", "guarantor-fsp", "guarantor"],
+    "guarantor-testkit": ["guarantor-lts", "guarantor-compose", "guarantor-fsp"],
     "guarantor-benches": [],
 }
 

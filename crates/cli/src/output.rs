@@ -1,0 +1,127 @@
+//! Printing a check's result as text or as one JSON object.
+//!
+//! The JSON fields `verdict`, `method`, `counterexample` and `states` are a contract with scripts:
+//! later methods add fields, never rename these.
+
+use guarantor::compose::{Counterexample, Verdict, Violation};
+use guarantor::{Checker, Outcome};
+use serde_json::{Value, json};
+
+/// Everything printed about one check.
+#[derive(Debug)]
+pub(crate) struct Report {
+    verdict: &'static str,
+    method: &'static str,
+    counterexample: Option<Vec<String>>,
+    violated: Option<String>,
+    deadlock: Option<Vec<String>>,
+    deadlock_checked: bool,
+    states: usize,
+    transitions: usize,
+    seconds: f64,
+}
+
+impl Report {
+    pub(crate) fn new(
+        checker: &Checker,
+        outcome: &Outcome,
+        deadlock: Option<&Counterexample>,
+        deadlock_checked: bool,
+    ) -> Self {
+        let (verdict, counterexample, violated) = match &outcome.verdict {
+            Verdict::Holds(_) => ("holds", None, None),
+            Verdict::Violated(cex) => (
+                "violated",
+                Some(cex.trace.clone()),
+                Some(describe(checker, &cex.violation)),
+            ),
+            _ => ("unknown", None, None),
+        };
+        Self {
+            verdict: if deadlock.is_some() {
+                "deadlock"
+            } else {
+                verdict
+            },
+            method: outcome.method.name(),
+            counterexample,
+            violated,
+            deadlock: deadlock.map(|d| d.trace.clone()),
+            deadlock_checked,
+            states: outcome.states,
+            transitions: outcome.transitions,
+            seconds: outcome.elapsed.as_secs_f64(),
+        }
+    }
+
+    /// 0 holds, 1 violated or deadlocked.
+    pub(crate) fn exit_code(&self) -> u8 {
+        u8::from(self.verdict != "holds")
+    }
+
+    fn to_json(&self) -> Value {
+        let mut v = json!({
+            "verdict": self.verdict,
+            "method": self.method,
+            "counterexample": self.counterexample,
+            "violated": self.violated,
+            "states": self.states,
+            "transitions": self.transitions,
+            "seconds": self.seconds,
+        });
+        if self.deadlock_checked {
+            v["deadlock"] = json!(self.deadlock);
+        }
+        v
+    }
+}
+
+fn describe(checker: &Checker, violation: &Violation) -> String {
+    match violation {
+        Violation::Property { index } => checker.properties().nth(*index).map_or_else(
+            || format!("property #{index}"),
+            |(n, _)| format!("property {n}"),
+        ),
+        Violation::ErrorState { component } => checker.components().nth(*component).map_or_else(
+            || format!("component #{component}"),
+            |(n, _)| format!("ERROR in {n}"),
+        ),
+        _ => "unknown".to_owned(),
+    }
+}
+
+fn print_trace(title: &str, trace: &[String]) {
+    println!(
+        "{title} ({} step{}):",
+        trace.len(),
+        if trace.len() == 1 { "" } else { "s" }
+    );
+    for action in trace {
+        println!("    {action}");
+    }
+}
+
+pub(crate) fn print_report(report: &Report, json: bool) {
+    if json {
+        println!("{}", report.to_json());
+        return;
+    }
+    match (&report.counterexample, &report.deadlock) {
+        (Some(trace), _) => {
+            println!(
+                "violated: {}",
+                report.violated.as_deref().unwrap_or("property")
+            );
+            print_trace("counterexample", trace);
+        }
+        (None, Some(trace)) => {
+            println!("deadlock");
+            print_trace("trace to deadlock", trace);
+        }
+        (None, None) => println!("holds"),
+    }
+    println!(
+        "method {}, {} states, {} transitions, {:.3} s",
+        report.method, report.states, report.transitions, report.seconds
+    );
+}

@@ -1,0 +1,142 @@
+//! End-to-end tests of the `guarantor` binary: verdicts, exit codes, JSON fields, bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn guarantor(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_guarantor"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json_of(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
+}
+
+const ORDER: [&str; 5] = [
+    "check",
+    "--property",
+    "examples/order/Order.aut",
+    "examples/order/Input.aut",
+    "examples/order/Output.aut",
+];
+
+#[test]
+fn holds_exits_zero_and_says_holds() {
+    let out = guarantor(&ORDER);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("holds"));
+}
+
+#[test]
+fn violated_exits_one_with_the_counterexample_in_json() {
+    let out = guarantor(&[
+        "check",
+        "--format",
+        "json",
+        "--property",
+        "examples/order/Order.aut",
+        "examples/order/Input.aut",
+        "examples/order/OutputBad.aut",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json_of(&out);
+    assert_eq!(v["verdict"], "violated");
+    assert_eq!(v["method"], "mono");
+    assert_eq!(v["counterexample"], serde_json::json!(["output"]));
+    assert!(v["states"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn json_holds_has_the_contract_fields() {
+    let mut args = vec!["check", "--format", "json"];
+    args.extend_from_slice(&ORDER[1..]);
+    let out = guarantor(&args);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    assert_eq!(v["verdict"], "holds");
+    assert!(v["counterexample"].is_null());
+    assert!(v["states"].as_u64().unwrap() > 1);
+    assert_eq!(v["method"], "mono");
+}
+
+#[test]
+fn state_budget_exits_three() {
+    let mut args = vec!["check", "--max-states", "2"];
+    args.extend_from_slice(&ORDER[1..]);
+    let out = guarantor(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn bad_input_exits_two_with_a_located_message() {
+    let dir = std::env::temp_dir().join(format!("guarantor-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.aut");
+    std::fs::write(&bad, "des (0, 2, 2)\n(0, a, 1\n").unwrap();
+    let out = guarantor(&["check", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.aut:2:"),
+        "message names file and line: {err}"
+    );
+    let missing = guarantor(&["check", "no/such/file.aut"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let garbage = dir.join("garbage.aut");
+    std::fs::write(&garbage, [0xff, 0xfe, 0x00, 0x13, 0x37]).unwrap();
+    assert_eq!(
+        guarantor(&["check", garbage.to_str().unwrap()])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    assert_eq!(guarantor(&["check"]).status.code(), Some(2));
+    assert_eq!(guarantor(&["frobnicate"]).status.code(), Some(2));
+    let mut args = vec!["check", "--method", "nonsense"];
+    args.extend_from_slice(&ORDER[1..]);
+    assert_eq!(guarantor(&args).status.code(), Some(2));
+}
+
+#[test]
+fn deadlock_flag_finds_a_deadlock() {
+    let dir = std::env::temp_dir().join(format!("guarantor-cli-dl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("a.aut");
+    let b = dir.join("b.aut");
+    // a wants x then y; b wants y then x: they block each other at once.
+    std::fs::write(&a, "des (0, 2, 3)\n(0, x, 1)\n(1, y, 2)\n").unwrap();
+    std::fs::write(&b, "des (0, 2, 3)\n(0, y, 1)\n(1, x, 2)\n").unwrap();
+    let out = guarantor(&[
+        "check",
+        "--deadlock",
+        "--format",
+        "json",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json_of(&out);
+    assert_eq!(v["verdict"], "deadlock");
+    assert_eq!(v["deadlock"], serde_json::json!([]));
+}
