@@ -1,0 +1,516 @@
+//! Elaborating composites into leaf components, LTSA-style.
+//!
+//! LTSA pushes the relabelling, prefixing and sharing written on a composite down onto each of its
+//! component machines before composing, so that is what happens here: a composite elaborates to a
+//! flat list of components, each renamed. Hiding written on a *nested* composite cannot be pushed
+//! down (hiding before composing would change what synchronises), so its hidden actions are renamed
+//! to fresh names that no other component uses (`name#k`); such names synchronise exactly as inside
+//! the nested product and are treated as hidden by [`System::is_hidden`](crate::System::is_hidden).
+//! Relabelling and prefixing never touch these fresh names (in LTSA they are already tau).
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::ast::{CBody, CompositeDef, HideSpec, ProcessDef, RelabelItem};
+use crate::error::{ErrorKind, Pos, RawError};
+use crate::eval::{Env, Globals, Value};
+use crate::machine::{Machine, TAU};
+use crate::process::compile;
+
+/// How many composite levels (references and nested bodies) may nest.
+const MAX_COMPOSITE_DEPTH: usize = 400;
+
+/// The marker that makes an action name internal to one nested composite.
+pub(crate) const FRESH_MARK: char = '#';
+
+/// Shared state of one elaboration: definitions, caches, warnings, limits.
+#[derive(Debug)]
+pub(crate) struct Ctx<'m> {
+    pub(crate) globals: &'m Globals,
+    processes: HashMap<&'m str, &'m ProcessDef>,
+    composites: HashMap<&'m str, &'m CompositeDef>,
+    pub(crate) cache: RefCell<HashMap<(String, Vec<Value>), Rc<Machine>>>,
+    warnings: RefCell<Vec<(String, Pos)>>,
+    pub(crate) max_states: usize,
+    pub(crate) max_transitions: usize,
+    fresh: Cell<u32>,
+}
+
+/// One leaf component during elaboration.
+#[derive(Debug, Clone)]
+pub(crate) struct Comp {
+    pub(crate) name: String,
+    pub(crate) m: Rc<Machine>,
+    pub(crate) property: bool,
+}
+
+impl<'m> Ctx<'m> {
+    pub(crate) fn new(
+        globals: &'m Globals,
+        processes: &'m [ProcessDef],
+        composites: &'m [CompositeDef],
+        max_states: usize,
+        max_transitions: usize,
+    ) -> Self {
+        Self {
+            globals,
+            processes: processes.iter().map(|p| (p.name.as_str(), p)).collect(),
+            composites: composites.iter().map(|c| (c.name.as_str(), c)).collect(),
+            cache: RefCell::default(),
+            warnings: RefCell::default(),
+            max_states,
+            max_transitions,
+            fresh: Cell::new(0),
+        }
+    }
+
+    pub(crate) fn process(&self, name: &str) -> Option<&'m ProcessDef> {
+        self.processes.get(name).copied()
+    }
+
+    pub(crate) fn composite(&self, name: &str) -> Option<&'m CompositeDef> {
+        self.composites.get(name).copied()
+    }
+
+    pub(crate) fn warn(&self, msg: String, pos: Pos) {
+        let mut w = self.warnings.borrow_mut();
+        // The same problem in many instances is reported once.
+        if !w.iter().any(|(m, p)| *m == msg && *p == pos) {
+            w.push((msg, pos));
+        }
+    }
+
+    pub(crate) fn take_warnings(&self) -> Vec<(String, Pos)> {
+        std::mem::take(&mut self.warnings.borrow_mut())
+    }
+
+    pub(crate) fn state_limit(&self, pos: Pos) -> RawError {
+        RawError::new(
+            ErrorKind::Limit(format!(
+                "elaboration exceeds the limit of {} states or {} transitions in one process",
+                self.max_states, self.max_transitions
+            )),
+            pos,
+        )
+    }
+
+    /// Evaluates arguments (or the defaults when none are given) for a definition's parameters.
+    pub(crate) fn args(
+        &self,
+        def_params: &ProcessDef,
+        name: &str,
+        args: &[crate::ast::Expr],
+        env: &Env<'_>,
+        pos: Pos,
+    ) -> Result<Vec<Value>, RawError> {
+        param_values(self.globals, &def_params.params, name, args, env, pos)
+    }
+}
+
+fn param_values(
+    globals: &Globals,
+    params: &[crate::ast::Param],
+    name: &str,
+    args: &[crate::ast::Expr],
+    env: &Env<'_>,
+    pos: Pos,
+) -> Result<Vec<Value>, RawError> {
+    if args.is_empty() {
+        let mut d = Env::new(globals);
+        let mut out = Vec::new();
+        for p in params {
+            let v = d.eval(&p.default)?;
+            d.vars.push((Rc::from(p.name.as_str()), v.clone()));
+            out.push(v);
+        }
+        return Ok(out);
+    }
+    if args.len() != params.len() {
+        return Err(RawError::new(
+            ErrorKind::Arity {
+                name: name.to_string(),
+                expected: params.len(),
+                found: args.len(),
+            },
+            pos,
+        ));
+    }
+    args.iter().map(|a| env.eval(a)).collect()
+}
+
+/// Applies a process definition's alphabet extension, relabelling and hiding, in LTSA's order.
+pub(crate) fn finish_process(
+    _ctx: &Ctx<'_>,
+    def: &ProcessDef,
+    env: &Env<'_>,
+    mut m: Machine,
+) -> Result<Machine, RawError> {
+    if let Some(ext) = &def.alpha_ext {
+        for name in env.set(ext)? {
+            m.action(&name);
+        }
+    }
+    if !def.relabel.is_empty() {
+        let rel = Relabelling::new(env, &def.relabel)?;
+        m = m.rename(|n| rel.apply(n));
+    }
+    if let Some(h) = &def.hide {
+        let hider = Hider::new(env, h)?;
+        m = m.rename(|n| {
+            vec![if hider.hides(n) {
+                TAU.to_string()
+            } else {
+                n.to_string()
+            }]
+        });
+    }
+    Ok(m)
+}
+
+/// The prefixes of an action name at label boundaries, longest first: `a.b.c`, `a.b`, `a`.
+fn dot_prefixes(name: &str) -> impl Iterator<Item = &str> {
+    std::iter::once(name).chain(name.rmatch_indices('.').map(move |(i, _)| &name[..i]))
+}
+
+/// A relabelling `/{new/old, ...}`: old labels match as prefixes (`old` renames `old.x` too).
+#[derive(Debug)]
+pub(crate) struct Relabelling {
+    map: HashMap<String, Vec<String>>,
+}
+
+impl Relabelling {
+    pub(crate) fn new(env: &Env<'_>, items: &[RelabelItem]) -> Result<Self, RawError> {
+        let mut map: HashMap<String, Vec<String>> = HashMap::new();
+        Self::collect(env, items, &mut map)?;
+        Ok(Self { map })
+    }
+
+    fn collect(
+        env: &Env<'_>,
+        items: &[RelabelItem],
+        map: &mut HashMap<String, Vec<String>>,
+    ) -> Result<(), RawError> {
+        for item in items {
+            match item {
+                RelabelItem::Pair { new, old } => {
+                    for (n, binds) in env.expand(new)? {
+                        for (o, _) in env.with(&binds).expand(old)? {
+                            let targets = map.entry(o).or_default();
+                            if !targets.contains(&n) {
+                                targets.push(n.clone());
+                            }
+                        }
+                    }
+                }
+                RelabelItem::Forall(ix, inner) => {
+                    for (_, binds) in env.index_combos(ix)? {
+                        Self::collect(&env.with(&binds), inner, map)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The new names of an action.
+    pub(crate) fn apply(&self, name: &str) -> Vec<String> {
+        if name.contains(FRESH_MARK) {
+            return vec![name.to_string()];
+        }
+        for prefix in dot_prefixes(name) {
+            if let Some(news) = self.map.get(prefix) {
+                let rest = &name[prefix.len()..];
+                return news.iter().map(|n| format!("{n}{rest}")).collect();
+            }
+        }
+        vec![name.to_string()]
+    }
+
+    /// Whether two different old labels may end up with the same new name.
+    pub(crate) fn merges(&self) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        self.map.values().flatten().any(|n| !seen.insert(n.clone()))
+    }
+}
+
+/// Hiding `\S` or interface `@S`, matching by label prefix.
+#[derive(Debug)]
+pub(crate) struct Hider {
+    names: std::collections::HashSet<String>,
+    interface: bool,
+}
+
+impl Hider {
+    pub(crate) fn new(env: &Env<'_>, spec: &HideSpec) -> Result<Self, RawError> {
+        let (set, interface) = match spec {
+            HideSpec::Hide(s) => (s, false),
+            HideSpec::Interface(s) => (s, true),
+        };
+        Ok(Self {
+            names: env.set(set)?.into_iter().collect(),
+            interface,
+        })
+    }
+
+    pub(crate) fn listed(&self, name: &str) -> bool {
+        dot_prefixes(name).any(|p| self.names.contains(p))
+    }
+
+    pub(crate) fn hides(&self, name: &str) -> bool {
+        name.contains(FRESH_MARK) || self.listed(name) != self.interface
+    }
+
+    pub(crate) fn into_parts(self) -> (Vec<String>, bool) {
+        let mut v: Vec<String> = self.names.into_iter().collect();
+        v.sort();
+        (v, self.interface)
+    }
+}
+
+impl<'m> Ctx<'m> {
+    /// Elaborates a composite body into leaf components appended to `out`.
+    pub(crate) fn cbody(
+        &self,
+        body: &'m CBody,
+        env: &Env<'m>,
+        out: &mut Vec<Comp>,
+        depth: usize,
+    ) -> Result<(), RawError> {
+        if depth > MAX_COMPOSITE_DEPTH {
+            return Err(RawError::new(
+                ErrorKind::TooDeep(format!(
+                    "composites nest more than {MAX_COMPOSITE_DEPTH} deep (unbounded recursion?)"
+                )),
+                cbody_pos(body),
+            ));
+        }
+        match body {
+            CBody::Ref { name, args, pos } => self.reference(name, args, env, *pos, out, depth),
+            CBody::Par(parts) => {
+                for p in parts {
+                    self.cbody(p, env, out, depth + 1)?;
+                }
+                Ok(())
+            }
+            CBody::Forall(ix, inner) => {
+                for (_, binds) in env.index_combos(ix)? {
+                    self.cbody(inner, &env.with(&binds), out, depth + 1)?;
+                }
+                Ok(())
+            }
+            CBody::If(c, then, other) => {
+                if env.eval_int(c)? != 0 {
+                    self.cbody(then, env, out, depth + 1)
+                } else if let Some(o) = other {
+                    self.cbody(o, env, out, depth + 1)
+                } else {
+                    Ok(())
+                }
+            }
+            CBody::Labelled { label, share, body } => {
+                self.labelled(label, *share, body, env, out, depth)
+            }
+            CBody::Relabel(inner, items) => {
+                let rel = Relabelling::new(env, items)?;
+                let mut tmp = Vec::new();
+                self.cbody(inner, env, &mut tmp, depth + 1)?;
+                if rel.merges() && tmp.len() > 1 && !matches!(**inner, CBody::Par(_)) {
+                    self.warn(
+                        "relabelling merges actions of a nested composite; LTSA composes it \
+                         first, here it is pushed down onto its components"
+                            .to_string(),
+                        cbody_pos(inner),
+                    );
+                }
+                for c in tmp {
+                    out.push(Comp {
+                        m: Rc::new(c.m.rename(|n| rel.apply(n))),
+                        ..c
+                    });
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn labelled(
+        &self,
+        label: &'m crate::ast::Label,
+        share: bool,
+        body: &'m CBody,
+        env: &Env<'m>,
+        out: &mut Vec<Comp>,
+        depth: usize,
+    ) -> Result<(), RawError> {
+        let labels = env.expand(label)?;
+        if share {
+            let names: Vec<String> = labels.into_iter().map(|(n, _)| n).collect();
+            let mut tmp = Vec::new();
+            self.cbody(body, env, &mut tmp, depth + 1)?;
+            let shown = format!("{{{}}}", names.join(","));
+            for c in tmp {
+                let m = c.m.rename(|x| {
+                    if x.contains(FRESH_MARK) {
+                        vec![x.to_string()]
+                    } else {
+                        names.iter().map(|p| format!("{p}.{x}")).collect()
+                    }
+                });
+                out.push(Comp {
+                    name: format!("{shown}::{}", c.name),
+                    m: Rc::new(m),
+                    ..c
+                });
+            }
+            return Ok(());
+        }
+        for (p, binds) in labels {
+            let mut tmp = Vec::new();
+            self.cbody(body, &env.with(&binds), &mut tmp, depth + 1)?;
+            for c in tmp {
+                let m = c.m.rename(|x| {
+                    vec![if x.contains(FRESH_MARK) {
+                        x.to_string()
+                    } else {
+                        format!("{p}.{x}")
+                    }]
+                });
+                out.push(Comp {
+                    name: format!("{p}:{}", c.name),
+                    m: Rc::new(m),
+                    ..c
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn reference(
+        &self,
+        name: &str,
+        args: &[crate::ast::Expr],
+        env: &Env<'m>,
+        pos: Pos,
+        out: &mut Vec<Comp>,
+        depth: usize,
+    ) -> Result<(), RawError> {
+        if let Some(def) = self.process(name) {
+            let vals = param_values(self.globals, &def.params, name, args, env, pos)?;
+            self.flag_warnings(def.flags, name, pos);
+            let m = compile(self, def, &vals, 0)?;
+            out.push(Comp {
+                name: display_name(name, &vals),
+                m,
+                property: def.flags.property,
+            });
+            return Ok(());
+        }
+        let Some(def) = self.composite(name) else {
+            return Err(RawError::new(
+                ErrorKind::Undefined {
+                    what: "process",
+                    name: name.to_string(),
+                },
+                pos,
+            ));
+        };
+        let vals = param_values(self.globals, &def.params, name, args, env, pos)?;
+        let inner_env = bind_params(self.globals, def, &vals);
+        self.flag_warnings(def.flags, name, pos);
+        if def.priority.is_some() {
+            self.warn(
+                format!("priority on nested composite '{name}' is ignored"),
+                pos,
+            );
+        }
+        let mut tmp = Vec::new();
+        self.cbody(&def.body, &inner_env, &mut tmp, depth + 1)?;
+        if let Some(h) = &def.hide {
+            let hider = Hider::new(&inner_env, h)?;
+            let k = self.fresh.get();
+            self.fresh.set(k + 1);
+            for c in &mut tmp {
+                let m = c.m.rename(|n| {
+                    vec![if n.contains(FRESH_MARK) || !hider.hides(n) {
+                        n.to_string()
+                    } else {
+                        format!("{n}{FRESH_MARK}{k}")
+                    }]
+                });
+                c.m = Rc::new(m);
+            }
+        }
+        out.extend(tmp);
+        Ok(())
+    }
+
+    fn flag_warnings(&self, flags: crate::ast::Flags, name: &str, pos: Pos) {
+        if flags.minimal || flags.deterministic {
+            self.warn(
+                format!(
+                    "'minimal'/'deterministic' on '{name}' is not applied when it is a component"
+                ),
+                pos,
+            );
+        }
+    }
+}
+
+/// The environment of a composite's body: its parameters bound to `vals`.
+pub(crate) fn bind_params<'m>(globals: &'m Globals, def: &CompositeDef, vals: &[Value]) -> Env<'m> {
+    let mut env = Env::new(globals);
+    for (p, v) in def.params.iter().zip(vals) {
+        env.vars.push((Rc::from(p.name.as_str()), v.clone()));
+    }
+    env
+}
+
+/// Default parameter values of a composite.
+pub(crate) fn composite_defaults(
+    globals: &Globals,
+    def: &CompositeDef,
+) -> Result<Vec<Value>, RawError> {
+    param_values(
+        globals,
+        &def.params,
+        &def.name,
+        &[],
+        &Env::new(globals),
+        def.pos,
+    )
+}
+
+fn display_name(name: &str, vals: &[Value]) -> String {
+    if vals.is_empty() {
+        name.to_string()
+    } else {
+        let v: Vec<String> = vals.iter().map(ToString::to_string).collect();
+        format!("{name}({})", v.join(","))
+    }
+}
+
+fn cbody_pos(b: &CBody) -> Pos {
+    match b {
+        CBody::Ref { pos, .. } => *pos,
+        CBody::Par(ps) => ps.first().map_or(0, cbody_pos),
+        CBody::Forall(_, b) | CBody::Relabel(b, _) => cbody_pos(b),
+        CBody::If(c, _, _) => c.pos,
+        CBody::Labelled { label, .. } => label.pos,
+    }
+}
+
+/// Default parameter values of a primitive process.
+pub(crate) fn process_defaults(
+    globals: &Globals,
+    def: &ProcessDef,
+) -> Result<Vec<Value>, RawError> {
+    param_values(
+        globals,
+        &def.params,
+        &def.name,
+        &[],
+        &Env::new(globals),
+        def.pos,
+    )
+}

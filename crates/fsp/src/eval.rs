@@ -1,0 +1,382 @@
+//! Evaluation of expressions, ranges, sets and action labels under variable bindings.
+//!
+//! FSP values are integers or labels (`'x`, or members of a label set bound by `[x:S]`). Integers
+//! are 64-bit with checked arithmetic: an overflow is a located error rather than a silent wrap.
+//! Expanding a label such as `a[i:0..2].{x,y}` yields every concrete action name with the bindings
+//! it introduces, because later parts of a prefix (`a[i:R] -> b[i] -> P[i]`) depend on them.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::Rc;
+
+use crate::ast::{BinOp, Expr, ExprKind, Index, Label, RangeSpec, Seg, SetExpr, UnOp};
+use crate::error::{ErrorKind, Pos, RawError};
+
+/// The most values one range, set or label expansion may produce.
+pub(crate) const MAX_EXPANSION: usize = 1 << 22;
+
+/// An FSP value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Value {
+    Int(i64),
+    Label(Rc<str>),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Label(s) => f.write_str(s),
+        }
+    }
+}
+
+/// Constants, ranges and sets declared at the top of a file.
+#[derive(Debug, Default)]
+pub(crate) struct Globals {
+    pub(crate) consts: HashMap<String, Value>,
+    pub(crate) ranges: HashMap<String, (i64, i64)>,
+    pub(crate) sets: HashMap<String, Rc<Vec<String>>>,
+}
+
+/// A variable binding.
+pub(crate) type Binding = (Rc<str>, Value);
+
+/// An evaluation environment: the globals plus a stack of bindings (later ones shadow earlier).
+#[derive(Clone, Debug)]
+pub(crate) struct Env<'g> {
+    pub(crate) globals: &'g Globals,
+    pub(crate) vars: Vec<Binding>,
+}
+
+impl<'g> Env<'g> {
+    pub(crate) fn new(globals: &'g Globals) -> Self {
+        Self {
+            globals,
+            vars: Vec::new(),
+        }
+    }
+
+    /// This environment with extra bindings.
+    pub(crate) fn with(&self, extra: &[Binding]) -> Self {
+        let mut e = self.clone();
+        e.vars.extend(extra.iter().cloned());
+        e
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Value> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, v)| v)
+            .or_else(|| self.globals.consts.get(name))
+    }
+
+    /// Whether `name` is a range or set that is not shadowed by a value.
+    fn is_collection(&self, name: &str) -> bool {
+        self.lookup(name).is_none()
+            && (self.globals.ranges.contains_key(name) || self.globals.sets.contains_key(name))
+    }
+
+    // ---- expressions ----
+
+    pub(crate) fn eval(&self, e: &Expr) -> Result<Value, RawError> {
+        match &e.kind {
+            ExprKind::Int(n) => Ok(Value::Int(*n)),
+            ExprKind::Quote(s) => Ok(Value::Label(Rc::from(s.as_str()))),
+            ExprKind::Ident(name) => self.lookup(name).cloned().ok_or_else(|| {
+                let what = if self.is_collection(name) {
+                    return RawError::new(
+                        ErrorKind::Type(format!("'{name}' is a range or set, not a value")),
+                        e.pos,
+                    );
+                } else if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    "constant"
+                } else {
+                    "variable"
+                };
+                RawError::new(
+                    ErrorKind::Undefined {
+                        what,
+                        name: name.clone(),
+                    },
+                    e.pos,
+                )
+            }),
+            ExprKind::Unary(op, a) => {
+                let v = self.eval_int(a)?;
+                let r = match op {
+                    UnOp::Neg => v
+                        .checked_neg()
+                        .ok_or(RawError::new(ErrorKind::Overflow, e.pos))?,
+                    UnOp::Not => i64::from(v == 0),
+                };
+                Ok(Value::Int(r))
+            }
+            ExprKind::Binary(op, a, b) => self.eval_binary(*op, a, b, e.pos),
+            ExprKind::Cond(c, a, b) => {
+                if self.eval_int(c)? != 0 {
+                    self.eval(a)
+                } else {
+                    self.eval(b)
+                }
+            }
+        }
+    }
+
+    pub(crate) fn eval_int(&self, e: &Expr) -> Result<i64, RawError> {
+        match self.eval(e)? {
+            Value::Int(n) => Ok(n),
+            Value::Label(s) => Err(RawError::new(
+                ErrorKind::Type(format!("expected a number, found label '{s}'")),
+                e.pos,
+            )),
+        }
+    }
+
+    fn eval_binary(&self, op: BinOp, a: &Expr, b: &Expr, pos: Pos) -> Result<Value, RawError> {
+        let overflow = || RawError::new(ErrorKind::Overflow, pos);
+        match op {
+            BinOp::And => {
+                let r = self.eval_int(a)? != 0 && self.eval_int(b)? != 0;
+                return Ok(Value::Int(i64::from(r)));
+            }
+            BinOp::Or => {
+                let r = self.eval_int(a)? != 0 || self.eval_int(b)? != 0;
+                return Ok(Value::Int(i64::from(r)));
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let eq = self.eval(a)? == self.eval(b)?;
+                return Ok(Value::Int(i64::from(eq == matches!(op, BinOp::Eq))));
+            }
+            _ => {}
+        }
+        let (x, y) = (self.eval_int(a)?, self.eval_int(b)?);
+        let r = match op {
+            BinOp::Add => x.checked_add(y).ok_or_else(overflow)?,
+            BinOp::Sub => x.checked_sub(y).ok_or_else(overflow)?,
+            BinOp::Mul => x.checked_mul(y).ok_or_else(overflow)?,
+            BinOp::Div | BinOp::Rem => {
+                if y == 0 {
+                    return Err(RawError::new(ErrorKind::DivisionByZero, pos));
+                }
+                let r = if matches!(op, BinOp::Div) {
+                    x.checked_div(y)
+                } else {
+                    x.checked_rem(y)
+                };
+                r.ok_or_else(overflow)?
+            }
+            BinOp::BitAnd => x & y,
+            BinOp::BitXor => x ^ y,
+            BinOp::Shl | BinOp::Shr => {
+                let sh = u32::try_from(y)
+                    .ok()
+                    .filter(|&s| s < 64)
+                    .ok_or_else(overflow)?;
+                if matches!(op, BinOp::Shl) {
+                    x.checked_shl(sh).ok_or_else(overflow)?
+                } else {
+                    x >> sh
+                }
+            }
+            BinOp::Lt => i64::from(x < y),
+            BinOp::Le => i64::from(x <= y),
+            BinOp::Gt => i64::from(x > y),
+            BinOp::Ge => i64::from(x >= y),
+            BinOp::And | BinOp::Or | BinOp::Eq | BinOp::Ne => unreachable!("handled above"),
+        };
+        Ok(Value::Int(r))
+    }
+
+    // ---- ranges, sets, indices ----
+
+    fn int_range(lo: i64, hi: i64, pos: Pos) -> Result<Vec<Value>, RawError> {
+        let len = i128::from(hi) - i128::from(lo) + 1;
+        if len > MAX_EXPANSION as i128 {
+            return Err(RawError::new(
+                ErrorKind::Limit(format!(
+                    "range {lo}..{hi} has more than {MAX_EXPANSION} values"
+                )),
+                pos,
+            ));
+        }
+        Ok((lo..=hi).map(Value::Int).collect())
+    }
+
+    fn named_values(&self, name: &str, pos: Pos) -> Result<Vec<Value>, RawError> {
+        if let Some(&(lo, hi)) = self.globals.ranges.get(name) {
+            return Self::int_range(lo, hi, pos);
+        }
+        if let Some(set) = self.globals.sets.get(name) {
+            return Ok(set
+                .iter()
+                .map(|s| Value::Label(Rc::from(s.as_str())))
+                .collect());
+        }
+        Err(RawError::new(
+            ErrorKind::Undefined {
+                what: "range or set",
+                name: name.into(),
+            },
+            pos,
+        ))
+    }
+
+    pub(crate) fn range_values(&self, spec: &RangeSpec) -> Result<Vec<Value>, RawError> {
+        match spec {
+            RangeSpec::Named(name, pos) => self.named_values(name, *pos),
+            RangeSpec::Bounds(lo, hi) => {
+                Self::int_range(self.eval_int(lo)?, self.eval_int(hi)?, lo.pos)
+            }
+            RangeSpec::Set(s) => Ok(self
+                .set(s)?
+                .into_iter()
+                .map(|l| Value::Label(l.into()))
+                .collect()),
+        }
+    }
+
+    /// The values of one index, each with the binding it introduces (if any).
+    pub(crate) fn index_values(
+        &self,
+        ix: &Index,
+    ) -> Result<Vec<(Value, Option<Rc<str>>)>, RawError> {
+        let plain = |vs: Vec<Value>| vs.into_iter().map(|v| (v, None)).collect();
+        match ix {
+            Index::Binder(var, spec) => {
+                let var: Rc<str> = Rc::from(var.as_str());
+                Ok(self
+                    .range_values(spec)?
+                    .into_iter()
+                    .map(|v| (v, Some(var.clone())))
+                    .collect())
+            }
+            Index::Range(lo, hi) => Ok(plain(Self::int_range(
+                self.eval_int(lo)?,
+                self.eval_int(hi)?,
+                lo.pos,
+            )?)),
+            Index::Set(s) => Ok(plain(
+                self.set(s)?
+                    .into_iter()
+                    .map(|l| Value::Label(l.into()))
+                    .collect(),
+            )),
+            Index::Expr(e) => match &e.kind {
+                ExprKind::Ident(name) if self.is_collection(name) => {
+                    Ok(plain(self.named_values(name, e.pos)?))
+                }
+                _ => Ok(vec![(self.eval(e)?, None)]),
+            },
+        }
+    }
+
+    /// Every combination of values of `indices`, each with the bindings it introduces. Later
+    /// indices may use variables bound by earlier ones.
+    pub(crate) fn index_combos(
+        &self,
+        indices: &[Index],
+    ) -> Result<Vec<(Vec<Value>, Vec<Binding>)>, RawError> {
+        let mut acc: Vec<(Vec<Value>, Vec<Binding>)> = vec![(Vec::new(), Vec::new())];
+        for ix in indices {
+            let mut next = Vec::new();
+            for (vals, binds) in &acc {
+                for (v, var) in self.with(binds).index_values(ix)? {
+                    let mut vals = vals.clone();
+                    vals.push(v.clone());
+                    let mut binds = binds.clone();
+                    if let Some(var) = var {
+                        binds.push((var, v));
+                    }
+                    next.push((vals, binds));
+                }
+            }
+            check_size(next.len(), 0)?;
+            acc = next;
+        }
+        Ok(acc)
+    }
+
+    /// The labels of a set, in order, without duplicates.
+    pub(crate) fn set(&self, s: &SetExpr) -> Result<Vec<String>, RawError> {
+        match s {
+            SetExpr::Named(name, pos) => Ok(self
+                .named_values(name, *pos)?
+                .iter()
+                .map(ToString::to_string)
+                .collect()),
+            SetExpr::Literal(labels, _) => {
+                let mut out = Vec::new();
+                let mut seen = std::collections::HashSet::new();
+                for elem in labels {
+                    let minus: std::collections::HashSet<String> = match &elem.minus {
+                        Some(m) => self.set(m)?.into_iter().collect(),
+                        None => std::collections::HashSet::new(),
+                    };
+                    for (name, _) in self.expand(&elem.label)? {
+                        if !minus.contains(&name) && seen.insert(name.clone()) {
+                            out.push(name);
+                        }
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    /// Every concrete action name a label stands for, with the bindings each introduces.
+    pub(crate) fn expand(&self, label: &Label) -> Result<Vec<(String, Vec<Binding>)>, RawError> {
+        let mut acc: Vec<(String, Vec<Binding>)> = vec![(String::new(), Vec::new())];
+        for seg in &label.segs {
+            let mut next = Vec::new();
+            for (name, binds) in &acc {
+                let env = self.with(binds);
+                for (part, bound) in env.segment(seg)? {
+                    let mut binds = binds.clone();
+                    binds.extend(bound);
+                    let full = if name.is_empty() {
+                        part
+                    } else {
+                        format!("{name}.{part}")
+                    };
+                    next.push((full, binds));
+                }
+            }
+            check_size(next.len(), label.pos)?;
+            acc = next;
+        }
+        Ok(acc)
+    }
+
+    fn segment(&self, seg: &Seg) -> Result<Vec<(String, Option<Binding>)>, RawError> {
+        match seg {
+            Seg::Name(n, pos) if n.starts_with(|c: char| c.is_ascii_uppercase()) => Ok(self
+                .named_values(n, *pos)?
+                .iter()
+                .map(|v| (v.to_string(), None))
+                .collect()),
+            Seg::Name(n, _) => Ok(vec![(n.clone(), None)]),
+            Seg::Set(s) => Ok(self.set(s)?.into_iter().map(|l| (l, None)).collect()),
+            Seg::Index(ix) => {
+                let vals = self.index_values(ix)?;
+                Ok(vals
+                    .into_iter()
+                    .map(|(v, var)| (v.to_string(), var.map(|n| (n, v))))
+                    .collect())
+            }
+        }
+    }
+}
+
+fn check_size(n: usize, pos: Pos) -> Result<(), RawError> {
+    if n > MAX_EXPANSION {
+        Err(RawError::new(
+            ErrorKind::Limit(format!("expansion has more than {MAX_EXPANSION} elements")),
+            pos,
+        ))
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,117 @@
+//! [`Machine`]: the elaborator's working form of one component, with named actions.
+//!
+//! Components are renamed many times on the way to the final system (relabelling, prefixing,
+//! sharing, hiding), each time by name. Keeping names as strings here and interning them into an
+//! [`Lts`] alphabet only at the end keeps those steps one simple function ([`Machine::rename`]).
+
+use std::collections::HashMap;
+
+use guarantor_lts::{Lts, LtsBuilder, StateId};
+
+use crate::error::ErrorKind;
+
+/// The name of the internal action.
+pub(crate) const TAU: &str = "tau";
+
+/// A component under construction: states `0..num_states`, named actions, markers.
+#[derive(Clone, Debug)]
+pub(crate) struct Machine {
+    /// Action names; index 0 is tau. Every other entry belongs to the declared alphabet.
+    pub(crate) actions: Vec<String>,
+    index: HashMap<String, u32>,
+    pub(crate) num_states: u32,
+    pub(crate) trans: Vec<(u32, u32, u32)>,
+    pub(crate) initial: u32,
+    pub(crate) error: Option<u32>,
+    pub(crate) end: Option<u32>,
+}
+
+impl Default for Machine {
+    fn default() -> Self {
+        let mut index = HashMap::new();
+        index.insert(TAU.to_string(), 0);
+        Self {
+            actions: vec![TAU.to_string()],
+            index,
+            num_states: 0,
+            trans: Vec::new(),
+            initial: 0,
+            error: None,
+            end: None,
+        }
+    }
+}
+
+impl Machine {
+    /// Interns an action name (declaring it).
+    pub(crate) fn action(&mut self, name: &str) -> u32 {
+        if let Some(&a) = self.index.get(name) {
+            return a;
+        }
+        let a = self.actions.len() as u32;
+        self.actions.push(name.to_string());
+        self.index.insert(name.to_string(), a);
+        a
+    }
+
+    /// Renames every visible action to the names `f` gives (several: one-to-many; `"tau"`:
+    /// hidden). Actions mapped to nothing disappear with their transitions.
+    pub(crate) fn rename(&self, mut f: impl FnMut(&str) -> Vec<String>) -> Machine {
+        let mut out = Machine {
+            actions: Vec::new(),
+            index: HashMap::new(),
+            ..self.clone()
+        };
+        out.actions.push(TAU.to_string());
+        out.index.insert(TAU.to_string(), 0);
+        let map: Vec<Vec<u32>> = self
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                if i == 0 {
+                    vec![0]
+                } else {
+                    f(name).iter().map(|n| out.action(n)).collect()
+                }
+            })
+            .collect();
+        out.trans = Vec::with_capacity(self.trans.len());
+        for &(s, a, t) in &self.trans {
+            for &b in &map[a as usize] {
+                out.trans.push((s, b, t));
+            }
+        }
+        out
+    }
+
+    /// The visible action names.
+    pub(crate) fn visible(&self) -> impl Iterator<Item = &str> {
+        self.actions.iter().skip(1).map(String::as_str)
+    }
+
+    /// Converts to an [`Lts`] (alphabet in interning order; duplicates merged).
+    pub(crate) fn to_lts(&self) -> Result<Lts, ErrorKind> {
+        let limit = |e: guarantor_lts::LtsError| ErrorKind::Limit(e.to_string());
+        let mut b = LtsBuilder::new();
+        for name in self.visible() {
+            b.action(name).map_err(limit)?;
+        }
+        b.ensure_states(self.num_states.max(1) as usize)
+            .map_err(limit)?;
+        for &(s, a, t) in &self.trans {
+            b.add_transition(
+                StateId::from_u32(s),
+                guarantor_lts::ActionId::from_u32(a),
+                StateId::from_u32(t),
+            )
+            .map_err(limit)?;
+        }
+        b.set_initial(StateId::from_u32(self.initial))
+            .map_err(limit)?;
+        if let Some(e) = self.error {
+            b.set_error(StateId::from_u32(e)).map_err(limit)?;
+        }
+        b.build().map_err(limit)
+    }
+}

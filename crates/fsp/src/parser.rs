@@ -1,0 +1,1039 @@
+//! A recursive-descent parser for LTSA's FSP, with a nesting limit.
+//!
+//! Every recursive rule goes through [`Parser::enter`], which counts nesting and fails with a located
+//! error past [`MAX_DEPTH`]: 100,000 nested parentheses give an error, not a stack overflow.
+//! Definitions the front end does not model (`progress`, `menu`, `fluent`, `assert`, `animation`)
+//! are skipped up to the start of the next definition, with a warning.
+
+use crate::ast::{
+    BinOp, Branch, CBody, CompositeDef, ConstDef, Expr, ExprKind, Flags, HideSpec, Index, Label,
+    LocalDef, Param, PrioritySpec, ProcessDef, RangeSpec, RelabelItem, Seg, SetElem, SetExpr, Term,
+    UnOp,
+};
+use crate::error::{ErrorKind, Pos, RawError};
+use crate::lexer::{Sym, Tok, Token};
+
+/// How deeply rules may nest before the parser gives up.
+pub(crate) const MAX_DEPTH: usize = 200;
+
+/// Everything a file defines, in source order per kind.
+#[derive(Debug, Default)]
+pub(crate) struct ParsedFile {
+    pub(crate) consts: Vec<(ConstDef, Pos)>,
+    pub(crate) processes: Vec<ProcessDef>,
+    pub(crate) composites: Vec<CompositeDef>,
+    pub(crate) warnings: Vec<(String, Pos)>,
+}
+
+/// Parses a token stream (ending in [`Tok::Eof`]).
+pub(crate) fn parse_tokens(tokens: &[Token]) -> Result<ParsedFile, RawError> {
+    let mut p = Parser {
+        toks: tokens,
+        i: 0,
+        depth: 0,
+        out: ParsedFile::default(),
+    };
+    p.file()?;
+    Ok(p.out)
+}
+
+struct Parser<'a> {
+    toks: &'a [Token],
+    i: usize,
+    depth: usize,
+    out: ParsedFile,
+}
+
+const SKIPPED: [&str; 6] = [
+    "progress",
+    "menu",
+    "fluent",
+    "assert",
+    "animation",
+    "constraint",
+];
+const DEF_KEYWORDS: [&str; 12] = [
+    "const",
+    "range",
+    "set",
+    "property",
+    "progress",
+    "menu",
+    "fluent",
+    "assert",
+    "animation",
+    "minimal",
+    "deterministic",
+    "constraint",
+];
+
+fn describe(t: &Tok) -> String {
+    match t {
+        Tok::Upper(s) | Tok::Lower(s) => format!("'{s}'"),
+        Tok::Int(n) => format!("'{n}'"),
+        Tok::Quote(s) => format!("''{s}'"),
+        Tok::Str(s) => format!("\"{s}\""),
+        Tok::Sym(s) => format!("'{}'", sym_text(*s)),
+        Tok::Eof => "end of file".to_string(),
+    }
+}
+
+fn sym_text(s: Sym) -> &'static str {
+    match s {
+        Sym::Arrow => "->",
+        Sym::Bar => "|",
+        Sym::BarBar => "||",
+        Sym::AndAnd => "&&",
+        Sym::Colon => ":",
+        Sym::ColonColon => "::",
+        Sym::Dot => ".",
+        Sym::DotDot => "..",
+        Sym::Comma => ",",
+        Sym::Semi => ";",
+        Sym::LParen => "(",
+        Sym::RParen => ")",
+        Sym::LBrack => "[",
+        Sym::RBrack => "]",
+        Sym::LBrace => "{",
+        Sym::RBrace => "}",
+        Sym::Assign => "=",
+        Sym::EqEq => "==",
+        Sym::NotEq => "!=",
+        Sym::Bang => "!",
+        Sym::Lt => "<",
+        Sym::Le => "<=",
+        Sym::Shl => "<<",
+        Sym::Gt => ">",
+        Sym::Ge => ">=",
+        Sym::Shr => ">>",
+        Sym::Plus => "+",
+        Sym::Minus => "-",
+        Sym::Star => "*",
+        Sym::Slash => "/",
+        Sym::Percent => "%",
+        Sym::Backslash => "\\",
+        Sym::At => "@",
+        Sym::Question => "?",
+        Sym::Hash => "#",
+        Sym::Tilde => "~",
+        Sym::Caret => "^",
+        Sym::Amp => "&",
+    }
+}
+
+impl Parser<'_> {
+    // ---- token helpers ----
+
+    fn tok(&self) -> &Tok {
+        &self.toks[self.i].tok
+    }
+
+    fn tok_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.i + k).min(self.toks.len() - 1)].tok
+    }
+
+    fn pos(&self) -> Pos {
+        self.toks[self.i].pos
+    }
+
+    fn bump(&mut self) {
+        if self.i + 1 < self.toks.len() {
+            self.i += 1;
+        }
+    }
+
+    fn is(&self, s: Sym) -> bool {
+        *self.tok() == Tok::Sym(s)
+    }
+
+    fn is_kw(&self, kw: &str) -> bool {
+        matches!(self.tok(), Tok::Lower(s) if s == kw)
+    }
+
+    fn eat(&mut self, s: Sym) -> bool {
+        let hit = self.is(s);
+        if hit {
+            self.bump();
+        }
+        hit
+    }
+
+    fn eat_kw(&mut self, kw: &str) -> bool {
+        let hit = self.is_kw(kw);
+        if hit {
+            self.bump();
+        }
+        hit
+    }
+
+    fn unexpected(&self, what: &str) -> RawError {
+        RawError::syntax(
+            format!("expected {what}, found {}", describe(self.tok())),
+            self.pos(),
+        )
+    }
+
+    fn expect(&mut self, s: Sym) -> Result<(), RawError> {
+        if self.eat(s) {
+            Ok(())
+        } else {
+            Err(self.unexpected(&format!("'{}'", sym_text(s))))
+        }
+    }
+
+    fn upper(&mut self, what: &str) -> Result<(String, Pos), RawError> {
+        let pos = self.pos();
+        if let Tok::Upper(s) = self.tok() {
+            let s = s.clone();
+            self.bump();
+            Ok((s, pos))
+        } else {
+            Err(self.unexpected(what))
+        }
+    }
+
+    fn lower(&mut self, what: &str) -> Result<String, RawError> {
+        if let Tok::Lower(s) = self.tok() {
+            let s = s.clone();
+            self.bump();
+            Ok(s)
+        } else {
+            Err(self.unexpected(what))
+        }
+    }
+
+    /// Counts one level of nesting; every recursive rule calls this first.
+    fn enter(&mut self) -> Result<(), RawError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(RawError::new(
+                ErrorKind::TooDeep(format!("nesting deeper than {MAX_DEPTH} levels")),
+                self.pos(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    // ---- file level ----
+
+    fn file(&mut self) -> Result<(), RawError> {
+        while *self.tok() != Tok::Eof {
+            self.definition()?;
+        }
+        Ok(())
+    }
+
+    fn definition(&mut self) -> Result<(), RawError> {
+        let pos = self.pos();
+        if self.eat_kw("const") {
+            let (name, _) = self.upper("a constant name")?;
+            self.expect(Sym::Assign)?;
+            let e = self.expr()?;
+            self.out.consts.push((ConstDef::Const(name, e), pos));
+            return Ok(());
+        }
+        if self.eat_kw("range") {
+            let (name, _) = self.upper("a range name")?;
+            self.expect(Sym::Assign)?;
+            let lo = self.expr()?;
+            self.expect(Sym::DotDot)?;
+            let hi = self.expr()?;
+            self.out.consts.push((ConstDef::Range(name, lo, hi), pos));
+            return Ok(());
+        }
+        if self.eat_kw("set") {
+            let (name, _) = self.upper("a set name")?;
+            self.expect(Sym::Assign)?;
+            let s = self.set_expr()?;
+            self.out.consts.push((ConstDef::Set(name, s), pos));
+            return Ok(());
+        }
+        if let Tok::Lower(kw) = self.tok() {
+            if SKIPPED.contains(&kw.as_str()) {
+                let kw = kw.clone();
+                self.bump();
+                self.skip_definition();
+                self.out
+                    .warnings
+                    .push((format!("'{kw}' definitions are ignored"), pos));
+                return Ok(());
+            }
+            if kw == "compose" {
+                // An LTSA editor directive, not part of the model.
+                self.bump();
+                return Ok(());
+            }
+        }
+        let flags = self.flags();
+        if self.eat(Sym::BarBar) {
+            let c = self.composite(flags, pos)?;
+            self.out.composites.push(c);
+        } else {
+            let p = self.process(flags)?;
+            self.out.processes.push(p);
+        }
+        Ok(())
+    }
+
+    fn flags(&mut self) -> Flags {
+        let mut f = Flags::default();
+        loop {
+            if self.eat_kw("property") {
+                f.property = true;
+            } else if self.eat_kw("minimal") {
+                f.minimal = true;
+            } else if self.eat_kw("deterministic") {
+                f.deterministic = true;
+            } else {
+                return f;
+            }
+        }
+    }
+
+    /// Whether the current token starts a new top-level definition (used to resynchronise after
+    /// a skipped definition).
+    fn at_definition_start(&self) -> bool {
+        match self.tok() {
+            Tok::Eof => true,
+            Tok::Lower(s) => DEF_KEYWORDS.contains(&s.as_str()),
+            Tok::Sym(Sym::BarBar) => matches!(self.tok_at(1), Tok::Upper(_)),
+            Tok::Upper(_) => match self.tok_at(1) {
+                Tok::Sym(Sym::Assign) => true,
+                Tok::Sym(Sym::LParen) => {
+                    matches!(self.tok_at(2), Tok::Upper(_))
+                        && *self.tok_at(3) == Tok::Sym(Sym::Assign)
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    fn skip_definition(&mut self) {
+        // The defined name is followed by '=', which would look like the start of a process.
+        if matches!(self.tok(), Tok::Upper(_)) {
+            self.bump();
+        }
+        let mut depth = 0usize;
+        loop {
+            if depth == 0 && self.at_definition_start() {
+                return;
+            }
+            match self.tok() {
+                Tok::Sym(Sym::LParen | Sym::LBrack | Sym::LBrace) => depth += 1,
+                Tok::Sym(Sym::RParen | Sym::RBrack | Sym::RBrace) => {
+                    depth = depth.saturating_sub(1)
+                }
+                Tok::Eof => return,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    fn params(&mut self) -> Result<Vec<Param>, RawError> {
+        let mut ps = Vec::new();
+        if self.eat(Sym::LParen) {
+            loop {
+                let (name, _) = self.upper("a parameter name")?;
+                self.expect(Sym::Assign)?;
+                let default = self.expr()?;
+                ps.push(Param { name, default });
+                if !self.eat(Sym::Comma) {
+                    break;
+                }
+            }
+            self.expect(Sym::RParen)?;
+        }
+        Ok(ps)
+    }
+
+    // ---- primitive processes ----
+
+    fn process(&mut self, flags: Flags) -> Result<ProcessDef, RawError> {
+        let (name, pos) = self.upper("a process name or definition")?;
+        let params = self.params()?;
+        self.expect(Sym::Assign)?;
+        let body = self.term()?;
+        let mut locals = vec![LocalDef {
+            name: name.clone(),
+            indices: Vec::new(),
+            body,
+            pos,
+        }];
+        while self.is(Sym::Comma) && matches!(self.tok_at(1), Tok::Upper(_)) {
+            self.bump();
+            let (lname, lpos) = self.upper("a local process name")?;
+            let mut indices = Vec::new();
+            while self.eat(Sym::LBrack) {
+                indices.push(self.index()?);
+                self.expect(Sym::RBrack)?;
+            }
+            self.expect(Sym::Assign)?;
+            let body = self.term()?;
+            locals.push(LocalDef {
+                name: lname,
+                indices,
+                body,
+                pos: lpos,
+            });
+        }
+        let mut def = ProcessDef {
+            name,
+            pos,
+            flags,
+            params,
+            locals,
+            alpha_ext: None,
+            relabel: Vec::new(),
+            hide: None,
+        };
+        if self.eat(Sym::Plus) {
+            def.alpha_ext = Some(self.set_expr()?);
+        }
+        while self.is(Sym::Slash) {
+            def.relabel.extend(self.relabel()?);
+        }
+        def.hide = self.hide_spec()?;
+        self.expect(Sym::Dot)?;
+        Ok(def)
+    }
+
+    fn hide_spec(&mut self) -> Result<Option<HideSpec>, RawError> {
+        if self.eat(Sym::Backslash) {
+            Ok(Some(HideSpec::Hide(self.set_expr()?)))
+        } else if self.eat(Sym::At) {
+            Ok(Some(HideSpec::Interface(self.set_expr()?)))
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn term(&mut self) -> Result<Term, RawError> {
+        self.enter()?;
+        let t = self.term_inner();
+        self.leave();
+        t
+    }
+
+    fn term_inner(&mut self) -> Result<Term, RawError> {
+        let pos = self.pos();
+        let first = self.simple_term()?;
+        if !self.is(Sym::Semi) {
+            return Ok(first);
+        }
+        let mut parts = vec![first];
+        while self.eat(Sym::Semi) {
+            parts.push(self.simple_term()?);
+        }
+        Ok(Term::Seq(parts, pos))
+    }
+
+    fn simple_term(&mut self) -> Result<Term, RawError> {
+        let pos = self.pos();
+        match self.tok().clone() {
+            Tok::Upper(name) => {
+                self.bump();
+                Ok(match name.as_str() {
+                    "STOP" => Term::Stop(pos),
+                    "END" => Term::End(pos),
+                    "ERROR" => Term::Error(pos),
+                    _ => self.process_ref(name, pos)?,
+                })
+            }
+            Tok::Sym(Sym::LParen) => {
+                self.bump();
+                let t = if self.starts_term() {
+                    self.term()?
+                } else {
+                    self.choice(pos)?
+                };
+                self.expect(Sym::RParen)?;
+                Ok(t)
+            }
+            Tok::Lower(kw) if kw == "if" => self.if_term(),
+            _ if self.starts_label() || self.is_kw("when") => {
+                // LTSA wants parentheses around a choice; fspc does not. Accept one branch.
+                let b = self.branch()?;
+                Ok(Term::Choice(vec![b], pos))
+            }
+            _ => Err(self.unexpected("a process (STOP, END, ERROR, a name, '(' or 'if')")),
+        }
+    }
+
+    fn starts_term(&self) -> bool {
+        match self.tok() {
+            // `(Actions -> P)`: an upper-case set name used as an action label.
+            Tok::Upper(_) => !self.upper_label_ends_in(&[Sym::Arrow]),
+            Tok::Sym(Sym::LParen) => true,
+            _ => self.is_kw("if"),
+        }
+    }
+
+    fn process_ref(&mut self, name: String, pos: Pos) -> Result<Term, RawError> {
+        let mut indices = Vec::new();
+        while self.eat(Sym::LBrack) {
+            indices.push(self.expr()?);
+            self.expect(Sym::RBrack)?;
+        }
+        let args = if self.eat(Sym::LParen) {
+            Some(self.args()?)
+        } else {
+            None
+        };
+        Ok(Term::Ref {
+            name,
+            indices,
+            args,
+            pos,
+        })
+    }
+
+    fn args(&mut self) -> Result<Vec<Expr>, RawError> {
+        let mut args = Vec::new();
+        if !self.is(Sym::RParen) {
+            loop {
+                args.push(self.expr()?);
+                if !self.eat(Sym::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Sym::RParen)?;
+        Ok(args)
+    }
+
+    fn if_term(&mut self) -> Result<Term, RawError> {
+        self.bump(); // 'if'
+        let cond = self.expr()?;
+        if !self.eat_kw("then") {
+            return Err(self.unexpected("'then'"));
+        }
+        let then = self.term()?;
+        let other = if self.eat_kw("else") {
+            Some(Box::new(self.term()?))
+        } else {
+            None
+        };
+        Ok(Term::If(cond, Box::new(then), other))
+    }
+
+    fn choice(&mut self, pos: Pos) -> Result<Term, RawError> {
+        let mut branches = vec![self.branch()?];
+        while self.eat(Sym::Bar) {
+            branches.push(self.branch()?);
+        }
+        Ok(Term::Choice(branches, pos))
+    }
+
+    fn branch(&mut self) -> Result<Branch, RawError> {
+        let guard = if self.eat_kw("when") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        let mut actions = vec![self.label(true)?];
+        self.expect(Sym::Arrow)?;
+        while self.starts_label() {
+            actions.push(self.label(true)?);
+            self.expect(Sym::Arrow)?;
+        }
+        let target = self.term()?;
+        Ok(Branch {
+            guard,
+            actions,
+            target,
+        })
+    }
+
+    fn starts_label(&self) -> bool {
+        match self.tok() {
+            Tok::Lower(s) => !matches!(s.as_str(), "if" | "when" | "forall"),
+            Tok::Sym(Sym::LBrace | Sym::LBrack) | Tok::Quote(_) => true,
+            _ => false,
+        }
+    }
+
+    // ---- labels and sets ----
+
+    /// Parses an action label. `in_set` allows upper-case set names as label parts.
+    fn label(&mut self, in_set: bool) -> Result<Label, RawError> {
+        self.enter()?;
+        let l = self.label_inner(in_set);
+        self.leave();
+        l
+    }
+
+    fn label_inner(&mut self, in_set: bool) -> Result<Label, RawError> {
+        let pos = self.pos();
+        let mut segs = vec![self.label_element(in_set)?];
+        loop {
+            if self.is(Sym::Dot) && self.label_element_follows(in_set) {
+                self.bump();
+                segs.push(self.label_element(in_set)?);
+            } else if self.eat(Sym::LBrack) {
+                segs.push(Seg::Index(self.index()?));
+                self.expect(Sym::RBrack)?;
+            } else {
+                return Ok(Label { segs, pos });
+            }
+        }
+    }
+
+    fn label_element_follows(&self, in_set: bool) -> bool {
+        match self.tok_at(1) {
+            Tok::Lower(_) | Tok::Sym(Sym::LBrace | Sym::LBrack) | Tok::Int(_) => true,
+            Tok::Upper(_) => in_set,
+            _ => false,
+        }
+    }
+
+    fn label_element(&mut self, in_set: bool) -> Result<Seg, RawError> {
+        let pos = self.pos();
+        match self.tok().clone() {
+            Tok::Lower(s) => {
+                self.bump();
+                Ok(Seg::Name(s, pos))
+            }
+            Tok::Quote(s) => {
+                self.bump();
+                Ok(Seg::Name(s, pos))
+            }
+            Tok::Int(n) => {
+                self.bump();
+                Ok(Seg::Name(n.to_string(), pos))
+            }
+            Tok::Upper(s) if in_set => {
+                self.bump();
+                Ok(Seg::Name(s, pos))
+            }
+            Tok::Sym(Sym::LBrace) => Ok(Seg::Set(self.set_literal()?)),
+            Tok::Sym(Sym::LBrack) => {
+                self.bump();
+                let ix = self.index()?;
+                self.expect(Sym::RBrack)?;
+                Ok(Seg::Index(ix))
+            }
+            _ => Err(self.unexpected("an action label")),
+        }
+    }
+
+    fn index(&mut self) -> Result<Index, RawError> {
+        if let (Tok::Lower(v), Tok::Sym(Sym::Colon)) = (self.tok().clone(), self.tok_at(1)) {
+            self.bump();
+            self.bump();
+            return Ok(Index::Binder(v, self.range_spec()?));
+        }
+        if self.is(Sym::LBrace) {
+            return Ok(Index::Set(self.set_literal()?));
+        }
+        let e = self.expr()?;
+        if self.eat(Sym::DotDot) {
+            let hi = self.expr()?;
+            return Ok(Index::Range(e, hi));
+        }
+        Ok(Index::Expr(e))
+    }
+
+    fn range_spec(&mut self) -> Result<RangeSpec, RawError> {
+        if self.is(Sym::LBrace) {
+            return Ok(RangeSpec::Set(self.set_literal()?));
+        }
+        if let Tok::Upper(name) = self.tok().clone()
+            && matches!(self.tok_at(1), Tok::Sym(Sym::RBrack))
+        {
+            let pos = self.pos();
+            self.bump();
+            return Ok(RangeSpec::Named(name, pos));
+        }
+        let lo = self.expr()?;
+        self.expect(Sym::DotDot)?;
+        let hi = self.expr()?;
+        Ok(RangeSpec::Bounds(lo, hi))
+    }
+
+    fn set_expr(&mut self) -> Result<SetExpr, RawError> {
+        if let Tok::Upper(name) = self.tok().clone() {
+            let pos = self.pos();
+            self.bump();
+            return Ok(SetExpr::Named(name, pos));
+        }
+        self.set_literal()
+    }
+
+    fn set_literal(&mut self) -> Result<SetExpr, RawError> {
+        self.enter()?;
+        let pos = self.pos();
+        self.expect(Sym::LBrace)?;
+        let mut labels = Vec::new();
+        if !self.is(Sym::RBrace) {
+            loop {
+                let label = self.label(true)?;
+                let minus = if self.eat(Sym::Backslash) {
+                    Some(self.set_expr()?)
+                } else {
+                    None
+                };
+                labels.push(SetElem { label, minus });
+                if !self.eat(Sym::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Sym::RBrace)?;
+        self.leave();
+        Ok(SetExpr::Literal(labels, pos))
+    }
+
+    fn relabel(&mut self) -> Result<Vec<RelabelItem>, RawError> {
+        self.expect(Sym::Slash)?;
+        self.relabel_block()
+    }
+
+    fn relabel_block(&mut self) -> Result<Vec<RelabelItem>, RawError> {
+        self.enter()?;
+        self.expect(Sym::LBrace)?;
+        let mut items = Vec::new();
+        if !self.is(Sym::RBrace) {
+            loop {
+                items.push(self.relabel_item()?);
+                if !self.eat(Sym::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Sym::RBrace)?;
+        self.leave();
+        Ok(items)
+    }
+
+    fn relabel_item(&mut self) -> Result<RelabelItem, RawError> {
+        if self.eat_kw("forall") {
+            let ix = self.binders()?;
+            return Ok(RelabelItem::Forall(ix, self.relabel_block()?));
+        }
+        let new = self.label(true)?;
+        self.expect(Sym::Slash)?;
+        let old = self.label(true)?;
+        Ok(RelabelItem::Pair { new, old })
+    }
+
+    fn binders(&mut self) -> Result<Vec<Index>, RawError> {
+        let mut ix = Vec::new();
+        while self.eat(Sym::LBrack) {
+            ix.push(self.index()?);
+            self.expect(Sym::RBrack)?;
+        }
+        if ix.is_empty() {
+            return Err(self.unexpected("'['"));
+        }
+        Ok(ix)
+    }
+
+    // ---- composites ----
+
+    fn composite(&mut self, flags: Flags, pos: Pos) -> Result<CompositeDef, RawError> {
+        let (name, _) = self.upper("a composite name")?;
+        let params = self.params()?;
+        self.expect(Sym::Assign)?;
+        let body = self.cbody()?;
+        let mut priority = None;
+        let mut hide = None;
+        loop {
+            if self.is(Sym::Shl) || self.is(Sym::Shr) {
+                let high = self.is(Sym::Shl);
+                self.bump();
+                priority = Some(PrioritySpec {
+                    high,
+                    set: self.set_expr()?,
+                });
+            } else if let Some(h) = self.hide_spec()? {
+                hide = Some(h);
+            } else {
+                break;
+            }
+        }
+        self.expect(Sym::Dot)?;
+        Ok(CompositeDef {
+            name,
+            pos,
+            flags,
+            params,
+            body,
+            priority,
+            hide,
+        })
+    }
+
+    fn cbody(&mut self) -> Result<CBody, RawError> {
+        self.enter()?;
+        let b = self.cbody_inner();
+        self.leave();
+        b
+    }
+
+    fn starts_prefix_label(&self) -> bool {
+        match self.tok() {
+            Tok::Upper(_) => self.upper_label_ends_in(&[Sym::Colon, Sym::ColonColon]),
+            _ => self.starts_label(),
+        }
+    }
+
+    /// Whether the tokens from here form `Name(.name)*` (brackets skipped) followed by one of
+    /// `ends`: an upper-case set name used as a label rather than a process name.
+    fn upper_label_ends_in(&self, ends: &[Sym]) -> bool {
+        let mut k = 0;
+        loop {
+            if !matches!(self.tok_at(k), Tok::Upper(_) | Tok::Lower(_)) {
+                return false;
+            }
+            k += 1;
+            let mut depth = 0usize;
+            while *self.tok_at(k) == Tok::Sym(Sym::LBrack) || depth > 0 {
+                match self.tok_at(k) {
+                    Tok::Sym(Sym::LBrack) => depth += 1,
+                    Tok::Sym(Sym::RBrack) => depth -= 1,
+                    Tok::Eof => return false,
+                    _ => {}
+                }
+                k += 1;
+            }
+            match self.tok_at(k) {
+                Tok::Sym(Sym::Dot) => k += 1,
+                Tok::Sym(s) if ends.contains(s) => return true,
+                _ => return false,
+            }
+        }
+    }
+
+    fn cbody_inner(&mut self) -> Result<CBody, RawError> {
+        if self.starts_prefix_label() {
+            let label = self.label(true)?;
+            let share = if self.eat(Sym::ColonColon) {
+                true
+            } else {
+                self.expect(Sym::Colon)?;
+                false
+            };
+            let body = self.cbody()?;
+            return Ok(CBody::Labelled {
+                label,
+                share,
+                body: Box::new(body),
+            });
+        }
+        let mut body = self.cprimary()?;
+        while self.is(Sym::Slash) {
+            let items = self.relabel()?;
+            body = CBody::Relabel(Box::new(body), items);
+        }
+        Ok(body)
+    }
+
+    fn cprimary(&mut self) -> Result<CBody, RawError> {
+        let pos = self.pos();
+        if self.eat_kw("forall") {
+            let ix = self.binders()?;
+            return Ok(CBody::Forall(ix, Box::new(self.cbody()?)));
+        }
+        if self.eat_kw("if") {
+            let cond = self.expr()?;
+            if !self.eat_kw("then") {
+                return Err(self.unexpected("'then'"));
+            }
+            let then = self.cbody()?;
+            let other = if self.eat_kw("else") {
+                Some(Box::new(self.cbody()?))
+            } else {
+                None
+            };
+            return Ok(CBody::If(cond, Box::new(then), other));
+        }
+        if self.eat(Sym::LParen) {
+            let mut parts = vec![self.cbody()?];
+            while self.eat(Sym::BarBar) {
+                parts.push(self.cbody()?);
+            }
+            self.expect(Sym::RParen)?;
+            return Ok(if parts.len() == 1 {
+                parts.remove(0)
+            } else {
+                CBody::Par(parts)
+            });
+        }
+        let (name, _) = self.upper("a process or composite name")?;
+        let args = if self.eat(Sym::LParen) {
+            self.args()?
+        } else {
+            Vec::new()
+        };
+        Ok(CBody::Ref { name, args, pos })
+    }
+
+    // ---- expressions ----
+
+    pub(crate) fn expr(&mut self) -> Result<Expr, RawError> {
+        self.enter()?;
+        let e = self.cond_expr();
+        self.leave();
+        e
+    }
+
+    fn cond_expr(&mut self) -> Result<Expr, RawError> {
+        let c = self.binary(0)?;
+        if !self.eat(Sym::Question) {
+            return Ok(c);
+        }
+        let pos = c.pos;
+        let a = self.expr()?;
+        self.expect(Sym::Colon)?;
+        let b = self.expr()?;
+        Ok(Expr {
+            kind: ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
+            pos,
+        })
+    }
+
+    /// Precedence climbing over the binary operators; level 0 binds loosest.
+    fn binary(&mut self, level: usize) -> Result<Expr, RawError> {
+        const LEVELS: [&[(Sym, BinOp)]; 9] = [
+            &[(Sym::BarBar, BinOp::Or)],
+            &[(Sym::AndAnd, BinOp::And)],
+            &[(Sym::Caret, BinOp::BitXor)],
+            &[(Sym::Amp, BinOp::BitAnd)],
+            &[(Sym::EqEq, BinOp::Eq), (Sym::NotEq, BinOp::Ne)],
+            &[
+                (Sym::Lt, BinOp::Lt),
+                (Sym::Le, BinOp::Le),
+                (Sym::Gt, BinOp::Gt),
+                (Sym::Ge, BinOp::Ge),
+            ],
+            &[(Sym::Shl, BinOp::Shl), (Sym::Shr, BinOp::Shr)],
+            &[(Sym::Plus, BinOp::Add), (Sym::Minus, BinOp::Sub)],
+            &[
+                (Sym::Star, BinOp::Mul),
+                (Sym::Slash, BinOp::Div),
+                (Sym::Percent, BinOp::Rem),
+            ],
+        ];
+        if level == LEVELS.len() {
+            return self.unary();
+        }
+        let mut lhs = self.binary(level + 1)?;
+        'outer: loop {
+            for &(sym, op) in LEVELS[level] {
+                if self.is(sym) {
+                    self.bump();
+                    let rhs = self.binary(level + 1)?;
+                    let pos = lhs.pos;
+                    lhs = Expr {
+                        kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                        pos,
+                    };
+                    continue 'outer;
+                }
+            }
+            return Ok(lhs);
+        }
+    }
+
+    fn unary(&mut self) -> Result<Expr, RawError> {
+        let pos = self.pos();
+        let op = if self.eat(Sym::Minus) {
+            Some(UnOp::Neg)
+        } else if self.eat(Sym::Bang) {
+            Some(UnOp::Not)
+        } else {
+            self.eat(Sym::Plus);
+            None
+        };
+        if let Some(op) = op {
+            self.enter()?;
+            let e = self.unary()?;
+            self.leave();
+            return Ok(Expr {
+                kind: ExprKind::Unary(op, Box::new(e)),
+                pos,
+            });
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> Result<Expr, RawError> {
+        let pos = self.pos();
+        let kind = match self.tok().clone() {
+            Tok::Int(n) => ExprKind::Int(n),
+            Tok::Quote(s) => ExprKind::Quote(s),
+            Tok::Upper(s) => ExprKind::Ident(s),
+            Tok::Lower(s) if !matches!(s.as_str(), "then" | "else") => ExprKind::Ident(s),
+            Tok::Sym(Sym::LParen) => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect(Sym::RParen)?;
+                return Ok(e);
+            }
+            _ => return Err(self.unexpected("an expression")),
+        };
+        self.bump();
+        Ok(Expr { kind, pos })
+    }
+
+    /// Parses a lone lower-case name (used by tests of the helpers).
+    #[cfg(test)]
+    fn name(&mut self) -> Result<String, RawError> {
+        self.lower("a name")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn parse(src: &str) -> Result<ParsedFile, RawError> {
+        parse_tokens(&lex(src).unwrap())
+    }
+
+    #[test]
+    fn parses_process_with_locals_and_suffixes() {
+        let f = parse("const N = 2 P = (a[i:0..N] -> Q[i]), Q[j:0..N] = (b -> P)+{c}/{x/a}\\{b}.")
+            .unwrap();
+        assert_eq!(f.processes.len(), 1);
+        assert_eq!(f.processes[0].locals.len(), 2);
+        assert!(f.processes[0].alpha_ext.is_some());
+    }
+
+    #[test]
+    fn parses_composite() {
+        let f = parse("||S = (a:P || {x,y}::Q(2) || forall[i:1..2] R/{n/m}) << {a} @{a}.").unwrap();
+        assert_eq!(f.composites.len(), 1);
+        assert!(f.composites[0].priority.is_some());
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error() {
+        let src = format!(
+            "P = {}a -> STOP{}.",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        let err = parse(&src).unwrap_err();
+        assert!(matches!(err.kind, ErrorKind::TooDeep(_)));
+    }
+
+    #[test]
+    fn name_helper() {
+        let toks = lex("abc").unwrap();
+        let mut p = Parser {
+            toks: &toks,
+            i: 0,
+            depth: 0,
+            out: ParsedFile::default(),
+        };
+        assert_eq!(p.name().unwrap(), "abc");
+    }
+}

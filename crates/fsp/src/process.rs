@@ -1,0 +1,405 @@
+//! Compiling one primitive process definition (with its local processes) into a [`Machine`].
+//!
+//! Each local process instance (`P[2][1]`) is one state, keyed as LTSA keys it: by its name and
+//! index values joined with dots (`P.2.1`), so an index that is itself a dotted label (`PORT[t]`
+//! with `t` from a set of two-part labels) lands on the same instance as LTSA's. Every `->` after
+//! the first action of a prefix gets a fresh intermediate state. A reference to an instance that
+//! does not exist (an index out of range) becomes `ERROR`, with a warning, as in LTSA.
+//!
+//! Work is done from an explicit queue rather than by recursion over prefixes, so a process with a
+//! long chain of actions cannot overflow the stack. Recursion remains only along aliases
+//! (`P = Q`), conditionals and sequential composition, each with a depth limit.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::ast::{Branch, ProcessDef, Term};
+use crate::composite::Ctx;
+use crate::error::{ErrorKind, Pos, RawError};
+use crate::eval::{Binding, Env, Value};
+use crate::machine::Machine;
+
+/// How long a chain of aliases (`P = Q, Q = R, ...`) may be.
+const MAX_ALIAS_DEPTH: usize = 1000;
+/// How deeply sequential compositions may nest across definitions.
+pub(crate) const MAX_SEQ_DEPTH: usize = 64;
+
+/// Compiles `def` applied to `args` (already checked for arity) into a machine, including its
+/// alphabet extension, relabelling and hiding. Property processes are returned as they are
+/// written (the caller flags them).
+pub(crate) fn compile(
+    ctx: &Ctx<'_>,
+    def: &ProcessDef,
+    args: &[Value],
+    depth: usize,
+) -> Result<Rc<Machine>, RawError> {
+    let key = (def.name.clone(), args.to_vec());
+    if let Some(m) = ctx.cache.borrow().get(&key) {
+        return Ok(m.clone());
+    }
+    if depth > MAX_SEQ_DEPTH {
+        return Err(RawError::new(
+            ErrorKind::TooDeep(format!(
+                "unbounded recursion: sequential composition nests more than {MAX_SEQ_DEPTH} deep"
+            )),
+            def.pos,
+        ));
+    }
+    let mut base = Env::new(ctx.globals);
+    for (p, v) in def.params.iter().zip(args) {
+        base.vars.push((Rc::from(p.name.as_str()), v.clone()));
+    }
+    let mut c = Compiler {
+        ctx,
+        def,
+        base: base.clone(),
+        instances: HashMap::new(),
+        state_of: HashMap::new(),
+        resolving: Vec::new(),
+        m: Machine::default(),
+        work: Vec::new(),
+        depth,
+    };
+    c.enumerate_instances()?;
+    let init = c.state_for_key(&def.name, def.pos, 0)?;
+    c.m.initial = init;
+    c.drain()?;
+    let m = crate::composite::finish_process(ctx, def, &base, c.m)?;
+    let m = Rc::new(m);
+    ctx.cache.borrow_mut().insert(key, m.clone());
+    Ok(m)
+}
+
+enum Work<'a> {
+    /// Add the transitions of a choice to `state`.
+    Choice {
+        state: u32,
+        branches: &'a [Branch],
+        env: Vec<Binding>,
+    },
+    /// Add the transitions for action `k` of `branch` to `state`.
+    Chain {
+        state: u32,
+        branch: &'a Branch,
+        k: usize,
+        env: Vec<Binding>,
+    },
+}
+
+struct Compiler<'a, 'c> {
+    ctx: &'a Ctx<'c>,
+    def: &'a ProcessDef,
+    base: Env<'c>,
+    /// Instance key -> (index of the local definition, its index bindings).
+    instances: HashMap<String, (usize, Vec<Binding>)>,
+    state_of: HashMap<String, u32>,
+    /// Keys whose alias chain is being resolved (to detect `P = Q, Q = P`).
+    resolving: Vec<String>,
+    m: Machine,
+    work: Vec<Work<'a>>,
+    depth: usize,
+}
+
+fn instance_key(name: &str, values: &[Value]) -> String {
+    let mut k = name.to_string();
+    for v in values {
+        k.push('.');
+        k.push_str(&v.to_string());
+    }
+    k
+}
+
+impl<'a> Compiler<'a, '_> {
+    fn enumerate_instances(&mut self) -> Result<(), RawError> {
+        for (i, local) in self.def.locals.iter().enumerate() {
+            for (vals, binds) in self.base.index_combos(&local.indices)? {
+                let key = instance_key(&local.name, &vals);
+                if self.instances.insert(key.clone(), (i, binds)).is_some() {
+                    return Err(RawError::new(
+                        ErrorKind::Duplicate {
+                            what: "local process",
+                            name: key,
+                        },
+                        local.pos,
+                    ));
+                }
+                if self.instances.len() > self.ctx.max_states {
+                    return Err(self.ctx.state_limit(local.pos));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn new_state(&mut self, pos: Pos) -> Result<u32, RawError> {
+        if self.m.num_states as usize >= self.ctx.max_states {
+            return Err(self.ctx.state_limit(pos));
+        }
+        self.m.num_states += 1;
+        Ok(self.m.num_states - 1)
+    }
+
+    fn error_state(&mut self, pos: Pos) -> Result<u32, RawError> {
+        if let Some(e) = self.m.error {
+            return Ok(e);
+        }
+        let e = self.new_state(pos)?;
+        self.m.error = Some(e);
+        Ok(e)
+    }
+
+    fn end_state(&mut self, pos: Pos) -> Result<u32, RawError> {
+        if let Some(e) = self.m.end {
+            return Ok(e);
+        }
+        let e = self.new_state(pos)?;
+        self.m.end = Some(e);
+        Ok(e)
+    }
+
+    fn env(&self, binds: &[Binding]) -> Env<'a> {
+        // The base environment lives as long as the context; rebuild it with the bindings.
+        let mut e = Env::new(self.ctx.globals);
+        e.vars.extend(self.base.vars.iter().cloned());
+        e.vars.extend(binds.iter().cloned());
+        e
+    }
+
+    /// The state of a local process instance, creating it (and queueing its body) if needed.
+    fn state_for_key(&mut self, key: &str, pos: Pos, depth: usize) -> Result<u32, RawError> {
+        if let Some(&s) = self.state_of.get(key) {
+            return Ok(s);
+        }
+        let Some((li, binds)) = self.instances.get(key).cloned() else {
+            self.ctx.warn(
+                format!("process '{key}' is not defined (index out of range): ERROR"),
+                pos,
+            );
+            return self.error_state(pos);
+        };
+        if self.resolving.iter().any(|k| k == key) {
+            return Err(RawError::semantic(
+                format!("definition of '{key}' is not guarded (it only renames itself)"),
+                pos,
+            ));
+        }
+        if depth > MAX_ALIAS_DEPTH {
+            return Err(RawError::new(
+                ErrorKind::TooDeep(format!("alias chain longer than {MAX_ALIAS_DEPTH}")),
+                pos,
+            ));
+        }
+        let def: &'a ProcessDef = self.def;
+        let body = &def.locals[li].body;
+        self.resolving.push(key.to_string());
+        let s = self.resolve(body, &binds, depth + 1, Some(key));
+        self.resolving.pop();
+        let s = s?;
+        self.state_of.insert(key.to_string(), s);
+        Ok(s)
+    }
+
+    /// The state a term stands for. `owner` is the instance key being defined, if the term is a
+    /// whole local definition body (so a choice can record its state before its body is built).
+    fn resolve(
+        &mut self,
+        term: &'a Term,
+        binds: &[Binding],
+        depth: usize,
+        owner: Option<&str>,
+    ) -> Result<u32, RawError> {
+        match term {
+            Term::Stop(pos) => self.new_state(*pos),
+            Term::End(pos) => self.end_state(*pos),
+            Term::Error(pos) => self.error_state(*pos),
+            Term::Choice(branches, pos) => {
+                let s = self.new_state(*pos)?;
+                if let Some(k) = owner {
+                    self.state_of.insert(k.to_string(), s);
+                }
+                self.work.push(Work::Choice {
+                    state: s,
+                    branches,
+                    env: binds.to_vec(),
+                });
+                Ok(s)
+            }
+            Term::If(cond, then, other) => {
+                if self.env(binds).eval_int(cond)? != 0 {
+                    self.resolve(then, binds, depth + 1, owner)
+                } else if let Some(o) = other {
+                    self.resolve(o, binds, depth + 1, owner)
+                } else {
+                    self.new_state(cond.pos)
+                }
+            }
+            Term::Ref {
+                name,
+                indices,
+                args,
+                pos,
+            } => {
+                if args.is_none() && self.def.locals.iter().any(|l| &l.name == name) {
+                    let env = self.env(binds);
+                    let vals = indices
+                        .iter()
+                        .map(|e| env.eval(e))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    return self.state_for_key(&instance_key(name, &vals), *pos, depth + 1);
+                }
+                let cont = self.end_state(*pos)?;
+                self.embed(term, binds, cont)
+            }
+            Term::Seq(parts, _) => {
+                let (last, firsts) = parts.split_last().expect("a sequence has parts");
+                let mut cont = self.resolve(last, binds, depth + 1, None)?;
+                for part in firsts.iter().rev() {
+                    cont = self.embed(part, binds, cont)?;
+                }
+                Ok(cont)
+            }
+        }
+    }
+
+    /// Copies another process into this machine, its `END` becoming `cont`; returns the copy of
+    /// its initial state.
+    fn embed(&mut self, term: &'a Term, binds: &[Binding], cont: u32) -> Result<u32, RawError> {
+        let Term::Ref {
+            name,
+            indices,
+            args,
+            pos,
+        } = term
+        else {
+            return Err(RawError::semantic(
+                "sequential composition needs process names (P;Q)",
+                term_pos(term),
+            ));
+        };
+        if !indices.is_empty() {
+            return Err(RawError::semantic(
+                "sequential composition of an indexed process",
+                *pos,
+            ));
+        }
+        let Some(def) = self.ctx.process(name) else {
+            return Err(RawError::new(
+                ErrorKind::Undefined {
+                    what: "process",
+                    name: name.clone(),
+                },
+                *pos,
+            ));
+        };
+        let env = self.env(binds);
+        let args = self.ctx.args(
+            def,
+            &name.clone(),
+            args.as_deref().unwrap_or(&[]),
+            &env,
+            *pos,
+        )?;
+        let sub = compile(self.ctx, def, &args, self.depth + 1)?;
+        let mut map = Vec::with_capacity(sub.num_states as usize);
+        for s in 0..sub.num_states {
+            let t = if Some(s) == sub.end {
+                cont
+            } else if Some(s) == sub.error {
+                self.error_state(*pos)?
+            } else {
+                self.new_state(*pos)?
+            };
+            map.push(t);
+        }
+        let acts: Vec<u32> = sub.actions.iter().map(|a| self.m.action(a)).collect();
+        for &(s, a, t) in &sub.trans {
+            self.m
+                .trans
+                .push((map[s as usize], acts[a as usize], map[t as usize]));
+        }
+        Ok(map[sub.initial as usize])
+    }
+
+    fn drain(&mut self) -> Result<(), RawError> {
+        while let Some(w) = self.work.pop() {
+            match w {
+                Work::Choice {
+                    state,
+                    branches,
+                    env,
+                } => {
+                    for branch in branches {
+                        if let Some(g) = &branch.guard {
+                            if self.env(&env).eval_int(g)? == 0 {
+                                continue;
+                            }
+                        }
+                        self.work.push(Work::Chain {
+                            state,
+                            branch,
+                            k: 0,
+                            env: env.clone(),
+                        });
+                    }
+                }
+                Work::Chain {
+                    state,
+                    branch,
+                    k,
+                    env,
+                } => self.chain(state, branch, k, &env)?,
+            }
+            if self.m.trans.len() > self.ctx.max_transitions {
+                return Err(self.ctx.state_limit(self.def.pos));
+            }
+        }
+        Ok(())
+    }
+
+    fn chain(
+        &mut self,
+        state: u32,
+        branch: &'a Branch,
+        k: usize,
+        env: &[Binding],
+    ) -> Result<(), RawError> {
+        let label = &branch.actions[k];
+        let expanded = self.env(env).expand(label)?;
+        // Expansions that bind the same variables to the same values share their target.
+        let mut targets: Vec<(Vec<Binding>, u32)> = Vec::new();
+        for (name, extra) in expanded {
+            let target = match targets.iter().find(|(b, _)| *b == extra) {
+                Some(&(_, t)) => t,
+                None => {
+                    let mut env2 = env.to_vec();
+                    env2.extend(extra.iter().cloned());
+                    let t = if k + 1 < branch.actions.len() {
+                        let t = self.new_state(label.pos)?;
+                        self.work.push(Work::Chain {
+                            state: t,
+                            branch,
+                            k: k + 1,
+                            env: env2,
+                        });
+                        t
+                    } else {
+                        self.resolve(&branch.target, &env2, 0, None)?
+                    };
+                    targets.push((extra, t));
+                    t
+                }
+            };
+            let a = self.m.action(&name);
+            self.m.trans.push((state, a, target));
+        }
+        Ok(())
+    }
+}
+
+fn term_pos(t: &Term) -> Pos {
+    match t {
+        Term::Stop(p) | Term::End(p) | Term::Error(p) | Term::Choice(_, p) | Term::Seq(_, p) => *p,
+        Term::Ref { pos, .. } => *pos,
+        Term::If(c, _, _) => c.pos,
+    }
+}
