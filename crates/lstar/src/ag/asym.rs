@@ -102,6 +102,11 @@ impl Teacher for AsymTeacher<'_> {
     }
 
     fn equivalence(&mut self, hypothesis: &Dfa) -> Result<EqAnswer<Verdict>, LstarError> {
+        if !hypothesis.accepts(&[]) {
+            // The learner rejects the empty word only if the teacher did: M1 reaches a violation
+            // through its own actions, which no environment can block. That run is the verdict.
+            return self.analyse(&[]);
+        }
         let assumption = hypothesis.to_safety_lts(&self.interface)?;
         self.sizes.push(assumption.num_states());
         // Oracle 1: is the assumption strong enough to keep M1 safe?

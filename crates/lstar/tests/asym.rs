@@ -1,0 +1,260 @@
+//! Rule ASYM: the worked example of Cobleigh et al. 2003 (section 4.3), a brute-force weakest
+//! assumption to compare the learned one with, and random systems checked against the monolithic
+//! checker with every counterexample replayed and every certificate re-checked.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use guarantor_compose::{
+    Config, Verdict, check_safety, check_triple, compose, error_lts,
+    replay::{replay, violates},
+};
+use guarantor_lstar::ag::{AgConfig, AgReport, check_asym};
+use guarantor_lstar::{CexStrategy, Dfa, LearnerConfig};
+use guarantor_lts::strategy::{arb_deterministic_property, arb_system};
+use guarantor_lts::{Lts, LtsBuilder, StateId};
+use proptest::prelude::*;
+
+/// An LTS from `(source, action, target)` triples; state 0 is initial.
+fn lts(edges: &[(usize, &str, usize)]) -> Lts {
+    let mut b = LtsBuilder::new();
+    for &(s, a, t) in edges {
+        b.ensure_states(s.max(t) + 1).unwrap();
+        b.add_transition_named(StateId::must(s), a, StateId::must(t))
+            .unwrap();
+    }
+    b.build().unwrap()
+}
+
+fn input() -> Lts {
+    lts(&[(0, "input", 1), (1, "send", 2), (2, "ack", 0)])
+}
+
+fn output() -> Lts {
+    lts(&[(0, "send", 1), (1, "output", 2), (2, "ack", 0)])
+}
+
+/// Output' = (send -> S), S = (send -> S | output -> ack -> Output').
+fn output_prime() -> Lts {
+    lts(&[
+        (0, "send", 1),
+        (1, "send", 1),
+        (1, "output", 2),
+        (2, "ack", 0),
+    ])
+}
+
+fn order() -> Lts {
+    lts(&[(0, "input", 1), (1, "output", 0)])
+}
+
+/// The weakest assumption by brute force: subset construction over `M1 || P_err` with every action
+/// outside `interface` internal; a subset holding pi rejects (and, being a trap, so does everything
+/// after it); the empty subset accepts (M1 cannot follow, so it cannot fail).
+fn weakest_assumption(m1: &Lts, p: &Lts, interface: &[String]) -> Dfa {
+    let q = compose(&[m1, &error_lts(p).unwrap()], &Config::default()).unwrap();
+    let internal = |name: &str| !interface.iter().any(|n| n == name);
+    let close = |mut set: BTreeSet<StateId>| {
+        let mut work: Vec<StateId> = set.iter().copied().collect();
+        while let Some(s) = work.pop() {
+            for e in q.outgoing(s) {
+                if (e.action.is_tau() || internal(q.action_name(e.action))) && set.insert(e.target)
+                {
+                    work.push(e.target);
+                }
+            }
+        }
+        set
+    };
+    let bad = |set: &BTreeSet<StateId>| set.iter().any(|&s| q.is_error(s));
+    let mut index: BTreeMap<BTreeSet<StateId>, usize> = BTreeMap::new();
+    let mut order = vec![close(BTreeSet::from([q.initial()]))];
+    index.insert(order[0].clone(), 0);
+    let (mut delta, mut acc) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < order.len() {
+        let set = order[i].clone();
+        acc.push(!bad(&set));
+        let mut row = Vec::new();
+        for name in interface {
+            let next = if bad(&set) {
+                set.clone()
+            } else {
+                let mut next = BTreeSet::new();
+                if let Some(a) = q.alphabet().get(name) {
+                    for &s in &set {
+                        next.extend(q.successors(s, a));
+                    }
+                }
+                close(next)
+            };
+            let fresh = order.len();
+            let id = *index.entry(next.clone()).or_insert(fresh);
+            if id == fresh {
+                order.push(next);
+            }
+            row.push(id);
+        }
+        delta.push(row);
+        i += 1;
+    }
+    Dfa::new(interface.len(), delta, acc).unwrap()
+}
+
+/// The learned assumption of a `Holds` report, as a DFA over the interface.
+fn learned(report: &AgReport) -> Dfa {
+    let Verdict::Holds(cert) = &report.verdict else {
+        panic!("expected Holds")
+    };
+    Dfa::from_lts(&cert.assumptions[0].lts, &report.interface).unwrap()
+}
+
+#[test]
+fn cobleigh_example_holds_with_a2() {
+    let report = check_asym(&input(), &output(), &order(), &AgConfig::default()).unwrap();
+    assert!(report.verdict.is_holds());
+    assert_eq!(report.interface, ["send", "output", "ack"]);
+    // A1 (one state: send and ack only) is too weak; A2 (two states) suffices.
+    assert_eq!(report.assumption_sizes, [1, 2]);
+    assert_eq!(report.stats.equivalence_queries, 2);
+    let a2 = learned(&report);
+    let w = |names: &[&str]| -> Vec<guarantor_lstar::Symbol> {
+        names
+            .iter()
+            .map(|n| {
+                guarantor_lstar::Symbol::new(report.interface.iter().position(|x| x == n).unwrap())
+            })
+            .collect()
+    };
+    assert!(a2.accepts(&w(&["send", "output", "ack", "send"])));
+    assert!(!a2.accepts(&w(&["output"])));
+    assert!(!a2.accepts(&w(&["send", "ack"])));
+}
+
+#[test]
+fn cobleigh_example_with_output_prime_ends_at_the_weakest_assumption() {
+    let report = check_asym(&input(), &output_prime(), &order(), &AgConfig::default()).unwrap();
+    assert!(report.verdict.is_holds());
+    // A1, A2, then A3 and A4 = A_w, as in the paper.
+    assert_eq!(report.assumption_sizes.len(), 4);
+    let weakest = weakest_assumption(&input(), &order(), &report.interface);
+    assert_eq!(learned(&report).shortest_difference(&weakest), None);
+    assert_eq!(
+        report.assumption_sizes.last(),
+        Some(&(weakest.minimal_size() - 1))
+    );
+}
+
+#[test]
+fn a_violation_is_a_replayable_run_of_both_components() {
+    // Output that may say `output` before anything was sent.
+    let eager = lts(&[
+        (0, "send", 1),
+        (0, "output", 2),
+        (1, "output", 2),
+        (2, "ack", 0),
+    ]);
+    let report = check_asym(&input(), &eager, &order(), &AgConfig::default()).unwrap();
+    let Verdict::Violated(cex) = &report.verdict else {
+        panic!("expected a violation")
+    };
+    replay(&[&input(), &eager], &cex.trace).unwrap();
+    assert!(violates(&[&input(), &eager], &[&order()], &cex.trace).unwrap());
+}
+
+#[test]
+fn budgets_end_in_typed_errors() {
+    let config =
+        AgConfig::default().learner(LearnerConfig::default().prefix_closed(true).max_rounds(1));
+    let err = check_asym(&input(), &output_prime(), &order(), &config).unwrap_err();
+    assert_eq!(err, guarantor_lstar::LstarError::RoundLimit { limit: 1 });
+    let config = AgConfig::default().compose(Config::default().with_max_states(1));
+    let err = check_asym(&input(), &output(), &order(), &config).unwrap_err();
+    assert!(matches!(err, guarantor_lstar::LstarError::Compose(e) if e.is_budget()));
+}
+
+/// Re-checks the evidence of an ASYM report against the monolithic checker.
+fn recheck(m1: &Lts, m2: &Lts, p: &Lts, report: &AgReport) -> Result<(), TestCaseError> {
+    let mono = check_safety(&[m1, m2], &[p], &Config::default()).unwrap();
+    prop_assert_eq!(report.verdict.is_holds(), mono.verdict.is_holds());
+    match &report.verdict {
+        Verdict::Violated(cex) => {
+            prop_assert!(
+                replay(&[m1, m2], &cex.trace).is_ok(),
+                "{:?} does not replay",
+                cex.trace
+            );
+            prop_assert!(violates(&[m1, m2], &[p], &cex.trace).unwrap());
+        }
+        Verdict::Holds(cert) => {
+            let a = &cert.assumptions[0].lts;
+            prop_assert!(
+                check_triple(a, m1, p, &Config::default())
+                    .unwrap()
+                    .verdict
+                    .is_holds()
+            );
+            prop_assert!(
+                check_safety(&[m2], &[a], &Config::default())
+                    .unwrap()
+                    .verdict
+                    .is_holds()
+            );
+        }
+        _ => prop_assert!(false, "unknown verdict"),
+    }
+    Ok(())
+}
+
+fn strategies() -> impl Strategy<Value = CexStrategy> {
+    prop_oneof![
+        Just(CexStrategy::RivestSchapire),
+        Just(CexStrategy::Angluin),
+        Just(CexStrategy::MalerPnueli)
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn asym_agrees_with_the_monolithic_check(
+        sys in arb_system(2, 4, &["a", "b", "c", "d"]).prop_filter("two components", |s| s.len() == 2),
+        p in arb_deterministic_property(3, &["a", "b", "c"]),
+        strategy in strategies(),
+    ) {
+        let config = AgConfig::default()
+            .learner(LearnerConfig::default().prefix_closed(true).strategy(strategy));
+        let report = check_asym(&sys[0], &sys[1], &p, &config).unwrap();
+        recheck(&sys[0], &sys[1], &p, &report)?;
+    }
+
+    #[test]
+    fn the_last_assumption_is_never_weaker_than_the_weakest(
+        sys in arb_system(2, 4, &["a", "b", "c"]).prop_filter("two components", |s| s.len() == 2),
+        p in arb_deterministic_property(3, &["a", "b"]),
+    ) {
+        let report = check_asym(&sys[0], &sys[1], &p, &AgConfig::default()).unwrap();
+        if report.verdict.is_holds() {
+            // Every learned assumption is sound for M1: its language lies inside A_w.
+            let a = learned(&report);
+            let w = weakest_assumption(&sys[0], &p, &report.interface);
+            let outside = Dfa::new(
+                a.num_symbols(),
+                (0..a.num_states() * w.num_states())
+                    .map(|i| (0..a.num_symbols())
+                        .map(|s| {
+                            let sym = guarantor_lstar::Symbol::new(s);
+                            a.successor(i / w.num_states(), sym) * w.num_states()
+                                + w.successor(i % w.num_states(), sym)
+                        })
+                        .collect())
+                    .collect(),
+                (0..a.num_states() * w.num_states())
+                    .map(|i| a.is_accepting(i / w.num_states()) && !w.is_accepting(i % w.num_states()))
+                    .collect(),
+            ).unwrap();
+            prop_assert_eq!(outside.minimal_size(), 1, "L(A) is not inside A_w");
+            prop_assert!(!outside.accepts(&[]));
+        }
+    }
+}
