@@ -14,7 +14,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use guarantor::compose::{Config, find_deadlock};
 use guarantor::lts::Lts;
-use guarantor::lts::io::aut::read_aut_file;
+use guarantor::lts::io::aut::{AutReadOptions, read_aut_file_with};
 use guarantor::{CheckError, Checker, Method};
 
 use crate::output::{Report, print_report};
@@ -66,6 +66,10 @@ struct CheckArgs {
     /// Also search for deadlocks (reachable states with no outgoing transition).
     #[arg(long)]
     deadlock: bool,
+    /// Accept .aut files whose header declares a different number of transitions than they have
+    /// (some LTSA exports do); every other check stays strict.
+    #[arg(long)]
+    lenient: bool,
 }
 
 fn parse_method(name: &str) -> Result<Method, String> {
@@ -98,8 +102,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn load(path: &Path) -> Result<Lts, Failure> {
-    read_aut_file(path).map_err(|e| Failure::Input(anyhow::Error::new(e)))
+fn load(path: &Path, lenient: bool) -> Result<Lts, Failure> {
+    let opts = AutReadOptions::default().check_transition_count(!lenient);
+    read_aut_file_with(path, &opts).map_err(|e| Failure::Input(anyhow::Error::new(e)))
 }
 
 fn display_name(path: &Path) -> String {
@@ -136,12 +141,12 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let mut checker = Checker::new().method(args.method).config(config.clone());
     let mut components = Vec::new();
     for path in &args.components {
-        let lts = load(path)?;
+        let lts = load(path, args.lenient)?;
         components.push(lts.clone());
         checker = checker.component(display_name(path), lts);
     }
     for path in &args.properties {
-        checker = checker.property(display_name(path), load(path)?);
+        checker = checker.property(display_name(path), load(path, args.lenient)?);
     }
     let outcome = checker.check().map_err(classify)?;
     let deadlock = if args.deadlock && outcome.verdict.is_holds() {

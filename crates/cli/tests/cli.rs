@@ -140,3 +140,27 @@ fn deadlock_flag_finds_a_deadlock() {
     assert_eq!(v["verdict"], "deadlock");
     assert_eq!(v["deadlock"], serde_json::json!([]));
 }
+
+#[test]
+fn wrong_transition_count_is_bad_input_unless_lenient() {
+    let dir = "crates/lts/tests/data/ltsa-robust-lstar";
+    let sys = format!("{dir}/coffee_sys.aut");
+    let prop = format!("{dir}/coffee_property.aut");
+    let strict = guarantor(&["check", "--property", &prop, &sys]);
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&strict.stderr).contains("coffee_sys.aut:1:"));
+    let lenient = guarantor(&[
+        "check",
+        "--lenient",
+        "--format",
+        "json",
+        "--property",
+        &prop,
+        &sys,
+    ]);
+    assert_eq!(lenient.status.code(), Some(1));
+    assert_eq!(
+        json_of(&lenient)["counterexample"],
+        serde_json::json!(["Brew", "Brew"])
+    );
+}

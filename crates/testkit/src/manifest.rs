@@ -12,6 +12,8 @@
 //! # optional: shortest counterexample length, explored states of the monolithic product
 //! counterexample_len = 1
 //! states = 6
+//! # optional: accept .aut headers whose transition count is wrong (some LTSA exports)
+//! lenient = false
 //! ```
 //!
 //! Every case must say `why` its verdict is what it is: a verdict nobody can justify is not a test.
@@ -19,7 +21,7 @@
 use std::path::{Path, PathBuf};
 
 use guarantor_lts::Lts;
-use guarantor_lts::io::aut::read_aut_file;
+use guarantor_lts::io::aut::{AutReadOptions, read_aut_file_with};
 use serde::Deserialize;
 
 /// What a case must give.
@@ -50,6 +52,8 @@ struct RawCase {
     why: String,
     counterexample_len: Option<usize>,
     states: Option<usize>,
+    #[serde(default)]
+    lenient: bool,
 }
 
 /// One model of the suite, loaded.
@@ -121,14 +125,17 @@ fn load_models(
     case: &str,
     root: &Path,
     paths: &[PathBuf],
+    lenient: bool,
 ) -> Result<Vec<(String, Lts)>, ManifestError> {
+    let opts = AutReadOptions::default().check_transition_count(!lenient);
     paths
         .iter()
         .map(|p| {
-            let lts = read_aut_file(&root.join(p)).map_err(|e| ManifestError::Model {
-                case: case.to_owned(),
-                message: e.to_string(),
-            })?;
+            let lts =
+                read_aut_file_with(&root.join(p), &opts).map_err(|e| ManifestError::Model {
+                    case: case.to_owned(),
+                    message: e.to_string(),
+                })?;
             let name = p
                 .file_stem()
                 .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
@@ -159,8 +166,8 @@ pub fn load_manifest(relative: impl AsRef<Path>) -> Result<Vec<Case>, ManifestEr
                 });
             }
             Ok(Case {
-                components: load_models(&c.name, &root, &c.components)?,
-                properties: load_models(&c.name, &root, &c.properties)?,
+                components: load_models(&c.name, &root, &c.components, c.lenient)?,
+                properties: load_models(&c.name, &root, &c.properties, c.lenient)?,
                 name: c.name,
                 expected: c.verdict,
                 counterexample_len: c.counterexample_len,
