@@ -10,20 +10,37 @@
 use std::collections::BTreeSet;
 
 use guarantor_lts::io::aut::{
-    AutReadOptions, AutWriteOptions, ErrorStateStyle, parse_aut_bytes, parse_aut_with, to_aut_string,
+    AutReadOptions, AutWriteOptions, ErrorStateStyle, parse_aut_bytes, parse_aut_with,
+    to_aut_string,
 };
 use guarantor_lts::{Lts, StateId};
 use libfuzzer_sys::fuzz_target;
 
-type Shape = (usize, usize, Option<usize>, BTreeSet<(usize, String, usize)>);
+type Shape = (
+    usize,
+    usize,
+    Option<usize>,
+    BTreeSet<(usize, String, usize)>,
+);
 
 /// States, initial, error and transitions by name, with states renumbered by `f`.
 fn shape(lts: &Lts, f: impl Fn(StateId) -> usize) -> Shape {
     let transitions = lts
         .transitions()
-        .map(|t| (f(t.source), lts.action_name(t.action).to_owned(), f(t.target)))
+        .map(|t| {
+            (
+                f(t.source),
+                lts.action_name(t.action).to_owned(),
+                f(t.target),
+            )
+        })
         .collect();
-    (lts.num_states(), f(lts.initial()), lts.error_state().map(&f), transitions)
+    (
+        lts.num_states(),
+        f(lts.initial()),
+        lts.error_state().map(&f),
+        transitions,
+    )
 }
 
 /// The writer's numbering: the error state goes last, later states move down.
@@ -36,11 +53,15 @@ fn renumber(lts: &Lts, s: StateId) -> usize {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&flags, input)) = data.split_first() else { return };
+    let Some((&flags, input)) = data.split_first() else {
+        return;
+    };
     let opts = AutReadOptions::default()
         .max_states(1 << 12)
         .check_transition_count(flags & 1 == 0);
-    let Ok(lts) = parse_aut_bytes(input, &opts) else { return };
+    let Ok(lts) = parse_aut_bytes(input, &opts) else {
+        return;
+    };
     let expected = shape(&lts, |s| renumber(&lts, s));
 
     let text = to_aut_string(&lts, &AutWriteOptions::default());
@@ -57,6 +78,10 @@ fuzz_target!(|data: &[u8]| {
         lts.initial() != e && lts.transitions().all(|t| t.source != e && t.target != e)
     });
     let (n, init, err, ts) = expected;
-    let expected = if isolated { (n - 1, init, None, ts) } else { (n, init, err, ts) };
+    let expected = if isolated {
+        (n - 1, init, None, ts)
+    } else {
+        (n, init, err, ts)
+    };
     assert_eq!(shape(&back, StateId::index), expected, "{text}");
 });
