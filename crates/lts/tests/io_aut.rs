@@ -264,3 +264,31 @@ fn a_five_megabyte_file_parses_quickly() {
     assert_eq!(lts.num_transitions(), transitions);
     assert!(elapsed.as_secs_f64() < 1.0, "took {elapsed:?}");
 }
+
+#[test]
+fn layout_is_free_and_minus_one_may_be_initial() {
+    let text = "\u{feff}\r\n  des\t( -1 ,3,  1 )  \r\n\r\n\t( -1 , \"x \\\"y\\\"\" ,0)\r\n(0,  p(1, q(2))  , -1 )\r\n( 0 ,tau, 0 )\t\r\n\n";
+    let lts = guarantor_lts::io::aut::parse_aut(text).unwrap();
+    assert_eq!(lts.num_states(), 2);
+    let error = lts.error_state().unwrap();
+    assert_eq!((lts.initial(), error.index()), (error, 1));
+    let names: BTreeSet<&str> = lts.alphabet().iter().map(|(_, n)| n).collect();
+    assert_eq!(names, BTreeSet::from(["x \"y\"", "p(1, q(2))"]));
+    assert!(lts.has_tau());
+}
+
+#[test]
+fn file_errors_name_the_file_and_keep_the_location() {
+    let path = data("bad-aut").join("invalid-utf8.aut");
+    let Err(AutFileError::Parse(err)) = read_aut_file(&path) else {
+        panic!("expected a parse error")
+    };
+    assert_eq!(
+        (err.line(), err.column(), err.kind()),
+        (2, 8, ParseErrorKind::InvalidUtf8)
+    );
+    assert!(
+        err.to_string()
+            .starts_with(&format!("{}:2:8: error: ", path.display()))
+    );
+}
