@@ -105,7 +105,7 @@ pub(crate) struct SetElem {
 /// A set of labels: `{...}` or a set name.
 #[derive(Clone, Debug)]
 pub(crate) enum SetExpr {
-    Literal(Vec<SetElem>, Pos),
+    Literal(Vec<SetElem>),
     Named(String, Pos),
 }
 

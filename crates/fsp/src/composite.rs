@@ -24,13 +24,16 @@ const MAX_COMPOSITE_DEPTH: usize = 400;
 /// The marker that makes an action name internal to one nested composite.
 pub(crate) const FRESH_MARK: char = '#';
 
+/// A compiled process: its name and argument values.
+pub(crate) type CacheKey = (String, Vec<Value>);
+
 /// Shared state of one elaboration: definitions, caches, warnings, limits.
 #[derive(Debug)]
 pub(crate) struct Ctx<'m> {
     pub(crate) globals: &'m Globals,
     processes: HashMap<&'m str, &'m ProcessDef>,
     composites: HashMap<&'m str, &'m CompositeDef>,
-    pub(crate) cache: RefCell<HashMap<(String, Vec<Value>), Rc<Machine>>>,
+    pub(crate) cache: RefCell<HashMap<CacheKey, Rc<Machine>>>,
     warnings: RefCell<Vec<(String, Pos)>>,
     pub(crate) max_states: usize,
     pub(crate) max_transitions: usize,
@@ -446,7 +449,7 @@ impl<'m> Ctx<'m> {
     }
 
     fn flag_warnings(&self, flags: crate::ast::Flags, name: &str, pos: Pos) {
-        if flags.minimal || flags.deterministic {
+        if flags.deterministic {
             self.warn(
                 format!(
                     "'minimal'/'deterministic' on '{name}' is not applied when it is a component"

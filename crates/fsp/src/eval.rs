@@ -42,6 +42,15 @@ pub(crate) struct Globals {
 /// A variable binding.
 pub(crate) type Binding = (Rc<str>, Value);
 
+/// One value of an index, with the variable it binds (if any).
+pub(crate) type IndexValue = (Value, Option<Rc<str>>);
+
+/// Index values with the bindings they introduce.
+pub(crate) type Combos = Vec<(Vec<Value>, Vec<Binding>)>;
+
+/// Expanded action names with the bindings each introduces.
+pub(crate) type Expansion = Vec<(String, Vec<Binding>)>;
+
 /// An evaluation environment: the globals plus a stack of bindings (later ones shadow earlier).
 #[derive(Clone, Debug)]
 pub(crate) struct Env<'g> {
@@ -135,24 +144,24 @@ impl<'g> Env<'g> {
         }
     }
 
-    fn eval_binary(&self, op: BinOp, a: &Expr, b: &Expr, pos: Pos) -> Result<Value, RawError> {
+    fn eval_binary(&self, op: BinOp, lhs: &Expr, rhs: &Expr, pos: Pos) -> Result<Value, RawError> {
         let overflow = || RawError::new(ErrorKind::Overflow, pos);
         match op {
             BinOp::And => {
-                let r = self.eval_int(a)? != 0 && self.eval_int(b)? != 0;
+                let r = self.eval_int(lhs)? != 0 && self.eval_int(rhs)? != 0;
                 return Ok(Value::Int(i64::from(r)));
             }
             BinOp::Or => {
-                let r = self.eval_int(a)? != 0 || self.eval_int(b)? != 0;
+                let r = self.eval_int(lhs)? != 0 || self.eval_int(rhs)? != 0;
                 return Ok(Value::Int(i64::from(r)));
             }
             BinOp::Eq | BinOp::Ne => {
-                let eq = self.eval(a)? == self.eval(b)?;
+                let eq = self.eval(lhs)? == self.eval(rhs)?;
                 return Ok(Value::Int(i64::from(eq == matches!(op, BinOp::Eq))));
             }
             _ => {}
         }
-        let (x, y) = (self.eval_int(a)?, self.eval_int(b)?);
+        let (x, y) = (self.eval_int(lhs)?, self.eval_int(rhs)?);
         let r = match op {
             BinOp::Add => x.checked_add(y).ok_or_else(overflow)?,
             BinOp::Sub => x.checked_sub(y).ok_or_else(overflow)?,
@@ -239,10 +248,7 @@ impl<'g> Env<'g> {
     }
 
     /// The values of one index, each with the binding it introduces (if any).
-    pub(crate) fn index_values(
-        &self,
-        ix: &Index,
-    ) -> Result<Vec<(Value, Option<Rc<str>>)>, RawError> {
+    pub(crate) fn index_values(&self, ix: &Index) -> Result<Vec<IndexValue>, RawError> {
         let plain = |vs: Vec<Value>| vs.into_iter().map(|v| (v, None)).collect();
         match ix {
             Index::Binder(var, spec) => {
@@ -275,10 +281,7 @@ impl<'g> Env<'g> {
 
     /// Every combination of values of `indices`, each with the bindings it introduces. Later
     /// indices may use variables bound by earlier ones.
-    pub(crate) fn index_combos(
-        &self,
-        indices: &[Index],
-    ) -> Result<Vec<(Vec<Value>, Vec<Binding>)>, RawError> {
+    pub(crate) fn index_combos(&self, indices: &[Index]) -> Result<Combos, RawError> {
         let mut acc: Vec<(Vec<Value>, Vec<Binding>)> = vec![(Vec::new(), Vec::new())];
         for ix in indices {
             let mut next = Vec::new();
@@ -307,7 +310,7 @@ impl<'g> Env<'g> {
                 .iter()
                 .map(ToString::to_string)
                 .collect()),
-            SetExpr::Literal(labels, _) => {
+            SetExpr::Literal(labels) => {
                 let mut out = Vec::new();
                 let mut seen = std::collections::HashSet::new();
                 for elem in labels {
@@ -327,7 +330,7 @@ impl<'g> Env<'g> {
     }
 
     /// Every concrete action name a label stands for, with the bindings each introduces.
-    pub(crate) fn expand(&self, label: &Label) -> Result<Vec<(String, Vec<Binding>)>, RawError> {
+    pub(crate) fn expand(&self, label: &Label) -> Result<Expansion, RawError> {
         let mut acc: Vec<(String, Vec<Binding>)> = vec![(String::new(), Vec::new())];
         for seg in &label.segs {
             let mut next = Vec::new();

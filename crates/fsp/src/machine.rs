@@ -115,3 +115,35 @@ impl Machine {
         b.build().map_err(limit)
     }
 }
+
+impl Machine {
+    /// Minimises by strong bisimulation (LTSA's `minimal`, which is observational equivalence, is
+    /// the same thing when there is no tau; with tau this is coarser-than-nothing but finer than
+    /// LTSA's, and the caller warns). `END` and `ERROR` stay apart from every other state.
+    pub(crate) fn minimise(&self) -> Result<Machine, ErrorKind> {
+        let mut lts = self.to_lts()?.to_builder();
+        if let Some(e) = self.end {
+            // Marking END as the only accepting state keeps it in a class of its own.
+            for s in 0..self.num_states.max(1) {
+                lts.set_accepting(StateId::from_u32(s), s == e)
+                    .map_err(|e| ErrorKind::Limit(e.to_string()))?;
+            }
+        }
+        let lts = lts.build().map_err(|e| ErrorKind::Limit(e.to_string()))?;
+        let classes = guarantor_lts::ops::strong_bisimulation_classes(&lts);
+        let class = |s: u32| classes[s as usize];
+        let mut out = self.clone();
+        out.num_states = classes.iter().max().map_or(1, |&m| m + 1);
+        out.trans = self
+            .trans
+            .iter()
+            .map(|&(s, a, t)| (class(s), a, class(t)))
+            .collect();
+        out.trans.sort_unstable();
+        out.trans.dedup();
+        out.initial = class(self.initial);
+        out.error = self.error.map(class);
+        out.end = self.end.map(class);
+        Ok(out)
+    }
+}

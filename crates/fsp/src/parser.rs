@@ -192,16 +192,6 @@ impl Parser<'_> {
         }
     }
 
-    fn lower(&mut self, what: &str) -> Result<String, RawError> {
-        if let Tok::Lower(s) = self.tok() {
-            let s = s.clone();
-            self.bump();
-            Ok(s)
-        } else {
-            Err(self.unexpected(what))
-        }
-    }
-
     /// Counts one level of nesting; every recursive rule calls this first.
     fn enter(&mut self) -> Result<(), RawError> {
         self.depth += 1;
@@ -326,7 +316,7 @@ impl Parser<'_> {
             match self.tok() {
                 Tok::Sym(Sym::LParen | Sym::LBrack | Sym::LBrace) => depth += 1,
                 Tok::Sym(Sym::RParen | Sym::RBrack | Sym::RBrace) => {
-                    depth = depth.saturating_sub(1)
+                    depth = depth.saturating_sub(1);
                 }
                 Tok::Eof => return,
                 _ => {}
@@ -595,11 +585,7 @@ impl Parser<'_> {
     fn label_element(&mut self, in_set: bool) -> Result<Seg, RawError> {
         let pos = self.pos();
         match self.tok().clone() {
-            Tok::Lower(s) => {
-                self.bump();
-                Ok(Seg::Name(s, pos))
-            }
-            Tok::Quote(s) => {
+            Tok::Lower(s) | Tok::Quote(s) => {
                 self.bump();
                 Ok(Seg::Name(s, pos))
             }
@@ -667,7 +653,6 @@ impl Parser<'_> {
 
     fn set_literal(&mut self) -> Result<SetExpr, RawError> {
         self.enter()?;
-        let pos = self.pos();
         self.expect(Sym::LBrace)?;
         let mut labels = Vec::new();
         if !self.is(Sym::RBrace) {
@@ -686,7 +671,7 @@ impl Parser<'_> {
         }
         self.expect(Sym::RBrace)?;
         self.leave();
-        Ok(SetExpr::Literal(labels, pos))
+        Ok(SetExpr::Literal(labels))
     }
 
     fn relabel(&mut self) -> Result<Vec<RelabelItem>, RawError> {
@@ -811,27 +796,35 @@ impl Parser<'_> {
     }
 
     fn cbody_inner(&mut self) -> Result<CBody, RawError> {
-        if self.starts_prefix_label() {
-            let label = self.label(true)?;
-            let share = if self.eat(Sym::ColonColon) {
-                true
-            } else {
-                self.expect(Sym::Colon)?;
-                false
-            };
-            let body = self.cbody()?;
-            return Ok(CBody::Labelled {
-                label,
-                share,
-                body: Box::new(body),
-            });
-        }
-        let mut body = self.cprimary()?;
+        // Relabelling applies to the labelled process: `p:(P||Q)/{x/y}` relabels `p.x`... (as
+        // LTSA and fspc read it).
+        let mut body = self.labelled()?;
         while self.is(Sym::Slash) {
             let items = self.relabel()?;
             body = CBody::Relabel(Box::new(body), items);
         }
         Ok(body)
+    }
+
+    fn labelled(&mut self) -> Result<CBody, RawError> {
+        if !self.starts_prefix_label() {
+            return self.cprimary();
+        }
+        self.enter()?;
+        let label = self.label(true)?;
+        let share = if self.eat(Sym::ColonColon) {
+            true
+        } else {
+            self.expect(Sym::Colon)?;
+            false
+        };
+        let body = self.labelled()?;
+        self.leave();
+        Ok(CBody::Labelled {
+            label,
+            share,
+            body: Box::new(body),
+        })
     }
 
     fn cprimary(&mut self) -> Result<CBody, RawError> {
@@ -981,12 +974,6 @@ impl Parser<'_> {
         self.bump();
         Ok(Expr { kind, pos })
     }
-
-    /// Parses a lone lower-case name (used by tests of the helpers).
-    #[cfg(test)]
-    fn name(&mut self) -> Result<String, RawError> {
-        self.lower("a name")
-    }
 }
 
 #[cfg(test)]
@@ -1023,17 +1010,5 @@ mod tests {
         );
         let err = parse(&src).unwrap_err();
         assert!(matches!(err.kind, ErrorKind::TooDeep(_)));
-    }
-
-    #[test]
-    fn name_helper() {
-        let toks = lex("abc").unwrap();
-        let mut p = Parser {
-            toks: &toks,
-            i: 0,
-            depth: 0,
-            out: ParsedFile::default(),
-        };
-        assert_eq!(p.name().unwrap(), "abc");
     }
 }

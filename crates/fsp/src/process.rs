@@ -57,6 +57,7 @@ pub(crate) fn compile(
         state_of: HashMap::new(),
         resolving: Vec::new(),
         m: Machine::default(),
+        stop: None,
         work: Vec::new(),
         depth,
     };
@@ -64,7 +65,19 @@ pub(crate) fn compile(
     let init = c.state_for_key(&def.name, def.pos, 0)?;
     c.m.initial = init;
     c.drain()?;
-    let m = crate::composite::finish_process(ctx, def, &base, c.m)?;
+    let mut m = crate::composite::finish_process(ctx, def, &base, c.m)?;
+    if def.flags.minimal {
+        if m.trans.iter().any(|t| t.1 == 0) {
+            ctx.warn(
+                format!(
+                    "'minimal {}' has tau: minimised by strong, not weak, bisimulation",
+                    def.name
+                ),
+                def.pos,
+            );
+        }
+        m = m.minimise().map_err(|k| RawError::new(k, def.pos))?;
+    }
     let m = Rc::new(m);
     ctx.cache.borrow_mut().insert(key, m.clone());
     Ok(m)
@@ -96,6 +109,7 @@ struct Compiler<'a, 'c> {
     /// Keys whose alias chain is being resolved (to detect `P = Q, Q = P`).
     resolving: Vec<String>,
     m: Machine,
+    stop: Option<u32>,
     work: Vec<Work<'a>>,
     depth: usize,
 }
@@ -146,6 +160,15 @@ impl<'a> Compiler<'a, '_> {
         let e = self.new_state(pos)?;
         self.m.error = Some(e);
         Ok(e)
+    }
+
+    fn stop_state(&mut self, pos: Pos) -> Result<u32, RawError> {
+        if let Some(s) = self.stop {
+            return Ok(s);
+        }
+        let s = self.new_state(pos)?;
+        self.stop = Some(s);
+        Ok(s)
     }
 
     fn end_state(&mut self, pos: Pos) -> Result<u32, RawError> {
@@ -209,7 +232,8 @@ impl<'a> Compiler<'a, '_> {
         owner: Option<&str>,
     ) -> Result<u32, RawError> {
         match term {
-            Term::Stop(pos) => self.new_state(*pos),
+            // LTSA gives a process one STOP state, however many times STOP is written.
+            Term::Stop(pos) => self.stop_state(*pos),
             Term::End(pos) => self.end_state(*pos),
             Term::Error(pos) => self.error_state(*pos),
             Term::Choice(branches, pos) => {
@@ -230,7 +254,7 @@ impl<'a> Compiler<'a, '_> {
                 } else if let Some(o) = other {
                     self.resolve(o, binds, depth + 1, owner)
                 } else {
-                    self.new_state(cond.pos)
+                    self.stop_state(cond.pos)
                 }
             }
             Term::Ref {
@@ -248,13 +272,23 @@ impl<'a> Compiler<'a, '_> {
                     return self.state_for_key(&instance_key(name, &vals), *pos, depth + 1);
                 }
                 let cont = self.end_state(*pos)?;
-                self.embed(term, binds, cont)
+                self.embed(term, binds, cont, None)
             }
-            Term::Seq(parts, _) => {
+            Term::Seq(parts, pos) => {
+                // The first process guards the rest, so `P = Q;P` is fine: the state of the owner
+                // is made first and becomes the copy of Q's initial state.
+                let first = match owner {
+                    Some(k) => {
+                        let s = self.new_state(*pos)?;
+                        self.state_of.insert(k.to_string(), s);
+                        Some(s)
+                    }
+                    None => None,
+                };
                 let (last, firsts) = parts.split_last().expect("a sequence has parts");
                 let mut cont = self.resolve(last, binds, depth + 1, None)?;
-                for part in firsts.iter().rev() {
-                    cont = self.embed(part, binds, cont)?;
+                for (i, part) in firsts.iter().enumerate().rev() {
+                    cont = self.embed(part, binds, cont, if i == 0 { first } else { None })?;
                 }
                 Ok(cont)
             }
@@ -263,7 +297,13 @@ impl<'a> Compiler<'a, '_> {
 
     /// Copies another process into this machine, its `END` becoming `cont`; returns the copy of
     /// its initial state.
-    fn embed(&mut self, term: &'a Term, binds: &[Binding], cont: u32) -> Result<u32, RawError> {
+    fn embed(
+        &mut self,
+        term: &'a Term,
+        binds: &[Binding],
+        cont: u32,
+        init: Option<u32>,
+    ) -> Result<u32, RawError> {
         let Term::Ref {
             name,
             indices,
@@ -304,6 +344,8 @@ impl<'a> Compiler<'a, '_> {
         for s in 0..sub.num_states {
             let t = if Some(s) == sub.end {
                 cont
+            } else if s == sub.initial && init.is_some() {
+                init.expect("checked")
             } else if Some(s) == sub.error {
                 self.error_state(*pos)?
             } else {
@@ -365,29 +407,22 @@ impl<'a> Compiler<'a, '_> {
     ) -> Result<(), RawError> {
         let label = &branch.actions[k];
         let expanded = self.env(env).expand(label)?;
-        // Expansions that bind the same variables to the same values share their target.
-        let mut targets: Vec<(Vec<Binding>, u32)> = Vec::new();
+        // Each expansion gets its own continuation, as in LTSA: `{a,b} -> c -> P` has two states
+        // before `c`, not one.
         for (name, extra) in expanded {
-            let target = match targets.iter().find(|(b, _)| *b == extra) {
-                Some(&(_, t)) => t,
-                None => {
-                    let mut env2 = env.to_vec();
-                    env2.extend(extra.iter().cloned());
-                    let t = if k + 1 < branch.actions.len() {
-                        let t = self.new_state(label.pos)?;
-                        self.work.push(Work::Chain {
-                            state: t,
-                            branch,
-                            k: k + 1,
-                            env: env2,
-                        });
-                        t
-                    } else {
-                        self.resolve(&branch.target, &env2, 0, None)?
-                    };
-                    targets.push((extra, t));
-                    t
-                }
+            let mut env2 = env.to_vec();
+            env2.extend(extra);
+            let target = if k + 1 < branch.actions.len() {
+                let t = self.new_state(label.pos)?;
+                self.work.push(Work::Chain {
+                    state: t,
+                    branch,
+                    k: k + 1,
+                    env: env2,
+                });
+                t
+            } else {
+                self.resolve(&branch.target, &env2, 0, None)?
             };
             let a = self.m.action(&name);
             self.m.trans.push((state, a, target));
