@@ -99,119 +99,147 @@ pub(crate) fn run(
     }
 }
 
-fn walk<S: Store>(
+/// The successors of the state being expanded, waiting to be looked up: action, hash and tag per
+/// successor, and their tuples back to back.
+#[derive(Debug, Default)]
+struct Pending {
+    moves: Vec<(ActionId, u64, u64)>,
+    tuples: Vec<StateId>,
+}
+
+/// The walk's mutable state, so the steps can be short functions.
+struct Walker<'w, 'b, S, V> {
+    product: &'w Product<'w>,
+    store: &'w mut S,
+    visitor: &'w mut V,
+    budget: &'w mut Budget<'b>,
+    parents: Option<Vec<(u32, ActionId)>>,
+    stats: Stats,
+}
+
+fn walk<S: Store, V: Visitor>(
     product: &Product<'_>,
     store: &mut S,
-    visitor: &mut impl Visitor,
+    visitor: &mut V,
     budget: &mut Budget<'_>,
     record_parents: bool,
 ) -> Result<Walk, ComposeError> {
-    let mut tuple = product.initial();
-    let mut stats = Stats::default();
-    let mut parents = Vec::new();
-    if let Some(c) = product.error_component(&tuple) {
-        let hit = visitor.error(None, ActionId::TAU, c).map(|violation| Hit {
-            state: None,
-            last: None,
-            violation,
-        });
-        return Ok(Walk {
-            hit,
-            stats,
-            parents,
-        });
-    }
-    store.insert(&tuple)?;
-    budget.check_states(1)?;
-    if record_parents {
-        parents.push((u32::MAX, ActionId::TAU));
-    }
-    let mut scratch = Scratch::new();
-    let mut next = 0u32;
-    while (next as usize) < store.len() {
-        budget.tick()?;
-        store.load(next, &mut tuple);
-        if let Some(hit) = visitor.expand(next, &tuple) {
-            return Ok(Walk {
-                hit: Some(hit),
-                stats: stats.with_states(store.len()),
-                parents,
-            });
-        }
-        let mut successors = 0usize;
-        let flow = product.for_each_successor(&tuple, &mut scratch, |action, target| {
-            successors += 1;
-            if let Some(c) = product.error_component(target) {
-                return match visitor.error(Some(next), action, c) {
-                    Some(violation) => ControlFlow::Break(Ok(Hit {
-                        state: Some(next),
-                        last: Some(action),
-                        violation,
-                    })),
-                    None => ControlFlow::Continue(()),
-                };
-            }
-            match discover(
-                store,
-                budget,
-                target,
-                next,
-                action,
-                record_parents.then_some(&mut parents),
-            )
-            .and_then(|id| visitor.edge(next, action, id))
-            {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(e) => ControlFlow::Break(Err(e)),
-            }
-        });
-        stats.transitions += successors;
-        if let ControlFlow::Break(stop) = flow {
-            return Ok(Walk {
-                hit: Some(stop?),
-                stats: stats.with_states(store.len()),
-                parents,
-            });
-        }
-        if let Some(violation) = visitor.expanded(next, &tuple, successors) {
-            let hit = Hit {
-                state: Some(next),
-                last: None,
-                violation,
-            };
-            return Ok(Walk {
-                hit: Some(hit),
-                stats: stats.with_states(store.len()),
-                parents,
-            });
-        }
-        next += 1;
-    }
+    let mut w = Walker {
+        product,
+        store,
+        visitor,
+        budget,
+        parents: record_parents.then(Vec::new),
+        stats: Stats::default(),
+    };
+    let hit = w.run()?;
+    let stats = w.stats.with_states(w.store.len());
     Ok(Walk {
-        hit: None,
-        stats: stats.with_states(store.len()),
-        parents,
+        hit,
+        stats,
+        parents: w.parents.unwrap_or_default(),
     })
 }
 
-/// Inserts `target`, checking the state budget and recording its parent when it is new.
-#[inline]
-fn discover(
-    store: &mut impl Store,
-    budget: &Budget<'_>,
-    target: &[StateId],
-    source: u32,
-    action: ActionId,
-    parents: Option<&mut Vec<(u32, ActionId)>>,
-) -> Result<u32, ComposeError> {
-    let (id, new) = store.insert(target)?;
-    if new {
-        budget.check_states(store.len())?;
-        if let Some(parents) = parents {
-            parents.push((source, action));
+impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
+    fn run(&mut self) -> Result<Option<Hit>, ComposeError> {
+        let mut tuple = self.product.initial();
+        if let Some(c) = self.product.error_component(&tuple) {
+            let violation = self.visitor.error(None, ActionId::TAU, c);
+            return Ok(violation.map(|violation| Hit {
+                state: None,
+                last: None,
+                violation,
+            }));
         }
+        self.store.insert(&tuple)?;
+        self.budget.check_states(1)?;
+        if let Some(parents) = &mut self.parents {
+            parents.push((u32::MAX, ActionId::TAU));
+        }
+        let mut scratch = Scratch::new();
+        let mut pending = Pending::default();
+        // The store doubles as the queue: states are expanded in the order they were numbered.
+        for next in 0u32.. {
+            if next as usize >= self.store.len() {
+                break;
+            }
+            self.budget.tick()?;
+            self.store.load(next, &mut tuple);
+            if let Some(hit) = self.expand(next, &tuple, &mut scratch, &mut pending)? {
+                return Ok(Some(hit));
+            }
+        }
+        Ok(None)
     }
-    Ok(id)
+
+    /// Expands state `id`: enumerates its successors (stopping at a reported error), then looks
+    /// them up in a second pass.
+    fn expand(
+        &mut self,
+        id: u32,
+        tuple: &[StateId],
+        scratch: &mut Scratch,
+        pending: &mut Pending,
+    ) -> Result<Option<Hit>, ComposeError> {
+        if let Some(hit) = self.visitor.expand(id, tuple) {
+            return Ok(Some(hit));
+        }
+        pending.moves.clear();
+        pending.tuples.clear();
+        let mut successors = 0usize;
+        let mut warm = 0u64;
+        let (product, store, visitor) = (self.product, &*self.store, &mut *self.visitor);
+        let flow = product.for_each_successor(tuple, scratch, |action, target| {
+            successors += 1;
+            if let Some(c) = product.error_component(target) {
+                return match visitor.error(Some(id), action, c) {
+                    Some(violation) => ControlFlow::Break(Hit {
+                        state: Some(id),
+                        last: Some(action),
+                        violation,
+                    }),
+                    None => ControlFlow::Continue(()),
+                };
+            }
+            let (hash, tag) = store.locate(target);
+            // Start the cache miss now; the lookup proper comes after the enumeration, so the
+            // misses of all successors of this state overlap instead of queueing.
+            warm ^= store.touch(hash);
+            pending.moves.push((action, hash, tag));
+            pending.tuples.extend_from_slice(target);
+            ControlFlow::Continue(())
+        });
+        std::hint::black_box(warm);
+        self.stats.transitions += successors;
+        if let ControlFlow::Break(hit) = flow {
+            return Ok(Some(hit));
+        }
+        self.discover_all(id, pending)?;
+        let violation = self.visitor.expanded(id, tuple, successors);
+        Ok(violation.map(|violation| Hit {
+            state: Some(id),
+            last: None,
+            violation,
+        }))
+    }
+
+    /// Looks up (and numbers, if new) every pending successor of state `source`.
+    fn discover_all(&mut self, source: u32, pending: &Pending) -> Result<(), ComposeError> {
+        let width = self.product.width();
+        for (i, &(action, hash, tag)) in pending.moves.iter().enumerate() {
+            let target = &pending.tuples[i * width..(i + 1) * width];
+            let (id, new) = self.store.insert_at(target, hash, tag)?;
+            if new {
+                self.budget.check_states(self.store.len())?;
+                if let Some(parents) = &mut self.parents {
+                    parents.push((source, action));
+                }
+            }
+            self.visitor.edge(source, action, id)?;
+        }
+        Ok(())
+    }
 }
 
 /// Looks for a violation with two walks (see the module docs): returns the shortest counterexample,

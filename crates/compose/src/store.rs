@@ -8,23 +8,42 @@
 //! - [`WideStore`]: otherwise tuples are kept as `u32` slices in one flat arena (4 bytes per
 //!   component per state).
 //!
-//! Both index their keys with the same open-addressing table of `u32` state numbers (linear
-//! probing, at most 3/4 full): 4 bytes per slot instead of the 16 or more of a `HashMap<key, u32>`
-//! entry, and the key itself is never duplicated. Keys are hashed with a multiply-and-fold mixer
-//! (the `FxHash` idea, plus a fold of the high half) and the table index is taken from the *high*
-//! bits of the product, which are the well-mixed ones.
+//! Both index their states with the same open-addressing table (linear probing, at most 3/4 full)
+//! whose 16-byte slots hold a 64-bit *tag* next to the 32-bit state number: for packed tuples the
+//! tag is the key itself, for wide tuples it is the full hash. A lookup therefore touches one cache
+//! line of the table and, for packed tuples, nothing else; an earlier layout with 4-byte slots
+//! pointing into the key array was smaller but paid a second cache miss per transition, which
+//! measured as half of the whole check's time. Keys are hashed with a multiply-and-fold mixer (the
+//! `FxHash` idea, plus a fold of the high half) and the table index is taken from the *high* bits
+//! of the product, which are the well-mixed ones.
 
 use guarantor_lts::{Lts, StateId};
 
 use crate::error::ComposeError;
 
-/// Marks an empty slot of the table.
+/// Marks an empty slot of the table (in the state-number half).
 const EMPTY: u32 = u32::MAX;
 
 /// What a store must offer the exploration loop.
 pub(crate) trait Store {
+    /// The hash and tag of `tuple` (see the module docs).
+    fn locate(&self, tuple: &[StateId]) -> (u64, u64);
+    /// Reads the first slot a lookup of `hash` visits and returns its tag, so that the cache miss
+    /// overlaps with other work; the caller only folds the result into a value it discards.
+    fn touch(&self, hash: u64) -> u64;
+    /// Looks `tuple` up by its [`Store::locate`] result, adding it if it is new; returns its number
+    /// and whether it was new.
+    fn insert_at(
+        &mut self,
+        tuple: &[StateId],
+        hash: u64,
+        tag: u64,
+    ) -> Result<(u32, bool), ComposeError>;
     /// Looks `tuple` up, adding it if it is new; returns its number and whether it was new.
-    fn insert(&mut self, tuple: &[StateId]) -> Result<(u32, bool), ComposeError>;
+    fn insert(&mut self, tuple: &[StateId]) -> Result<(u32, bool), ComposeError> {
+        let (hash, tag) = self.locate(tuple);
+        self.insert_at(tuple, hash, tag)
+    }
     /// Writes the tuple of state `id` into `out`.
     fn load(&self, id: u32, out: &mut [StateId]);
     /// The number of stored states.
@@ -40,10 +59,19 @@ fn mix(key: u64) -> u64 {
     (h ^ (h >> 29)).wrapping_mul(K)
 }
 
-/// An open-addressing table of state numbers; the keys live in the store that owns it.
+/// One slot: a tag (packed key or full hash) and a state number (`EMPTY` when free).
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    tag: u64,
+    id: u32,
+}
+
+const FREE: Slot = Slot { tag: 0, id: EMPTY };
+
+/// An open-addressing table of tagged state numbers.
 #[derive(Debug)]
 struct Table {
-    slots: Vec<u32>,
+    slots: Vec<Slot>,
     /// `64 - log2(slots.len())`: the shift that turns a hash into a slot index.
     shift: u32,
 }
@@ -51,7 +79,7 @@ struct Table {
 impl Table {
     fn new() -> Self {
         Self {
-            slots: vec![EMPTY; 1 << 10],
+            slots: vec![FREE; 1 << 10],
             shift: 64 - 10,
         }
     }
@@ -61,39 +89,54 @@ impl Table {
         (hash >> self.shift) as usize
     }
 
-    /// Finds the slot holding a state whose key matches (`eq(id)`), or the empty slot where it
-    /// belongs.
     #[inline]
-    fn probe(&self, hash: u64, mut eq: impl FnMut(u32) -> bool) -> Result<u32, usize> {
+    fn touch(&self, hash: u64) -> u64 {
+        self.slots[self.start(hash)].tag
+    }
+
+    /// Finds the state with tag `tag` for which `eq` holds, or the free slot where it belongs.
+    #[inline]
+    fn probe(&self, hash: u64, tag: u64, mut eq: impl FnMut(u32) -> bool) -> Result<u32, usize> {
         let mask = self.slots.len() - 1;
         let mut i = self.start(hash);
         loop {
-            match self.slots[i] {
-                EMPTY => return Err(i),
-                id if eq(id) => return Ok(id),
-                _ => i = (i + 1) & mask,
+            let slot = self.slots[i];
+            if slot.id == EMPTY {
+                return Err(i);
             }
+            if slot.tag == tag && eq(slot.id) {
+                return Ok(slot.id);
+            }
+            i = (i + 1) & mask;
         }
     }
 
-    /// Whether adding one more state to `len` stored states would pass the 3/4 load factor.
-    #[inline]
-    fn needs_growth(&self, len: usize) -> bool {
-        (len + 1) * 4 > self.slots.len() * 3
+    /// Puts state `id` with `tag` into the table (which must not hold it yet), growing first if
+    /// one more state would pass the 3/4 load factor. `hash_of(tag)` recomputes a slot's hash.
+    fn add(&mut self, len: usize, hash: u64, tag: u64, id: u32, hash_of: impl Fn(u64) -> u64) {
+        if (len + 1) * 4 > self.slots.len() * 3 {
+            self.grow(&hash_of);
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.start(hash);
+        while self.slots[i].id != EMPTY {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = Slot { tag, id };
     }
 
-    /// Doubles the table, re-inserting every state `0..len` by its hash.
-    fn grow(&mut self, len: usize, hash_of: impl Fn(u32) -> u64) {
+    /// Doubles the table, re-inserting every slot by its hash.
+    fn grow(&mut self, hash_of: &impl Fn(u64) -> u64) {
         let bits = 64 - self.shift + 1;
-        self.slots = vec![EMPTY; 1 << bits];
+        let old = std::mem::replace(&mut self.slots, vec![FREE; 1 << bits]);
         self.shift = 64 - bits;
         let mask = self.slots.len() - 1;
-        for id in 0..len as u32 {
-            let mut i = self.start(hash_of(id));
-            while self.slots[i] != EMPTY {
+        for slot in old.into_iter().filter(|s| s.id != EMPTY) {
+            let mut i = self.start(hash_of(slot.tag));
+            while self.slots[i].id != EMPTY {
                 i = (i + 1) & mask;
             }
-            self.slots[i] = id;
+            self.slots[i] = slot;
         }
     }
 }
@@ -156,24 +199,30 @@ impl PackedStore {
 
 impl Store for PackedStore {
     #[inline]
-    fn insert(&mut self, tuple: &[StateId]) -> Result<(u32, bool), ComposeError> {
+    fn locate(&self, tuple: &[StateId]) -> (u64, u64) {
         let key = self.pack(tuple);
-        let hash = mix(key);
-        let keys = &self.keys;
-        match self.table.probe(hash, |id| keys[id as usize] == key) {
-            Ok(id) => Ok((id, false)),
-            Err(mut slot) => {
-                let id = next_id(self.keys.len())?;
-                if self.table.needs_growth(self.keys.len()) {
-                    let keys = &self.keys;
-                    self.table.grow(keys.len(), |i| mix(keys[i as usize]));
-                    slot = self.table.probe(hash, |_| false).unwrap_err();
-                }
-                self.table.slots[slot] = id;
-                self.keys.push(key);
-                Ok((id, true))
-            }
+        (mix(key), key)
+    }
+
+    #[inline]
+    fn touch(&self, hash: u64) -> u64 {
+        self.table.touch(hash)
+    }
+
+    #[inline]
+    fn insert_at(
+        &mut self,
+        _: &[StateId],
+        hash: u64,
+        key: u64,
+    ) -> Result<(u32, bool), ComposeError> {
+        if let Ok(id) = self.table.probe(hash, key, |_| true) {
+            return Ok((id, false));
         }
+        let id = next_id(self.keys.len())?;
+        self.table.add(self.keys.len(), hash, key, id, mix);
+        self.keys.push(key);
+        Ok((id, true))
     }
 
     #[inline]
@@ -221,32 +270,35 @@ impl WideStore {
 }
 
 impl Store for WideStore {
-    fn insert(&mut self, tuple: &[StateId]) -> Result<(u32, bool), ComposeError> {
+    fn locate(&self, tuple: &[StateId]) -> (u64, u64) {
         let hash = Self::hash(tuple.iter().map(|s| s.as_u32()));
-        let found = self.table.probe(hash, |id| {
+        (hash, hash)
+    }
+
+    fn touch(&self, hash: u64) -> u64 {
+        self.table.touch(hash)
+    }
+
+    fn insert_at(
+        &mut self,
+        tuple: &[StateId],
+        hash: u64,
+        _: u64,
+    ) -> Result<(u32, bool), ComposeError> {
+        let found = self.table.probe(hash, hash, |id| {
             self.row(id)
                 .iter()
                 .zip(tuple)
                 .all(|(&w, s)| w == s.as_u32())
         });
-        match found {
-            Ok(id) => Ok((id, false)),
-            Err(mut slot) => {
-                let id = next_id(self.len)?;
-                if self.table.needs_growth(self.len) {
-                    let (arena, width) = (&self.arena, self.width);
-                    self.table.grow(self.len, |i| {
-                        let at = i as usize * width;
-                        Self::hash(arena[at..at + width].iter().copied())
-                    });
-                    slot = self.table.probe(hash, |_| false).unwrap_err();
-                }
-                self.table.slots[slot] = id;
-                self.arena.extend(tuple.iter().map(|s| s.as_u32()));
-                self.len += 1;
-                Ok((id, true))
-            }
+        if let Ok(id) = found {
+            return Ok((id, false));
         }
+        let id = next_id(self.len)?;
+        self.table.add(self.len, hash, hash, id, |h| h);
+        self.arena.extend(tuple.iter().map(|s| s.as_u32()));
+        self.len += 1;
+        Ok((id, true))
     }
 
     fn load(&self, id: u32, out: &mut [StateId]) {
