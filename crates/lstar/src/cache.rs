@@ -49,6 +49,11 @@ impl Cache {
         }
     }
 
+    /// Whether prefix-closure inference is on.
+    pub(crate) fn prefix_closed(&self) -> bool {
+        self.prefix_closed
+    }
+
     fn child(&self, node: usize, a: Symbol) -> Option<usize> {
         match self.children[node * self.k + a.index()] {
             NONE => None,
@@ -114,7 +119,14 @@ impl Cache {
     /// Looks the word spelled by `w` up; if it is unknown, marks it pending (creating its node) so
     /// that it is listed once however many cells need it.
     pub(crate) fn probe(&mut self, w: impl IntoIterator<Item = Symbol>) -> Probe {
-        let mut node = 0;
+        self.probe_from(0, w)
+    }
+
+    /// Like [`Cache::probe`] for the word of node `start` followed by `w`. In prefix-closed mode a
+    /// rejected node *above* `start` is not seen: callers start below the root only from a node
+    /// known to be accepted.
+    pub(crate) fn probe_from(&mut self, start: u32, w: impl IntoIterator<Item = Symbol>) -> Probe {
+        let mut node = start as usize;
         for a in w {
             if self.prefix_closed && self.answer[node] == REJECTED {
                 return Probe::Known(Known {

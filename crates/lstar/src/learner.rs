@@ -13,12 +13,59 @@ use crate::dfa::{Dfa, Symbol, Word};
 use crate::error::LstarError;
 use crate::table::Table;
 
+/// A batch of membership queries, stored back to back in one buffer that the learner reuses, so
+/// asking a word costs no allocation of its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Queries {
+    symbols: Vec<Symbol>,
+    ends: Vec<usize>,
+}
+
+impl Queries {
+    /// The number of words.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are no words.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Word number `i`.
+    pub fn get(&self, i: usize) -> Option<&[Symbol]> {
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        Some(&self.symbols[start..end])
+    }
+
+    /// The words, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[Symbol]> + '_ {
+        (0..self.len()).map(|i| {
+            let start = if i == 0 { 0 } else { self.ends[i - 1] };
+            &self.symbols[start..self.ends[i]]
+        })
+    }
+
+    /// Appends a word.
+    pub(crate) fn push(&mut self, word: impl IntoIterator<Item = Symbol>) {
+        self.symbols.extend(word);
+        self.ends.push(self.symbols.len());
+    }
+
+    /// Removes every word, keeping the buffers.
+    fn clear(&mut self) {
+        self.symbols.clear();
+        self.ends.clear();
+    }
+}
+
 /// What the learner needs next.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Step<'a> {
     /// Answer these membership queries (in order) with [`Learner::answer`].
-    Queries(&'a [Word]),
+    Queries(&'a Queries),
     /// Here is a hypothesis: if it is wrong, give a counterexample with
     /// [`Learner::counterexample`]; if it is right, learning is over.
     Hypothesis(&'a Dfa),
@@ -66,7 +113,7 @@ pub struct Learner {
     table: Table,
     cache: Cache,
     stats: Stats,
-    pending: Vec<Word>,
+    pending: Queries,
     /// The cache node of each pending word.
     pending_nodes: Vec<u32>,
     phase: Phase,
@@ -77,8 +124,8 @@ pub struct Learner {
 /// The result of running a phase against the cache.
 enum Progress {
     Done,
-    /// These words, with their cache nodes.
-    Need(Vec<Word>, Vec<u32>),
+    /// The pending queries have been written.
+    Need,
     /// One word not yet in the cache.
     NeedOne(Word),
 }
@@ -92,7 +139,7 @@ impl Learner {
             cache: Cache::new(num_symbols, config.prefix_closed),
             config,
             stats: Stats::default(),
-            pending: Vec::new(),
+            pending: Queries::default(),
             pending_nodes: Vec::new(),
             phase: Phase::Table,
             hypothesis: None,
@@ -169,16 +216,13 @@ impl Learner {
                 found: answers.len(),
             });
         }
-        let nodes = std::mem::take(&mut self.pending_nodes);
-        for ((w, node), &a) in std::mem::take(&mut self.pending)
-            .iter()
-            .zip(nodes)
-            .zip(answers)
-        {
+        for ((w, &node), &a) in self.pending.iter().zip(&self.pending_nodes).zip(answers) {
             self.stats.membership_queries += 1;
             self.stats.symbols += w.len() as u64;
             self.cache.insert_at(node, a)?;
         }
+        self.pending.clear();
+        self.pending_nodes.clear();
         Ok(())
     }
 
@@ -204,21 +248,19 @@ impl Learner {
 
     /// Hands the needed words out as membership queries, within the query budget.
     fn request(&mut self, need: Progress) -> Result<(), LstarError> {
-        let (words, nodes) = match need {
-            Progress::Done => return Ok(()),
-            Progress::Need(words, nodes) => (words, nodes),
+        match need {
+            Progress::Done | Progress::Need => {}
             Progress::NeedOne(word) => {
                 let node = self.cache.node(&word);
-                (vec![word], vec![node])
+                self.pending.push(word);
+                self.pending_nodes.push(node);
             }
-        };
+        }
         if let Some(limit) = self.config.max_membership_queries {
-            if self.stats.membership_queries + words.len() as u64 > limit {
+            if self.stats.membership_queries + self.pending.len() as u64 > limit {
                 return Err(LstarError::QueryLimit { limit });
             }
         }
-        self.pending = words;
-        self.pending_nodes = nodes;
         Ok(())
     }
 
@@ -226,9 +268,12 @@ impl Learner {
     /// allows.
     fn advance_table(&mut self) -> Result<Progress, LstarError> {
         loop {
-            let (words, nodes) = self.table.fill(&mut self.cache, &mut self.stats);
-            if !words.is_empty() {
-                return Ok(Progress::Need(words, nodes));
+            let (out, nodes) = (&mut self.pending, &mut self.pending_nodes);
+            if self
+                .table
+                .fill(&mut self.cache, &mut self.stats, out, nodes)
+            {
+                return Ok(Progress::Need);
             }
             if self.table.close() {
                 continue;
@@ -293,10 +338,15 @@ impl Learner {
 
     /// Turns a counterexample into new rows or columns, as far as the cache allows.
     fn analyse(&mut self, cex: &[Symbol]) -> Result<Progress, LstarError> {
-        let h = self
-            .hypothesis
-            .clone()
-            .expect("a counterexample refers to a hypothesis");
+        // Taken out and put back rather than cloned: the analysis resumes once per query.
+        let h = self.hypothesis.take().ok_or(LstarError::NoHypothesis)?;
+        let result = self.analyse_with(&h, cex);
+        self.hypothesis = Some(h);
+        result
+    }
+
+    /// [`Learner::analyse`] against hypothesis `h`.
+    fn analyse_with(&mut self, h: &Dfa, cex: &[Symbol]) -> Result<Progress, LstarError> {
         let target = match self.lookup(cex.to_vec()) {
             Ok(t) => t,
             Err(w) => return Ok(Progress::NeedOne(w)),
@@ -307,7 +357,7 @@ impl Learner {
             });
         }
         let cex = if self.config.prefix_closed {
-            match self.trim(&h, cex, target) {
+            match self.trim(h, cex, target) {
                 Ok(c) => c,
                 Err(w) => return Ok(Progress::NeedOne(w)),
             }
@@ -315,7 +365,7 @@ impl Learner {
             cex
         };
         match self.config.strategy {
-            CexStrategy::RivestSchapire => match self.rivest_schapire(&h, cex, target) {
+            CexStrategy::RivestSchapire => match self.rivest_schapire(h, cex, target) {
                 Ok(suffix) => {
                     if !self.table.add_suffix(suffix) {
                         return Err(LstarError::InconsistentAnswers {

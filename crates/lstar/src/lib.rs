@@ -60,5 +60,5 @@ mod teacher;
 pub use config::{CexStrategy, LearnerConfig, Stats};
 pub use dfa::{Dfa, Symbol, Word, word};
 pub use error::{LearnError, LstarError};
-pub use learner::{Learner, Step};
+pub use learner::{Learner, Queries, Step};
 pub use teacher::{DfaTeacher, EqAnswer, Outcome, Teacher, learn};

@@ -9,15 +9,18 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::cache::{Cache, Probe};
+use crate::cache::{Cache, Known, Probe};
 use crate::config::Stats;
 use crate::dfa::{Dfa, Symbol, Word};
+use crate::learner::Queries;
 
 /// One row: its word and how many of its cells (a prefix of the columns) are filled. The cell
 /// values live in [`Table::bits`].
 #[derive(Clone, Debug)]
 struct Row {
     word: Word,
+    /// The cache node of `word` (created on the first fill), where cell lookups start.
+    node: Option<u32>,
     /// Every cell below this column index is known and stored.
     filled: usize,
     upper: bool,
@@ -44,6 +47,13 @@ pub(crate) struct Table {
     upper: Vec<usize>,
     /// `succ[r * k + a]`: the row of `word(r)·a`, for upper rows `r` (`u32::MAX` elsewhere).
     succ: Vec<u32>,
+    /// Row content -> first row of S with it. Kept between calls (rows of S only gain members
+    /// while the columns stay the same) and rebuilt when a column is added.
+    index: FxHashMap<Box<[u64]>, u32>,
+    /// The number of columns `index` was built for.
+    index_cols: usize,
+    /// How many rows of S (in promotion order) are in `index`.
+    indexed: usize,
 }
 
 impl Table {
@@ -60,6 +70,9 @@ impl Table {
             row_of_word: index_words.then(FxHashMap::default),
             upper: Vec::new(),
             succ: Vec::new(),
+            index: FxHashMap::default(),
+            index_cols: 0,
+            indexed: 0,
         };
         t.add_suffix(Vec::new());
         t.add_upper_word(&[]);
@@ -73,6 +86,7 @@ impl Table {
         let r = self.rows.len();
         self.rows.push(Row {
             word: word.to_vec(),
+            node: None,
             filled: 0,
             upper: false,
         });
@@ -137,16 +151,42 @@ impl Table {
         self.suffixes.len()
     }
 
-    /// Fills every cell the cache can answer; returns the words it could not, each once, in order,
-    /// with their cache nodes (they are marked pending in the cache until answered).
-    pub(crate) fn fill(&mut self, cache: &mut Cache, stats: &mut Stats) -> (Vec<Word>, Vec<u32>) {
-        let (mut words, mut nodes) = (Vec::new(), Vec::new());
+    /// Fills every cell the cache can answer; appends the words it could not to `words`, each once,
+    /// in order, with their cache nodes (marked pending in the cache until answered). Returns
+    /// whether it appended any.
+    ///
+    /// In prefix-closed mode a row's first cell (column ε) is settled before the others are asked:
+    /// a rejected row word answers the whole row, and an accepted one has no rejected prefix, so its
+    /// other cells can be looked up from the row's own cache node.
+    pub(crate) fn fill(
+        &mut self,
+        cache: &mut Cache,
+        stats: &mut Stats,
+        words: &mut Queries,
+        nodes: &mut Vec<u32>,
+    ) -> bool {
+        let asked = nodes.len();
         let cols = self.suffixes.len();
+        let pc = cache.prefix_closed();
         for (r, row) in self.rows.iter_mut().enumerate() {
+            if row.filled == cols {
+                continue;
+            }
+            let start = *row.node.get_or_insert_with(|| cache.node(&row.word));
             let mut prefix = true;
             for j in row.filled..cols {
-                let word = row.word.iter().chain(&self.suffixes[j]).copied();
-                match cache.probe(word.clone()) {
+                let dead = pc && j > 0 && self.bits[r * self.stride] & 1 == 0;
+                let probe = if dead {
+                    Probe::Known(Known {
+                        accepted: false,
+                        inferred: true,
+                    })
+                } else if pc && j == 0 {
+                    cache.probe(row.word.iter().copied())
+                } else {
+                    cache.probe_from(start, self.suffixes[j].iter().copied())
+                };
+                match probe {
                     // Cells after the first unknown one are read again on the next pass.
                     Probe::Known(_) if !prefix => {}
                     Probe::Known(known) => {
@@ -160,22 +200,36 @@ impl Table {
                     Probe::Pending => prefix = false,
                     Probe::Fresh(node) => {
                         prefix = false;
-                        words.push(word.collect());
+                        words.push(row.word.iter().chain(&self.suffixes[j]).copied());
                         nodes.push(node);
                     }
                 }
+                if pc && j == 0 && !prefix {
+                    break;
+                }
             }
         }
-        (words, nodes)
+        nodes.len() > asked
     }
 
-    /// The row contents of S, each mapped to the first row of S that has it.
-    fn upper_contents(&self) -> FxHashMap<&[u64], usize> {
-        let mut map = FxHashMap::default();
-        for &r in &self.upper {
-            map.entry(self.content(r)).or_insert(r);
+    /// Brings `index` up to date with S. Call only when every row is filled.
+    fn refresh_index(&mut self) {
+        if self.index_cols != self.suffixes.len() {
+            self.index.clear();
+            self.indexed = 0;
+            self.index_cols = self.suffixes.len();
         }
-        map
+        for i in self.indexed..self.upper.len() {
+            let r = self.upper[i];
+            let key: Box<[u64]> = self.content(r).into();
+            self.index.entry(key).or_insert(r as u32);
+        }
+        self.indexed = self.upper.len();
+    }
+
+    /// The first row of S with the content of row `r`, if any.
+    fn representative(&self, r: usize) -> Option<usize> {
+        self.index.get(self.content(r)).map(|&s| s as usize)
     }
 
     /// A row's cells.
@@ -184,18 +238,20 @@ impl Table {
     }
 
     /// Closes the table: promotes every row of S·A whose content is not in S (one per distinct
-    /// content, shortest words first). Returns whether anything was promoted.
+    /// content, shortest words first). Returns whether anything was promoted. Call only when every
+    /// row is filled.
     pub(crate) fn close(&mut self) -> bool {
-        let mut fresh: Vec<usize> = {
-            let upper = self.upper_contents();
-            let mut new_contents = FxHashSet::default();
-            (0..self.rows.len())
-                .filter(|&r| !self.rows[r].upper)
-                .filter(|&r| {
-                    !upper.contains_key(self.content(r)) && new_contents.insert(self.content(r))
-                })
-                .collect()
-        };
+        self.refresh_index();
+        let mut fresh: Vec<usize> = Vec::new();
+        let mut contents = FxHashSet::default();
+        for r in 0..self.rows.len() {
+            if !self.rows[r].upper
+                && self.representative(r).is_none()
+                && contents.insert(self.content(r))
+            {
+                fresh.push(r);
+            }
+        }
         fresh.sort_by_key(|&r| self.rows[r].word.len());
         for &r in &fresh {
             self.promote(r);
@@ -231,13 +287,13 @@ impl Table {
 
     /// The hypothesis of a closed (and consistent) table, with the access word of each state.
     /// States are numbered in the order their first row entered S, so the empty word's row is 0.
-    pub(crate) fn hypothesis(&self) -> (Dfa, Vec<Word>) {
-        let contents = self.upper_contents();
-        let mut state_of_row: FxHashMap<usize, usize> = FxHashMap::default();
+    pub(crate) fn hypothesis(&mut self) -> (Dfa, Vec<Word>) {
+        self.refresh_index();
+        let mut state_of_row = vec![u32::MAX; self.rows.len()];
         let mut access = Vec::new();
         for &r in &self.upper {
-            if contents[self.content(r)] == r {
-                state_of_row.insert(r, access.len());
+            if self.representative(r) == Some(r) {
+                state_of_row[r] = access.len() as u32;
                 access.push(r);
             }
         }
@@ -247,7 +303,10 @@ impl Table {
             accepting.push(get_bit(self.content(r), 0));
             for a in 0..self.k {
                 let c = self.succ[r * self.k + a] as usize;
-                delta.push(state_of_row[&contents[self.content(c)]] as u32);
+                let rep = self
+                    .representative(c)
+                    .expect("a closed table has every row in S");
+                delta.push(state_of_row[rep]);
             }
         }
         let words = access.iter().map(|&r| self.rows[r].word.clone()).collect();

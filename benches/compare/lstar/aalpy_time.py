@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Times AALpy 2.0.0's L* with Rivest-Schapire processing on the harness DFAs, the way
+learn_dfas.rs times ours: the fastest of repeated whole learning runs (teacher included), repeated
+until 0.3 s have passed (at least 3 runs), at full timer precision.
+
+Uses the shared harness (CountingDfaSUL, PerfectDfaOracle in "shortest" mode, the lstar_rs options)
+so query counts are exactly those of results.csv. Prints one CSV line per DFA.
+
+Usage: aalpy_time.py HARNESS_DIR FILE.dfa...
+"""
+import os
+import sys
+import time
+
+
+def main():
+    harness, files = sys.argv[1], sys.argv[2:]
+    sys.path.insert(0, harness)
+    import aalpy_lstar as h
+    from aalpy.learning_algs import run_Lstar
+
+    opts = dict(h.ALGOS["lstar_rs"])
+    opts.pop("fn")
+    print("dfa,mq_unique,eq_queries,learned_states,correct,time_us")
+    for path in files:
+        meta, acc, delta = h.read_dfa(path)
+        alphabet = list(range(len(delta[0])))
+
+        def once():
+            sul = h.CountingDfaSUL(acc, delta)
+            oracle = h.PerfectDfaOracle(alphabet, sul, acc, delta, mode="shortest",
+                                        seed=int(meta["seed"]),
+                                        prefix_closed=meta["kind"] == "prefix_closed")
+            hyp = run_Lstar(alphabet, sul, oracle, "dfa", cache_and_non_det_check=False,
+                            return_data=False, print_level=0, **opts)
+            return sul, oracle, hyp
+
+        best, start, runs = float("inf"), time.perf_counter(), 0
+        while runs < 3 or time.perf_counter() - start < 0.3:
+            t = time.perf_counter()
+            sul, oracle, hyp = once()
+            best = min(best, time.perf_counter() - t)
+            runs += 1
+        check = h.PerfectDfaOracle(alphabet, sul, acc, delta)
+        correct = check._bfs(hyp.initial_state, 0) is None
+        name = os.path.basename(path)[:-4]
+        print(f"{name},{len(sul.unique)},{oracle.eq_queries},{len(hyp.states)},{correct},"
+              f"{best * 1e6:.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
