@@ -26,7 +26,7 @@ use crate::error::LtsError;
 use crate::id::{ActionId, StateId};
 use crate::lts::Lts;
 use crate::ops::reach::bfs_order;
-use crate::ops::util::CsrWriter;
+use crate::ops::util::{CsrWriter, Partition};
 
 /// The minimal deterministic LTS with the same language as the deterministic `lts` (see the
 /// [module docs](self) for the exact equivalence). Fails with [`LtsError::NotDeterministic`] if `lts`
@@ -263,102 +263,4 @@ fn quotient_dfa(
             .collect()
     });
     w.finish(lts.alphabet().clone(), StateId::must(0), error, accepting)
-}
-
-/// A refinable partition of `0..n` (Valmari–Lehtinen): marking elements and splitting the marked
-/// part off each touched set, the smaller part becoming the new set.
-struct Partition {
-    elems: Vec<u32>,
-    loc: Vec<u32>,
-    set_of: Vec<u32>,
-    first: Vec<u32>,
-    past: Vec<u32>,
-    marked: Vec<u32>,
-    touched: Vec<u32>,
-}
-
-impl Partition {
-    /// The partition of `0..n` into groups of equal `key`, in key order.
-    fn grouped_by<K: Ord>(n: usize, key: impl Fn(u32) -> K) -> Self {
-        let mut elems: Vec<u32> = (0..n as u32).collect();
-        elems.sort_by_key(|&e| key(e));
-        let mut p = Self {
-            loc: vec![0; n],
-            set_of: vec![0; n],
-            elems,
-            first: Vec::new(),
-            past: Vec::new(),
-            marked: Vec::new(),
-            touched: Vec::new(),
-        };
-        for i in 0..n {
-            let e = p.elems[i];
-            if i == 0 || key(p.elems[i - 1]) != key(e) {
-                if i > 0 {
-                    p.past.push(i as u32);
-                }
-                p.first.push(i as u32);
-                p.marked.push(0);
-            }
-            p.loc[e as usize] = i as u32;
-            p.set_of[e as usize] = (p.first.len() - 1) as u32;
-        }
-        if n > 0 {
-            p.past.push(n as u32);
-        }
-        p
-    }
-
-    fn len(&self) -> usize {
-        self.first.len()
-    }
-
-    fn range(&self, set: usize) -> std::ops::Range<usize> {
-        self.first[set] as usize..self.past[set] as usize
-    }
-
-    /// Moves `e` into the marked prefix of its set.
-    fn mark(&mut self, e: u32) {
-        let s = self.set_of[e as usize] as usize;
-        let i = self.loc[e as usize] as usize;
-        let j = (self.first[s] + self.marked[s]) as usize;
-        if i < j {
-            return; // already marked
-        }
-        let other = self.elems[j];
-        self.elems[i] = other;
-        self.loc[other as usize] = i as u32;
-        self.elems[j] = e;
-        self.loc[e as usize] = j as u32;
-        if self.marked[s] == 0 {
-            self.touched.push(s as u32);
-        }
-        self.marked[s] += 1;
-    }
-
-    /// Splits every touched set into its marked and unmarked parts; the smaller becomes a new set.
-    fn split(&mut self) {
-        while let Some(s) = self.touched.pop() {
-            let s = s as usize;
-            let j = self.first[s] + self.marked[s];
-            self.marked[s] = 0;
-            if j == self.past[s] {
-                continue;
-            }
-            let z = self.first.len();
-            if j - self.first[s] <= self.past[s] - j {
-                self.first.push(self.first[s]);
-                self.past.push(j);
-                self.first[s] = j;
-            } else {
-                self.first.push(j);
-                self.past.push(self.past[s]);
-                self.past[s] = j;
-            }
-            self.marked.push(0);
-            for i in self.range(z) {
-                self.set_of[self.elems[i] as usize] = z as u32;
-            }
-        }
-    }
 }

@@ -167,3 +167,102 @@ pub(crate) fn sort_dedup_from<T: Ord + Copy>(v: &mut Vec<T>, start: usize) {
     }
     v.truncate(len);
 }
+
+/// A refinable partition of `0..n` (Valmari–Lehtinen): marking elements and splitting the marked
+/// part off each touched set, the smaller part becoming the new set.
+#[derive(Debug)]
+pub(crate) struct Partition {
+    pub(crate) elems: Vec<u32>,
+    pub(crate) loc: Vec<u32>,
+    pub(crate) set_of: Vec<u32>,
+    pub(crate) first: Vec<u32>,
+    pub(crate) past: Vec<u32>,
+    pub(crate) marked: Vec<u32>,
+    pub(crate) touched: Vec<u32>,
+}
+
+impl Partition {
+    /// The partition of `0..n` into groups of equal `key`, in key order.
+    pub(crate) fn grouped_by<K: Ord>(n: usize, key: impl Fn(u32) -> K) -> Self {
+        let mut elems: Vec<u32> = (0..n as u32).collect();
+        elems.sort_by_key(|&e| key(e));
+        let mut p = Self {
+            loc: vec![0; n],
+            set_of: vec![0; n],
+            elems,
+            first: Vec::new(),
+            past: Vec::new(),
+            marked: Vec::new(),
+            touched: Vec::new(),
+        };
+        for i in 0..n {
+            let e = p.elems[i];
+            if i == 0 || key(p.elems[i - 1]) != key(e) {
+                if i > 0 {
+                    p.past.push(i as u32);
+                }
+                p.first.push(i as u32);
+                p.marked.push(0);
+            }
+            p.loc[e as usize] = i as u32;
+            p.set_of[e as usize] = (p.first.len() - 1) as u32;
+        }
+        if n > 0 {
+            p.past.push(n as u32);
+        }
+        p
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.first.len()
+    }
+
+    pub(crate) fn range(&self, set: usize) -> std::ops::Range<usize> {
+        self.first[set] as usize..self.past[set] as usize
+    }
+
+    /// Moves `e` into the marked prefix of its set.
+    pub(crate) fn mark(&mut self, e: u32) {
+        let s = self.set_of[e as usize] as usize;
+        let i = self.loc[e as usize] as usize;
+        let j = (self.first[s] + self.marked[s]) as usize;
+        if i < j {
+            return; // already marked
+        }
+        let other = self.elems[j];
+        self.elems[i] = other;
+        self.loc[other as usize] = i as u32;
+        self.elems[j] = e;
+        self.loc[e as usize] = j as u32;
+        if self.marked[s] == 0 {
+            self.touched.push(s as u32);
+        }
+        self.marked[s] += 1;
+    }
+
+    /// Splits every touched set into its marked and unmarked parts; the smaller becomes a new set.
+    pub(crate) fn split(&mut self) {
+        while let Some(s) = self.touched.pop() {
+            let s = s as usize;
+            let j = self.first[s] + self.marked[s];
+            self.marked[s] = 0;
+            if j == self.past[s] {
+                continue;
+            }
+            let z = self.first.len();
+            if j - self.first[s] <= self.past[s] - j {
+                self.first.push(self.first[s]);
+                self.past.push(j);
+                self.first[s] = j;
+            } else {
+                self.first.push(j);
+                self.past.push(self.past[s]);
+                self.past[s] = j;
+            }
+            self.marked.push(0);
+            for i in self.range(z) {
+                self.set_of[self.elems[i] as usize] = z as u32;
+            }
+        }
+    }
+}
