@@ -19,7 +19,7 @@ use crate::machine::{Machine, TAU};
 use crate::process::compile;
 
 /// How many composite levels (references and nested bodies) may nest.
-const MAX_COMPOSITE_DEPTH: usize = 400;
+const MAX_COMPOSITE_DEPTH: usize = 100;
 
 /// The marker that makes an action name internal to one nested composite.
 pub(crate) const FRESH_MARK: char = '#';

@@ -14,7 +14,12 @@ use crate::error::{ErrorKind, Pos, RawError};
 use crate::lexer::{Sym, Tok, Token};
 
 /// How deeply rules may nest before the parser gives up.
-pub(crate) const MAX_DEPTH: usize = 200;
+pub(crate) const MAX_DEPTH: usize = 100;
+/// How deeply parentheses and unary operators may nest inside one expression (each level costs a
+/// dozen stack frames of precedence climbing, hence the lower limit).
+const MAX_EXPR_DEPTH: usize = 32;
+/// How many operators one chain (`1+1+...`) may have: evaluation recurses along the chain.
+const MAX_CHAIN: usize = 1000;
 
 /// Everything a file defines, in source order per kind.
 #[derive(Debug, Default)]
@@ -31,6 +36,7 @@ pub(crate) fn parse_tokens(tokens: &[Token]) -> Result<ParsedFile, RawError> {
         toks: tokens,
         i: 0,
         depth: 0,
+        expr_depth: 0,
         out: ParsedFile::default(),
     };
     p.file()?;
@@ -41,6 +47,7 @@ struct Parser<'a> {
     toks: &'a [Token],
     i: usize,
     depth: usize,
+    expr_depth: usize,
     out: ParsedFile,
 }
 
@@ -871,7 +878,17 @@ impl Parser<'_> {
 
     pub(crate) fn expr(&mut self) -> Result<Expr, RawError> {
         self.enter()?;
+        self.expr_depth += 1;
+        if self.expr_depth > MAX_EXPR_DEPTH {
+            return Err(RawError::new(
+                ErrorKind::TooDeep(format!(
+                    "expression nesting deeper than {MAX_EXPR_DEPTH} levels"
+                )),
+                self.pos(),
+            ));
+        }
         let e = self.cond_expr();
+        self.expr_depth -= 1;
         self.leave();
         e
     }
@@ -917,9 +934,17 @@ impl Parser<'_> {
             return self.unary();
         }
         let mut lhs = self.binary(level + 1)?;
+        let mut chain = 0usize;
         'outer: loop {
             for &(sym, op) in LEVELS[level] {
                 if self.is(sym) {
+                    chain += 1;
+                    if chain > MAX_CHAIN {
+                        return Err(RawError::new(
+                            ErrorKind::TooDeep(format!("more than {MAX_CHAIN} operators in a row")),
+                            self.pos(),
+                        ));
+                    }
                     self.bump();
                     let rhs = self.binary(level + 1)?;
                     let pos = lhs.pos;
@@ -945,15 +970,29 @@ impl Parser<'_> {
             None
         };
         if let Some(op) = op {
-            self.enter()?;
-            let e = self.unary()?;
-            self.leave();
+            let e = self.unary_nested()?;
             return Ok(Expr {
                 kind: ExprKind::Unary(op, Box::new(e)),
                 pos,
             });
         }
         self.primary()
+    }
+
+    /// The operand of a unary operator: counted like a parenthesis.
+    fn unary_nested(&mut self) -> Result<Expr, RawError> {
+        self.expr_depth += 1;
+        if self.expr_depth > MAX_EXPR_DEPTH {
+            return Err(RawError::new(
+                ErrorKind::TooDeep(format!(
+                    "expression nesting deeper than {MAX_EXPR_DEPTH} levels"
+                )),
+                self.pos(),
+            ));
+        }
+        let e = self.unary();
+        self.expr_depth -= 1;
+        e
     }
 
     fn primary(&mut self) -> Result<Expr, RawError> {

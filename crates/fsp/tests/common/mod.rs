@@ -6,7 +6,7 @@
 
 #![allow(dead_code, unreachable_pub)]
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use guarantor_fsp::System;
@@ -118,34 +118,8 @@ pub fn naive_outcome(sys: &System, state_cap: usize) -> Option<Outcome> {
     let mut error_reached = false;
     let mut deadlock = false;
     let mut transitions = 0usize;
-    let mut error_id: Option<u32> = None;
-    let mut intern = |t: Vec<u32>,
-                      index: &mut HashMap<Vec<u32>, u32>,
-                      queue: &mut Vec<Vec<u32>>,
-                      error_id: &mut Option<u32>|
-     -> u32 {
-        if is_err(&t) {
-            if let Some(e) = *error_id {
-                return e;
-            }
-            let id = index.len() as u32 + u32::from(error_id.is_some());
-            let e = (index.len()) as u32;
-            let _ = id;
-            *error_id = Some(u32::MAX);
-            return e;
-        }
-        if let Some(&id) = index.get(&t) {
-            return id;
-        }
-        let id = index.len() as u32;
-        index.insert(t.clone(), id);
-        queue.push(t);
-        id
-    };
-    let _ = &mut intern;
     // Simple BFS with explicit error bookkeeping.
-    let mut edges_set: std::collections::HashSet<(u32, usize, u64)> = Default::default();
-    let mut err_count = 0usize;
+    let mut edges_set: std::collections::HashSet<(u32, usize, u64)> = HashSet::default();
     if is_err(&init) {
         return Some(Outcome {
             states: 1,
@@ -231,9 +205,7 @@ pub fn naive_outcome(sys: &System, state_cap: usize) -> Option<Outcome> {
             let label = if hidden[g] { 0 } else { g };
             if is_err(&n) {
                 error_reached = true;
-                if edges_set.insert((sid, label, u64::MAX)) {
-                    err_count += 1;
-                }
+                edges_set.insert((sid, label, u64::MAX));
                 continue;
             }
             let id = match index.get(&n) {
@@ -249,7 +221,6 @@ pub fn naive_outcome(sys: &System, state_cap: usize) -> Option<Outcome> {
         }
         transitions = edges_set.len();
     }
-    let _ = err_count;
     // LTSA does not count its ERROR state (it is state -1, outside the numbered states).
     let states = index.len();
     let verdict = if error_reached {
