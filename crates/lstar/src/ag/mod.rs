@@ -1,6 +1,7 @@
 //! Learning-based assume-guarantee reasoning: teachers that answer L*'s queries with model checks.
 //!
 //! - [`asym`]: rule ASYM of Cobleigh et al. 2003 for `M1 || M2 |= P` ([`check_asym`]).
+//! - [`sym`]: rule SYM (Rule 2) of Chaki et al. 2004, with complement assumptions ([`check_sym`]).
 //!
 //! The shared pieces live here: the configuration ([`AgConfig`]), the report ([`AgReport`]) and the
 //! translation between learner words and action-name traces. Membership queries simulate a word on
@@ -9,8 +10,10 @@
 //! interface interleave freely — exactly the query's semantics, reusing the one safety checker.
 
 pub mod asym;
+pub mod sym;
 
 pub use asym::{AsymTeacher, check_asym};
+pub use sym::check_sym;
 
 use guarantor_compose::{Config, Verdict};
 use guarantor_lts::{Lts, LtsBuilder, StateId};

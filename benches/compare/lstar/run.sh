@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Compares Guarantor's L* with AALpy 2.0.0's L* (Rivest-Schapire) on the seeded DFAs of the shared
+# harness and prints a Markdown table (the one in docs/benchmarks.md, "L* versus AALpy").
+#
+# Both sides learn every DFA against a perfect teacher that answers an equivalence query with the
+# shortest counterexample in breadth-first, symbol order (the harness's "shortest" mode), and both
+# are timed the same way: fastest whole learning run, teacher included, repeated for >= 0.3 s.
+#
+# Environment:
+#   HARNESS          the harness folder (default /work/shared/harness)
+#   AALPY_PYTHON     a python with aalpy==2.0.0 (default: python3); without AALpy the table uses
+#                    the counts and single-run times recorded in $HARNESS/dfas/results.csv
+#   CARGO_TARGET_DIR where cargo builds (default: the workspace's target/)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+harness="${HARNESS:-/work/shared/harness}"
+python="${AALPY_PYTHON:-python3}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
+
+(cd "$root" && cargo build --quiet --release -p guarantor-lstar --example learn_dfas)
+mapfile -t files < <(ls "$harness"/dfas/*.dfa | grep -v _mut | sort -t_ -k2.2n -k3.2n)
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+
+"$CARGO_TARGET_DIR/release/examples/learn_dfas" "${files[@]}" > "$out/ours.csv"
+if "$python" -c 'import aalpy' 2> /dev/null; then
+    "$python" "$here/aalpy_time.py" "$harness" "${files[@]}" > "$out/aalpy.csv"
+    source="rerun"
+else
+    echo "AALpy not importable by $python: using $harness/dfas/results.csv" >&2
+    source="$harness/dfas/results.csv"
+fi
+python3 "$here/table.py" "$out/ours.csv" "$out/aalpy.csv" "$source"

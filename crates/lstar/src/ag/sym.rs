@@ -1,0 +1,331 @@
+//! Rule SYM (Chaki, Clarke, Giannakopoulou, Pasareanu 2004, Rule 2): `<A1> M1 <P>`, `<A2> M2 <P>`
+//! and `L(coA1 || coA2) ⊆ L(P)` give `<true> M1 || M2 <P>`, both assumptions over
+//! `alpha A = (alpha M1 n alpha M2) u alpha P`.
+//!
+//! Two L* learners run side by side, which is where the sans-IO [`Learner`] pays off: each learns
+//! the weakest assumption of its own component (membership: simulate the word on `Mi || P_err`),
+//! premises 1 and 2 reject assumptions that let their component fail, and premise 3 — a search of
+//! the product of both complements and `P` for a word outside `L(P)` — either proves the property or
+//! yields a word `t` that is analysed as the paper says: if `M1 || [t] |= P` it refines `A1`, else
+//! if `M2 || [t] |= P` it refines `A2`, else both components fail on `t` and their two runs merge
+//! into a real counterexample (the shorter run's interface prefix is followed by both).
+
+use std::collections::VecDeque;
+
+use guarantor_compose::{
+    Assumption, Certificate, ComposeError, Config, Counterexample, Verdict, Violation,
+    check_safety, check_triple,
+};
+use guarantor_lts::Lts;
+
+use super::{AgConfig, AgReport, chain, merge, names, project};
+use crate::config::Stats;
+use crate::dfa::{Dfa, Symbol, Word};
+use crate::error::LstarError;
+use crate::learner::{Learner, Step};
+
+/// One side of rule SYM: a component, its learner and its premise.
+#[derive(Debug)]
+struct Side<'a> {
+    component: &'a Lts,
+    /// 0 for `M1`, 1 for `M2`: how violations of this component are named in `M1 || M2`.
+    index: usize,
+    learner: Learner,
+}
+
+/// What driving one side produced.
+enum Driven {
+    /// A hypothesis that satisfies this side's premise, with its safety LTS.
+    Ready(Dfa, Lts),
+    /// The component violates the property whatever its partner does.
+    Violated(Counterexample),
+}
+
+/// The outcome of analysing a word that premise 3 rejects.
+enum Analysis {
+    /// Side `i`'s assumption was too strong; its learner got the word.
+    Refine(usize),
+    /// Both components fail on the word: a real counterexample.
+    Violated(Counterexample),
+}
+
+/// The shared part of a SYM run.
+struct Sym<'a> {
+    property: &'a Lts,
+    interface: Vec<String>,
+    config: &'a Config,
+    sizes: Vec<usize>,
+}
+
+impl Sym<'_> {
+    /// A run of `Mi || P_err` following `word` on the interface into a violation, if any, with the
+    /// violation renamed for `M1 || M2`.
+    fn simulate(
+        &self,
+        component: &Lts,
+        index: usize,
+        word: &[Symbol],
+    ) -> Result<Option<Counterexample>, LstarError> {
+        let spelled = chain(word, &self.interface)?;
+        let report = check_safety(&[component, &spelled], &[self.property], self.config)?;
+        Ok(report.verdict.counterexample().map(|c| {
+            let violation = match c.violation {
+                Violation::ErrorState { .. } => Violation::ErrorState { component: index },
+                v => v,
+            };
+            Counterexample::new(c.trace.clone(), violation)
+        }))
+    }
+
+    /// The paper's premise-3 analysis of `t`: refine `A1` if `M1` is safe on it, else `A2` if `M2`
+    /// is, else merge the two failing runs (the one that fails earlier on the interface leads).
+    fn analyse(&self, sides: &mut [Side<'_>; 2], t: &[Symbol]) -> Result<Analysis, LstarError> {
+        let mut witnesses = Vec::with_capacity(2);
+        for (i, side) in sides.iter_mut().enumerate() {
+            match self.simulate(side.component, side.index, t)? {
+                None => {
+                    side.learner.counterexample(t.to_vec())?;
+                    return Ok(Analysis::Refine(i));
+                }
+                Some(w) => witnesses.push(w),
+            }
+        }
+        let shared = |c: &Counterexample| {
+            c.trace
+                .iter()
+                .filter(|a| self.interface.contains(a))
+                .count()
+        };
+        witnesses.sort_by_key(shared);
+        let (first, other) = (&witnesses[0], &witnesses[1]);
+        let trace = merge(&first.trace, &other.trace, &self.interface);
+        Ok(Analysis::Violated(Counterexample::new(
+            trace,
+            first.violation,
+        )))
+    }
+
+    /// Runs one learner until its hypothesis satisfies `<Ai> Mi <P>`.
+    fn drive(&mut self, side: &mut Side<'_>) -> Result<Driven, LstarError> {
+        let (component, index) = (side.component, side.index);
+        loop {
+            let h = match side.learner.step()? {
+                Step::Queries(words) => {
+                    let mut answers = Vec::with_capacity(words.len());
+                    for w in words.iter() {
+                        answers.push(self.simulate(component, index, w)?.is_none());
+                    }
+                    side.learner.answer(&answers)?;
+                    continue;
+                }
+                Step::Hypothesis(h) => h.clone(),
+            };
+            if !h.accepts(&[]) {
+                // The component fails through its own actions alone; no partner can prevent it.
+                let witness =
+                    self.simulate(component, index, &[])?
+                        .ok_or(LstarError::Unsupported(
+                            "a learner rejected the empty word the teacher accepted",
+                        ))?;
+                return Ok(Driven::Violated(witness));
+            }
+            let assumption = h.to_safety_lts(&self.interface)?;
+            self.sizes.push(assumption.num_states());
+            let premise = check_triple(&assumption, side.component, self.property, self.config)?;
+            match premise.verdict.counterexample() {
+                Some(cex) => side
+                    .learner
+                    .counterexample(project(&cex.trace, &self.interface))?,
+                None => return Ok(Driven::Ready(h, assumption)),
+            }
+        }
+    }
+}
+
+/// The property as a complete DFA over `interface`: actions outside its alphabet leave it where it
+/// is, a refused action leads to a rejecting sink.
+fn property_dfa(p: &Lts, interface: &[String]) -> Result<Dfa, LstarError> {
+    if let Some((s, a)) = p.first_nondeterminism() {
+        return Err(LstarError::Compose(
+            ComposeError::PropertyNotDeterministic {
+                state: s.index(),
+                action: p.action_name(a).to_owned(),
+            },
+        ));
+    }
+    let n = p.num_states();
+    let renumber = |s: usize| match s {
+        s if s == p.initial().index() => 0,
+        0 => p.initial().index(),
+        s => s,
+    };
+    let mut delta = vec![vec![n; interface.len()]; n + 1];
+    for s in p.states() {
+        let q = renumber(s.index());
+        for (i, name) in interface.iter().enumerate() {
+            delta[q][i] = match p.alphabet().get(name).filter(|a| !a.is_tau()) {
+                None => q,
+                Some(a) => p.successors(s, a).next().map_or(n, |t| renumber(t.index())),
+            };
+        }
+    }
+    let mut accepting = vec![true; n + 1];
+    accepting[n] = false;
+    Dfa::new(interface.len(), delta, accepting)
+}
+
+/// A shortest word rejected by `a1`, by `a2` and by `p` (premise 3 fails on it), if any.
+fn premise3(a1: &Dfa, a2: &Dfa, p: &Dfa) -> Option<Word> {
+    let (n2, np) = (a2.num_states(), p.num_states());
+    let code = |x: usize, y: usize, z: usize| (x * n2 + y) * np + z;
+    let mut parent: Vec<Option<(usize, Symbol)>> = vec![None; a1.num_states() * n2 * np];
+    let mut seen = vec![false; parent.len()];
+    let mut queue = VecDeque::from([(0, 0, 0)]);
+    seen[0] = true;
+    while let Some((x, y, z)) = queue.pop_front() {
+        if !a1.is_accepting(x) && !a2.is_accepting(y) && !p.is_accepting(z) {
+            let mut node = code(x, y, z);
+            let mut w = Vec::new();
+            while let Some((prev, a)) = parent[node] {
+                w.push(a);
+                node = prev;
+            }
+            w.reverse();
+            return Some(w);
+        }
+        for a in Symbol::all(a1.num_symbols()) {
+            let next = (a1.successor(x, a), a2.successor(y, a), p.successor(z, a));
+            let c = code(next.0, next.1, next.2);
+            if !seen[c] {
+                seen[c] = true;
+                parent[c] = Some((code(x, y, z), a));
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
+/// Checks `m1 || m2 |= property` with rule SYM, learning one assumption per component.
+///
+/// On [`Verdict::Holds`] the certificate holds `A1` (component `"0"`) and `A2` (component `"1"`)
+/// over the interface `(alpha m1 n alpha m2) u alpha property`, with `<A1> m1 <P>`, `<A2> m2 <P>`
+/// and every word outside both in `L(P)`. On [`Verdict::Violated`] the counterexample is a run of
+/// `m1 || m2` that violates the property.
+///
+/// ```
+/// use guarantor_lstar::ag::{check_sym, AgConfig};
+/// use guarantor_lts::{Lts, LtsBuilder, StateId};
+/// fn cycle(actions: &[&str]) -> Lts {
+///     let mut b = LtsBuilder::new();
+///     b.ensure_states(actions.len()).unwrap();
+///     for (i, a) in actions.iter().enumerate() {
+///         let next = StateId::must((i + 1) % actions.len());
+///         b.add_transition_named(StateId::must(i), a, next).unwrap();
+///     }
+///     b.build().unwrap()
+/// }
+/// let input = cycle(&["input", "send", "ack"]);
+/// let output = cycle(&["send", "output", "ack"]);
+/// let order = cycle(&["input", "output"]);
+/// let report = check_sym(&input, &output, &order, &AgConfig::default())?;
+/// assert!(report.verdict.is_holds());
+/// # Ok::<(), guarantor_lstar::LstarError>(())
+/// ```
+///
+/// # Errors
+/// As [`check_asym`](super::check_asym), without its restriction on `ERROR` states.
+pub fn check_sym(
+    m1: &Lts,
+    m2: &Lts,
+    property: &Lts,
+    config: &AgConfig,
+) -> Result<AgReport, LstarError> {
+    let interface = sym_interface(m1, m2, property);
+    let mut sym = Sym {
+        property,
+        interface,
+        config: &config.compose,
+        sizes: Vec::new(),
+    };
+    let p_dfa = property_dfa(property, &sym.interface)?;
+    let k = sym.interface.len();
+    let mut sides = [
+        Side {
+            component: m1,
+            index: 0,
+            learner: Learner::new(k, config.learner.clone()),
+        },
+        Side {
+            component: m2,
+            index: 1,
+            learner: Learner::new(k, config.learner.clone()),
+        },
+    ];
+    // The hypotheses that satisfy their premise; a side is driven again only once refined.
+    let mut ready: [Option<(Dfa, Lts)>; 2] = [None, None];
+    let verdict = 'run: loop {
+        for (side, slot) in sides.iter_mut().zip(&mut ready) {
+            if slot.is_none() {
+                match sym.drive(side)? {
+                    Driven::Ready(h, lts) => *slot = Some((h, lts)),
+                    Driven::Violated(cex) => break 'run Verdict::Violated(cex),
+                }
+            }
+        }
+        let [Some((h1, _)), Some((h2, _))] = &ready else {
+            continue;
+        };
+        let Some(t) = premise3(h1, h2, &p_dfa) else {
+            let assumptions = ready
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .map(|(i, (_, lts))| Assumption {
+                    component: i.to_string(),
+                    lts,
+                })
+                .collect();
+            break Verdict::Holds(Certificate { assumptions });
+        };
+        match sym.analyse(&mut sides, &t)? {
+            Analysis::Refine(i) => ready[i] = None,
+            Analysis::Violated(cex) => break Verdict::Violated(cex),
+        }
+    };
+    let mut stats = sides[0].learner.stats().clone();
+    add_stats(&mut stats, sides[1].learner.stats());
+    Ok(AgReport {
+        verdict,
+        stats,
+        assumption_sizes: sym.sizes,
+        interface: sym.interface,
+    })
+}
+
+/// The assumption alphabet of rule SYM, `(alpha m1 n alpha m2) u alpha p`, in the order the names
+/// first appear in `m1`, `m2`, `p`.
+fn sym_interface(m1: &Lts, m2: &Lts, p: &Lts) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for name in names(m1).chain(names(m2)).chain(names(p)) {
+        let keep = (m1.alphabet().contains(name) && m2.alphabet().contains(name))
+            || p.alphabet().contains(name);
+        if keep && !out.iter().any(|n| n == name) {
+            out.push(name.to_owned());
+        }
+    }
+    out
+}
+
+/// Adds the counts of `other` to `total` (hypothesis sizes are appended).
+fn add_stats(total: &mut Stats, other: &Stats) {
+    total.membership_queries += other.membership_queries;
+    total.symbols += other.symbols;
+    total.lookups += other.lookups;
+    total.inferred += other.inferred;
+    total.equivalence_queries += other.equivalence_queries;
+    total.free_counterexamples += other.free_counterexamples;
+    total
+        .hypothesis_sizes
+        .extend_from_slice(&other.hypothesis_sizes);
+}

@@ -1,0 +1,133 @@
+//! Rule SYM (Chaki et al. 2004, Rule 2): the Cobleigh example, and random systems checked against
+//! the monolithic checker, with counterexamples replayed and all three premises of every
+//! certificate re-checked independently (premise 3 by enumerating short words with `replay`).
+
+use guarantor_compose::{
+    Config, Verdict, check_safety, check_triple,
+    replay::{replay, violates},
+};
+use guarantor_lstar::ag::{AgConfig, AgReport, check_sym};
+use guarantor_lts::strategy::{arb_deterministic_property, arb_system};
+use guarantor_lts::{Lts, LtsBuilder, StateId};
+use proptest::prelude::*;
+
+fn lts(edges: &[(usize, &str, usize)]) -> Lts {
+    let mut b = LtsBuilder::new();
+    for &(s, a, t) in edges {
+        b.ensure_states(s.max(t) + 1).unwrap();
+        b.add_transition_named(StateId::must(s), a, StateId::must(t))
+            .unwrap();
+    }
+    b.build().unwrap()
+}
+
+fn input() -> Lts {
+    lts(&[(0, "input", 1), (1, "send", 2), (2, "ack", 0)])
+}
+
+fn order() -> Lts {
+    lts(&[(0, "input", 1), (1, "output", 0)])
+}
+
+/// Every word over `interface` of length at most `max_len`.
+fn words(interface: &[String], max_len: usize) -> Vec<Vec<String>> {
+    let mut all = vec![Vec::new()];
+    let mut layer = vec![Vec::new()];
+    for _ in 0..max_len {
+        layer = layer
+            .iter()
+            .flat_map(|w: &Vec<String>| {
+                interface.iter().map(move |a| {
+                    let mut v = w.clone();
+                    v.push(a.clone());
+                    v
+                })
+            })
+            .collect();
+        all.extend(layer.iter().cloned());
+    }
+    all
+}
+
+fn recheck(m1: &Lts, m2: &Lts, p: &Lts, report: &AgReport) -> Result<(), TestCaseError> {
+    let mono = check_safety(&[m1, m2], &[p], &Config::default()).unwrap();
+    prop_assert_eq!(report.verdict.is_holds(), mono.verdict.is_holds());
+    match &report.verdict {
+        Verdict::Violated(cex) => {
+            prop_assert!(
+                replay(&[m1, m2], &cex.trace).is_ok(),
+                "{:?} does not replay",
+                cex.trace
+            );
+            prop_assert!(violates(&[m1, m2], &[p], &cex.trace).unwrap());
+        }
+        Verdict::Holds(cert) => {
+            let (a1, a2) = (&cert.assumptions[0].lts, &cert.assumptions[1].lts);
+            prop_assert!(
+                check_triple(a1, m1, p, &Config::default())
+                    .unwrap()
+                    .verdict
+                    .is_holds()
+            );
+            prop_assert!(
+                check_triple(a2, m2, p, &Config::default())
+                    .unwrap()
+                    .verdict
+                    .is_holds()
+            );
+            for w in words(&report.interface, 4) {
+                let outside_both = replay(&[a1], &w).is_err() && replay(&[a2], &w).is_err();
+                prop_assert!(
+                    !outside_both || replay(&[p], &w).is_ok(),
+                    "premise 3 fails on {:?}",
+                    w
+                );
+            }
+        }
+        _ => prop_assert!(false, "unknown verdict"),
+    }
+    Ok(())
+}
+
+#[test]
+fn cobleigh_example_holds_under_sym() {
+    let output = lts(&[(0, "send", 1), (1, "output", 2), (2, "ack", 0)]);
+    let output_prime = lts(&[
+        (0, "send", 1),
+        (1, "send", 1),
+        (1, "output", 2),
+        (2, "ack", 0),
+    ]);
+    for m2 in [output, output_prime] {
+        let report = check_sym(&input(), &m2, &order(), &AgConfig::default()).unwrap();
+        recheck(&input(), &m2, &order(), &report).unwrap();
+        assert!(report.verdict.is_holds());
+        assert_eq!(report.interface, ["input", "send", "ack", "output"]);
+    }
+}
+
+#[test]
+fn an_eager_output_is_caught_under_sym() {
+    let eager = lts(&[
+        (0, "send", 1),
+        (0, "output", 2),
+        (1, "output", 2),
+        (2, "ack", 0),
+    ]);
+    let report = check_sym(&input(), &eager, &order(), &AgConfig::default()).unwrap();
+    assert!(report.verdict.is_violated());
+    recheck(&input(), &eager, &order(), &report).unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn sym_agrees_with_the_monolithic_check(
+        sys in arb_system(2, 4, &["a", "b", "c", "d"]).prop_filter("two components", |s| s.len() == 2),
+        p in arb_deterministic_property(3, &["a", "b", "c"]),
+    ) {
+        let report = check_sym(&sys[0], &sys[1], &p, &AgConfig::default()).unwrap();
+        recheck(&sys[0], &sys[1], &p, &report)?;
+    }
+}
