@@ -16,7 +16,7 @@
 //!   the error state, are equivalent to the sink and removed with their transitions).
 //!
 //! The error state is its own initial class and is absorbing (its outgoing transitions, if any, are
-//! ignored, as in [`determinize`](crate::ops::determinize)). The result is trimmed, numbered
+//! ignored, as in [`determinize`](mod@crate::ops::determinize)). The result is trimmed, numbered
 //! breadth-first from the initial state, and keeps the input's alphabet and the FSM-ness of the input.
 //! Rejected alternative: Moore's round-based refinement, which is O(n² m) in the worst case.
 

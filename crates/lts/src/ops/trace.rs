@@ -8,7 +8,7 @@
 //! state (tau steps after the last action allowed).
 //!
 //! The error state gets no special treatment here: it is an ordinary state (LTSA's `ERROR` has no
-//! outgoing transitions, so it behaves as a deadlock). Contrast [`determinize`](crate::ops::determinize),
+//! outgoing transitions, so it behaves as a deadlock). Contrast [`determinize`](mod@crate::ops::determinize),
 //! which collapses subsets containing it.
 //!
 //! ## Language inclusion
