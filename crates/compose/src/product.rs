@@ -94,8 +94,9 @@ pub struct Product<'a> {
     /// `owners[g]`: the components whose alphabet holds product action `g`, with their local id;
     /// only filled for shared actions.
     owners: Vec<SmallVec<[(u32, ActionId); 4]>>,
-    /// The error state of each component as a raw id, `u32::MAX` when it has none.
-    errors: Vec<u32>,
+    /// `(component, error state)` of the components that have an error state, by component: the
+    /// error test runs once per transition, and most components have no error state.
+    errors: Vec<(u32, StateId)>,
 }
 
 impl<'a> Product<'a> {
@@ -130,7 +131,8 @@ impl<'a> Product<'a> {
         }
         let errors = components
             .iter()
-            .map(|c| c.error_state().map_or(u32::MAX, StateId::as_u32))
+            .enumerate()
+            .filter_map(|(i, c)| Some((i as u32, c.error_state()?)))
             .collect();
         Ok(Self {
             components: components.to_vec(),
@@ -175,10 +177,14 @@ impl<'a> Product<'a> {
     /// Panics if `tuple` is shorter than [`Self::width`].
     #[inline]
     pub fn error_component(&self, tuple: &[StateId]) -> Option<usize> {
+        assert!(
+            tuple.len() >= self.width(),
+            "tuple shorter than the product's width"
+        );
         self.errors
             .iter()
-            .zip(tuple)
-            .position(|(&e, s)| e == s.as_u32())
+            .find(|&&(i, e)| tuple[i as usize] == e)
+            .map(|&(i, _)| i as usize)
     }
 
     /// The components that have product action `a` in their alphabets, with their local ids, when
