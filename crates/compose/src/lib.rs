@@ -9,7 +9,7 @@
 //! ## What lives here
 //! - [`product::Product`]: lazy n-ary parallel composition (LTSA semantics: synchronise on shared
 //!   actions, interleave the rest, tau never synchronises, an `ERROR` in any component ends the run).
-//! - [`compose()`] / [`compose_with_tuples`]: the reachable product built eagerly as an [`Lts`], all
+//! - [`compose()`] / [`compose_with_tuples`]: the reachable product built eagerly as an [`Lts`](guarantor_lts::Lts), all
 //!   error tuples collapsed into one error state as LTSA does.
 //! - [`error_lts()`]: `P_err` of a deterministic safety property.
 //! - [`check_safety`]: on-the-fly check of `M1 || ... || Mn || P1_err || ... || Pk_err`, breadth
