@@ -39,10 +39,13 @@ pub(crate) struct Cache {
 
 impl Cache {
     pub(crate) fn new(k: usize, prefix_closed: bool) -> Self {
+        // Room for a few hundred nodes up front: small runs then never reallocate.
+        let mut children = Vec::with_capacity(256 * k);
+        children.resize(k, NONE);
         Self {
             k,
             prefix_closed,
-            children: vec![NONE; k],
+            children,
             answer: vec![UNKNOWN],
             asked: vec![false],
             parent: vec![(0, Symbol::new(0))],

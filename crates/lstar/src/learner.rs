@@ -118,7 +118,8 @@ pub struct Learner {
     pending_nodes: Vec<u32>,
     phase: Phase,
     hypothesis: Option<Dfa>,
-    access: Vec<Word>,
+    /// The table row of each hypothesis state's access word.
+    access: Vec<usize>,
 }
 
 /// The result of running a phase against the cache.
@@ -426,7 +427,7 @@ impl Learner {
         let (mut lo, mut hi) = (0, cex.len());
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
-            let mut w = self.access[h.run(&cex[..mid])].clone();
+            let mut w = self.table.word(self.access[h.run(&cex[..mid])]).to_vec();
             w.extend_from_slice(&cex[mid..]);
             if self.lookup(w)? == target {
                 lo = mid;

@@ -18,7 +18,9 @@ use crate::learner::Queries;
 /// values live in [`Table::bits`].
 #[derive(Clone, Debug)]
 struct Row {
-    word: Word,
+    /// The row's word is `syms[start..start + len]` of the table.
+    start: u32,
+    len: u32,
     /// The cache node of `word` (created on the first fill), where cell lookups start.
     node: Option<u32>,
     /// Every cell below this column index is known and stored.
@@ -37,6 +39,8 @@ pub(crate) struct Table {
     suffixes: Vec<Word>,
     suffix_set: FxHashSet<Word>,
     rows: Vec<Row>,
+    /// The rows' words, back to back (one buffer instead of one allocation per row).
+    syms: Vec<Symbol>,
     /// Cell values, `stride` words per row, so a row's content is one short slice.
     bits: Vec<u64>,
     stride: usize,
@@ -48,8 +52,10 @@ pub(crate) struct Table {
     /// `succ[r * k + a]`: the row of `word(r)·a`, for upper rows `r` (`u32::MAX` elsewhere).
     succ: Vec<u32>,
     /// Row content -> first row of S with it. Kept between calls (rows of S only gain members
-    /// while the columns stay the same) and rebuilt when a column is added.
+    /// while the columns stay the same) and rebuilt when a column is added. Rows of at most 64
+    /// columns (the common case) are keyed by their one word, without an allocation.
     index: FxHashMap<Box<[u64]>, u32>,
+    index_small: FxHashMap<u64, u32>,
     /// The number of columns `index` was built for.
     index_cols: usize,
     /// How many rows of S (in promotion order) are in `index`.
@@ -65,12 +71,14 @@ impl Table {
             suffixes: Vec::new(),
             suffix_set: FxHashSet::default(),
             rows: Vec::new(),
+            syms: Vec::new(),
             bits: Vec::new(),
             stride: 1,
             row_of_word: index_words.then(FxHashMap::default),
             upper: Vec::new(),
             succ: Vec::new(),
             index: FxHashMap::default(),
+            index_small: FxHashMap::default(),
             index_cols: 0,
             indexed: 0,
         };
@@ -79,19 +87,41 @@ impl Table {
         t
     }
 
+    /// The word of row `r`.
+    pub(crate) fn word(&self, r: usize) -> &[Symbol] {
+        let row = &self.rows[r];
+        &self.syms[row.start as usize..(row.start + row.len) as usize]
+    }
+
+    /// The row of `word`, created if needed.
     fn row_id(&mut self, word: &[Symbol]) -> usize {
-        if let Some(&r) = self.row_of_word.as_ref().and_then(|m| m.get(word)) {
+        let start = self.syms.len();
+        self.syms.extend_from_slice(word);
+        self.row_at(start)
+    }
+
+    /// The row of the word `syms[start..]` just written to the arena: an existing row (the arena
+    /// is truncated back) or a new one.
+    fn row_at(&mut self, start: usize) -> usize {
+        if let Some(&r) = self
+            .row_of_word
+            .as_ref()
+            .and_then(|m| m.get(&self.syms[start..]))
+        {
+            self.syms.truncate(start);
             return r;
         }
         let r = self.rows.len();
+        let len = (self.syms.len() - start) as u32;
         self.rows.push(Row {
-            word: word.to_vec(),
+            start: start as u32,
+            len,
             node: None,
             filled: 0,
             upper: false,
         });
         if let Some(m) = &mut self.row_of_word {
-            m.insert(word.to_vec(), r);
+            m.insert(self.syms[start..].to_vec(), r);
         }
         self.bits.extend(std::iter::repeat_n(0, self.stride));
         self.succ.extend(std::iter::repeat_n(u32::MAX, self.k));
@@ -121,12 +151,13 @@ impl Table {
         }
         self.rows[r].upper = true;
         self.upper.push(r);
-        let mut w = self.rows[r].word.clone();
+        let (start, len) = (self.rows[r].start as usize, self.rows[r].len as usize);
         for a in Symbol::all(self.k) {
-            w.push(a);
-            let c = self.row_id(&w);
+            let at = self.syms.len();
+            self.syms.extend_from_within(start..start + len);
+            self.syms.push(a);
+            let c = self.row_at(at);
             self.succ[r * self.k + a.index()] = c as u32;
-            w.pop();
         }
     }
 
@@ -172,7 +203,8 @@ impl Table {
             if row.filled == cols {
                 continue;
             }
-            let start = *row.node.get_or_insert_with(|| cache.node(&row.word));
+            let word = &self.syms[row.start as usize..(row.start + row.len) as usize];
+            let start = *row.node.get_or_insert_with(|| cache.node(word));
             let mut prefix = true;
             for j in row.filled..cols {
                 let dead = pc && j > 0 && self.bits[r * self.stride] & 1 == 0;
@@ -182,7 +214,7 @@ impl Table {
                         inferred: true,
                     })
                 } else if pc && j == 0 {
-                    cache.probe(row.word.iter().copied())
+                    cache.probe(word.iter().copied())
                 } else {
                     cache.probe_from(start, self.suffixes[j].iter().copied())
                 };
@@ -200,7 +232,7 @@ impl Table {
                     Probe::Pending => prefix = false,
                     Probe::Fresh(node) => {
                         prefix = false;
-                        words.push(row.word.iter().chain(&self.suffixes[j]).copied());
+                        words.push(word.iter().chain(&self.suffixes[j]).copied());
                         nodes.push(node);
                     }
                 }
@@ -216,20 +248,30 @@ impl Table {
     fn refresh_index(&mut self) {
         if self.index_cols != self.suffixes.len() {
             self.index.clear();
+            self.index_small.clear();
             self.indexed = 0;
             self.index_cols = self.suffixes.len();
         }
         for i in self.indexed..self.upper.len() {
             let r = self.upper[i];
-            let key: Box<[u64]> = self.content(r).into();
-            self.index.entry(key).or_insert(r as u32);
+            if self.stride == 1 {
+                self.index_small.entry(self.bits[r]).or_insert(r as u32);
+            } else {
+                let key: Box<[u64]> = self.content(r).into();
+                self.index.entry(key).or_insert(r as u32);
+            }
         }
         self.indexed = self.upper.len();
     }
 
     /// The first row of S with the content of row `r`, if any.
     fn representative(&self, r: usize) -> Option<usize> {
-        self.index.get(self.content(r)).map(|&s| s as usize)
+        let found = if self.stride == 1 {
+            self.index_small.get(&self.bits[r])
+        } else {
+            self.index.get(self.content(r))
+        };
+        found.map(|&s| s as usize)
     }
 
     /// A row's cells.
@@ -252,7 +294,7 @@ impl Table {
                 fresh.push(r);
             }
         }
-        fresh.sort_by_key(|&r| self.rows[r].word.len());
+        fresh.sort_by_key(|&r| self.rows[r].len);
         for &r in &fresh {
             self.promote(r);
         }
@@ -285,9 +327,9 @@ impl Table {
         None
     }
 
-    /// The hypothesis of a closed (and consistent) table, with the access word of each state.
+    /// The hypothesis of a closed (and consistent) table, with the access row of each state.
     /// States are numbered in the order their first row entered S, so the empty word's row is 0.
-    pub(crate) fn hypothesis(&mut self) -> (Dfa, Vec<Word>) {
+    pub(crate) fn hypothesis(&mut self) -> (Dfa, Vec<usize>) {
         self.refresh_index();
         let mut state_of_row = vec![u32::MAX; self.rows.len()];
         let mut access = Vec::new();
@@ -309,7 +351,6 @@ impl Table {
                 delta.push(state_of_row[rep]);
             }
         }
-        let words = access.iter().map(|&r| self.rows[r].word.clone()).collect();
-        (Dfa::from_parts(self.k, delta, accepting), words)
+        (Dfa::from_parts(self.k, delta, accepting), access)
     }
 }
