@@ -272,3 +272,56 @@ pub fn golden_rows() -> Vec<Row> {
         })
         .collect()
 }
+
+/// Composes with `guarantor-compose` (eager, reachable), hides the target's hidden actions, and
+/// counts as LTSA does. Returns `None` when the system has priority, which `compose` does not model.
+pub fn compose_outcome(sys: &System) -> Option<Outcome> {
+    if sys.priority.is_some() {
+        return None;
+    }
+    let comps: Vec<Lts> = sys
+        .components
+        .iter()
+        .map(|c| {
+            if c.is_property {
+                guarantor_compose::error_lts(&c.lts).unwrap()
+            } else {
+                c.lts.clone()
+            }
+        })
+        .collect();
+    let refs: Vec<&Lts> = comps.iter().collect();
+    let product =
+        guarantor_compose::compose_with_tuples(&refs, &guarantor_compose::Config::default())
+            .unwrap();
+    let lts = product.lts();
+    let hidden: Vec<&str> = lts
+        .alphabet()
+        .iter()
+        .map(|(_, n)| n)
+        .filter(|n| sys.is_hidden(n))
+        .collect();
+    let shown = guarantor_lts::ops::hide(lts, hidden);
+    let deadlock = lts.states().any(|s| {
+        !lts.is_error(s)
+            && lts.outgoing(s).is_empty()
+            && !product.tuple(s).is_some_and(|t| {
+                t.iter()
+                    .zip(&sys.components)
+                    .all(|(&q, c)| c.end_state == Some(q))
+            })
+    });
+    let error = lts.error_state().is_some();
+    let verdict = if error {
+        VIOLATION
+    } else if deadlock {
+        DEADLOCK
+    } else {
+        NONE
+    };
+    Some(Outcome {
+        states: lts.num_states() - usize::from(error),
+        transitions: shown.num_transitions(),
+        verdict: verdict.into(),
+    })
+}
