@@ -23,7 +23,7 @@ use crate::error::LtsError;
 use crate::id::{ActionId, StateId};
 use crate::lts::Lts;
 use crate::ops::reach::trim;
-use crate::ops::util::{CsrWriter, Partition, sort_dedup_from};
+use crate::ops::util::{Block, CsrWriter, Partition, sort_dedup_from};
 
 /// The strong-bisimulation class of every state: `classes[s]` is the class of state `s`. Classes are
 /// numbered densely in order of their first state (the class of state 0 is 0). The error state and
@@ -69,7 +69,7 @@ pub fn strong_bisimulation_classes(lts: &Lts) -> Vec<u32> {
             }
         }
     }
-    let mut classes = part.set_of;
+    let mut classes = part.into_sets();
     renumber_by_first_occurrence(&mut classes);
     classes
 }
@@ -135,19 +135,19 @@ impl Round {
             part.mark(s);
         }
         for b in std::mem::take(&mut part.touched) {
-            let (first, marked, end) = (
-                part.first[b as usize],
-                part.marked[b as usize],
-                part.past[b as usize],
-            );
+            let Block {
+                first,
+                past: end,
+                marked,
+            } = part.blocks[b as usize];
             let from = self.entries.len();
             for i in first..first + marked {
                 let s = part.elems[i as usize];
-                let (lo, hi) = self.signature(lts, &part.set_of, s);
+                let (lo, hi) = self.signature(lts, part, s);
                 self.entries.push((s, lo, hi));
             }
             let rep = (first + marked < end)
-                .then(|| self.signature(lts, &part.set_of, part.elems[(first + marked) as usize]));
+                .then(|| self.signature(lts, part, part.elems[(first + marked) as usize]));
             self.blocks.push(Touched {
                 block: b,
                 rep,
@@ -157,11 +157,13 @@ impl Round {
     }
 
     /// Appends the signature of `s` (sorted, deduplicated) to the arena; returns its range.
-    fn signature(&mut self, lts: &Lts, block: &[u32], s: u32) -> (usize, usize) {
+    fn signature(&mut self, lts: &Lts, part: &Partition, s: u32) -> (usize, usize) {
         let start = self.arena.len();
         let out = lts.outgoing(StateId::from_u32(s));
-        self.arena
-            .extend(out.iter().map(|e| (e.action, block[e.target.index()])));
+        self.arena.extend(
+            out.iter()
+                .map(|e| (e.action, part.set_of(e.target.as_u32()))),
+        );
         sort_dedup_from(&mut self.arena, start);
         (start, self.arena.len())
     }
@@ -173,8 +175,9 @@ impl Round {
         let sig = |&(_, lo, hi): &(u32, usize, usize)| &arena[lo..hi];
         for t in &self.blocks {
             let (bi, rep) = (t.block as usize, t.rep);
-            let (first, end) = (part.first[bi] as usize, part.past[bi] as usize);
-            part.marked[bi] = 0;
+            let Block { first, past, .. } = part.blocks[bi];
+            let (first, end) = (first as usize, past as usize);
+            part.blocks[bi].marked = 0;
             let entries = &mut self.entries[t.entries.clone()];
             let rep_sig = rep.map(|(lo, hi)| &arena[lo..hi]);
             // Dirty states like the clean ones go last, next to the clean part; the rest sorted.
@@ -184,8 +187,7 @@ impl Round {
                     .then_with(|| sig(x).cmp(sig(y)))
             });
             for (k, &(s, ..)) in entries.iter().enumerate() {
-                part.elems[first + k] = s;
-                part.loc[s as usize] = (first + k) as u32;
+                part.place(s, first + k);
             }
             // Cut the block's range into parts of equal signature; the clean part joins the last.
             let mut cuts = vec![first];
@@ -217,19 +219,12 @@ fn split_into(part: &mut Partition, b: usize, cuts: &[usize], changed: &mut Vec<
     for k in 0..cuts.len() - 1 {
         let (lo, hi) = (cuts[k] as u32, cuts[k + 1] as u32);
         if k == largest {
-            part.first[b] = lo;
-            part.past[b] = hi;
+            part.blocks[b].first = lo;
+            part.blocks[b].past = hi;
             continue;
         }
-        let z = part.first.len() as u32;
-        part.first.push(lo);
-        part.past.push(hi);
-        part.marked.push(0);
-        for i in lo..hi {
-            let s = part.elems[i as usize];
-            part.set_of[s as usize] = z;
-            changed.push(s);
-        }
+        part.new_set(lo, hi);
+        changed.extend_from_slice(&part.elems[lo as usize..hi as usize]);
     }
 }
 

@@ -205,7 +205,7 @@ fn refine(lts: &Lts, states: &[StateId], g: &LocalGraph) -> Vec<u32> {
             b += 1;
         }
     }
-    blocks.set_of
+    blocks.into_sets()
 }
 
 /// Builds the quotient by `blocks`, trimmed and numbered breadth-first.

@@ -170,15 +170,31 @@ pub(crate) fn sort_dedup_from<T: Ord + Copy>(v: &mut Vec<T>, start: usize) {
 
 /// A refinable partition of `0..n` (Valmari–Lehtinen): marking elements and splitting the marked
 /// part off each touched set, the smaller part becoming the new set.
+///
+/// The elements of each set are contiguous in `elems`, marked ones first. Per-element and per-set
+/// fields are stored together (`Place`, `Block`), because marking touches all of them at random
+/// positions and one cache miss per record is what the hot loop costs.
 #[derive(Debug)]
 pub(crate) struct Partition {
     pub(crate) elems: Vec<u32>,
-    pub(crate) loc: Vec<u32>,
-    pub(crate) set_of: Vec<u32>,
-    pub(crate) first: Vec<u32>,
-    pub(crate) past: Vec<u32>,
-    pub(crate) marked: Vec<u32>,
+    places: Vec<Place>,
+    pub(crate) blocks: Vec<Block>,
     pub(crate) touched: Vec<u32>,
+}
+
+/// Where an element is: its position in `elems` and its set.
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    loc: u32,
+    set: u32,
+}
+
+/// One set: `elems[first..past]`, of which the first `marked` are marked.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Block {
+    pub(crate) first: u32,
+    pub(crate) past: u32,
+    pub(crate) marked: u32,
 }
 
 impl Partition {
@@ -186,83 +202,112 @@ impl Partition {
     pub(crate) fn grouped_by<K: Ord>(n: usize, key: impl Fn(u32) -> K) -> Self {
         let mut elems: Vec<u32> = (0..n as u32).collect();
         elems.sort_by_key(|&e| key(e));
-        let mut p = Self {
-            loc: vec![0; n],
-            set_of: vec![0; n],
-            elems,
-            first: Vec::new(),
-            past: Vec::new(),
-            marked: Vec::new(),
-            touched: Vec::new(),
-        };
+        let mut places = vec![Place { loc: 0, set: 0 }; n];
+        let mut blocks: Vec<Block> = Vec::new();
         for i in 0..n {
-            let e = p.elems[i];
-            if i == 0 || key(p.elems[i - 1]) != key(e) {
-                if i > 0 {
-                    p.past.push(i as u32);
+            let e = elems[i];
+            if i == 0 || key(elems[i - 1]) != key(e) {
+                if let Some(last) = blocks.last_mut() {
+                    last.past = i as u32;
                 }
-                p.first.push(i as u32);
-                p.marked.push(0);
+                blocks.push(Block {
+                    first: i as u32,
+                    past: n as u32,
+                    marked: 0,
+                });
             }
-            p.loc[e as usize] = i as u32;
-            p.set_of[e as usize] = (p.first.len() - 1) as u32;
+            places[e as usize] = Place {
+                loc: i as u32,
+                set: (blocks.len() - 1) as u32,
+            };
         }
-        if n > 0 {
-            p.past.push(n as u32);
+        Self {
+            elems,
+            places,
+            blocks,
+            touched: Vec::new(),
         }
-        p
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.first.len()
+        self.blocks.len()
     }
 
     pub(crate) fn range(&self, set: usize) -> std::ops::Range<usize> {
-        self.first[set] as usize..self.past[set] as usize
+        self.blocks[set].first as usize..self.blocks[set].past as usize
+    }
+
+    /// The set of element `e`.
+    #[inline]
+    pub(crate) fn set_of(&self, e: u32) -> u32 {
+        self.places[e as usize].set
+    }
+
+    /// The set of every element, indexed by element.
+    pub(crate) fn into_sets(self) -> Vec<u32> {
+        self.places.into_iter().map(|p| p.set).collect()
+    }
+
+    /// Puts `e` at position `i` of `elems` (the caller keeps each set's range a permutation).
+    #[inline]
+    pub(crate) fn place(&mut self, e: u32, i: usize) {
+        self.elems[i] = e;
+        self.places[e as usize].loc = i as u32;
+    }
+
+    /// Makes `elems[first..past]` a new set (taken from the set that held them) and returns its id.
+    pub(crate) fn new_set(&mut self, first: u32, past: u32) -> u32 {
+        let z = self.blocks.len() as u32;
+        self.blocks.push(Block {
+            first,
+            past,
+            marked: 0,
+        });
+        for i in first..past {
+            self.places[self.elems[i as usize] as usize].set = z;
+        }
+        z
     }
 
     /// Moves `e` into the marked prefix of its set.
+    #[inline]
     pub(crate) fn mark(&mut self, e: u32) {
-        let s = self.set_of[e as usize] as usize;
-        let i = self.loc[e as usize] as usize;
-        let j = (self.first[s] + self.marked[s]) as usize;
-        if i < j {
+        let Place { loc, set } = self.places[e as usize];
+        let block = &mut self.blocks[set as usize];
+        let j = block.first + block.marked;
+        if loc < j {
             return; // already marked
         }
-        let other = self.elems[j];
-        self.elems[i] = other;
-        self.loc[other as usize] = i as u32;
-        self.elems[j] = e;
-        self.loc[e as usize] = j as u32;
-        if self.marked[s] == 0 {
-            self.touched.push(s as u32);
+        block.marked += 1;
+        if block.marked == 1 {
+            self.touched.push(set);
         }
-        self.marked[s] += 1;
+        let other = self.elems[j as usize];
+        self.elems[loc as usize] = other;
+        self.places[other as usize].loc = loc;
+        self.elems[j as usize] = e;
+        self.places[e as usize].loc = j;
     }
 
     /// Splits every touched set into its marked and unmarked parts; the smaller becomes a new set.
     pub(crate) fn split(&mut self) {
         while let Some(s) = self.touched.pop() {
-            let s = s as usize;
-            let j = self.first[s] + self.marked[s];
-            self.marked[s] = 0;
-            if j == self.past[s] {
+            let block = &mut self.blocks[s as usize];
+            let j = block.first + block.marked;
+            block.marked = 0;
+            if j == block.past {
                 continue;
             }
-            let z = self.first.len();
-            if j - self.first[s] <= self.past[s] - j {
-                self.first.push(self.first[s]);
-                self.past.push(j);
-                self.first[s] = j;
+            let (lo, hi) = if j - block.first <= block.past - j {
+                let part = (block.first, j);
+                block.first = j;
+                part
             } else {
-                self.first.push(j);
-                self.past.push(self.past[s]);
-                self.past[s] = j;
-            }
-            self.marked.push(0);
-            for i in self.range(z) {
-                self.set_of[self.elems[i] as usize] = z as u32;
-            }
+                let part = (j, block.past);
+                block.past = j;
+                part
+            };
+            self.new_set(lo, hi);
         }
     }
 }
