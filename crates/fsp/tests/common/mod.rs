@@ -59,7 +59,9 @@ pub fn property_error_form(p: &Lts) -> Lts {
     }
 }
 
-/// Composes a system naively and counts as LTSA does.
+/// Composes a system naively and counts as LTSA does. One long function on purpose: it is a
+/// reference written to be read top to bottom, not reused.
+#[allow(clippy::too_many_lines)]
 pub fn naive_outcome(sys: &System, state_cap: usize) -> Option<Outcome> {
     let comps: Vec<Lts> = sys
         .components
@@ -160,7 +162,7 @@ pub fn naive_outcome(sys: &System, state_cap: usize) -> Option<Outcome> {
                 for &(j, aj) in &participants[g][1..] {
                     let succ: Vec<u32> = comps[j]
                         .successors(StateId::from_u32(t[j]), aj)
-                        .map(|s| s.as_u32())
+                        .map(StateId::as_u32)
                         .collect();
                     let mut next = Vec::new();
                     for p in &partial {
@@ -208,14 +210,13 @@ pub fn naive_outcome(sys: &System, state_cap: usize) -> Option<Outcome> {
                 edges_set.insert((sid, label, u64::MAX));
                 continue;
             }
-            let id = match index.get(&n) {
-                Some(&id) => id,
-                None => {
-                    let id = index.len() as u32;
-                    index.insert(n.clone(), id);
-                    queue.push(n);
-                    id
-                }
+            let id = if let Some(&id) = index.get(&n) {
+                id
+            } else {
+                let id = index.len() as u32;
+                index.insert(n.clone(), id);
+                queue.push(n);
+                id
             };
             edges_set.insert((sid, label, u64::from(id)));
         }
