@@ -19,7 +19,11 @@ python="${AALPY_PYTHON:-python3}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 
 (cd "$root" && cargo build --quiet --release -p guarantor-lstar --example learn_dfas)
-mapfile -t files < <(ls "$harness"/dfas/*.dfa | grep -v _mut | sort -t_ -k2.2n -k3.2n)
+# Benchmark DFAs (not the mutants of the reuse study), random ones first, by size then alphabet.
+mapfile -t files < <(ls "$harness"/dfas/*.dfa | grep -v _mut \
+    | python3 -c 'import re, sys; fs = sys.stdin.read().split()
+key = lambda f: (not "random" in f, *map(int, re.findall(r"_[nk](\d+)", f)))
+print("\n".join(sorted(fs, key=key)))')
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 

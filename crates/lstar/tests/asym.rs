@@ -8,7 +8,7 @@ use guarantor_compose::{
     Config, Verdict, check_safety, check_triple, compose, error_lts,
     replay::{replay, violates},
 };
-use guarantor_lstar::ag::{AgConfig, AgReport, check_asym};
+use guarantor_lstar::ag::{AgConfig, AgReport, check_asym, check_asym_n};
 use guarantor_lstar::{CexStrategy, Dfa, LearnerConfig};
 use guarantor_lts::strategy::{arb_deterministic_property, arb_system};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
@@ -255,6 +255,42 @@ proptest! {
             ).unwrap();
             prop_assert_eq!(outside.minimal_size(), 1, "L(A) is not inside A_w");
             prop_assert!(!outside.accepts(&[]));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn recursive_asym_agrees_with_the_monolithic_check_on_three_components(
+        sys in arb_system(3, 3, &["a", "b", "c", "d"]).prop_filter("three components", |s| s.len() == 3),
+        p in arb_deterministic_property(3, &["a", "b", "c"]),
+    ) {
+        let parts: Vec<&Lts> = sys.iter().collect();
+        let report = check_asym_n(&parts, &p, &AgConfig::default()).unwrap();
+        let mono = check_safety(&parts, &[&p], &Config::default()).unwrap();
+        prop_assert_eq!(report.verdict.is_holds(), mono.verdict.is_holds());
+        match &report.verdict {
+            Verdict::Violated(cex) => {
+                prop_assert!(replay(&parts, &cex.trace).is_ok(), "{:?} does not replay", cex.trace);
+                prop_assert!(violates(&parts, &[&p], &cex.trace).unwrap());
+            }
+            Verdict::Holds(cert) => {
+                // Level i: <A_i> M_i <A_(i-1)> (A_0 = P) and M_(i+1) || ... |= A_i.
+                prop_assert_eq!(cert.assumptions.len(), 2);
+                prop_assert_eq!(&cert.assumptions[0].component, "1,2");
+                prop_assert_eq!(&cert.assumptions[1].component, "2");
+                let mut guarantee = &p;
+                for (i, a) in cert.assumptions.iter().enumerate() {
+                    let premise1 = check_triple(&a.lts, parts[i], guarantee, &Config::default()).unwrap();
+                    prop_assert!(premise1.verdict.is_holds());
+                    let premise2 = check_safety(&parts[i + 1..], &[&a.lts], &Config::default()).unwrap();
+                    prop_assert!(premise2.verdict.is_holds());
+                    guarantee = &a.lts;
+                }
+            }
+            _ => prop_assert!(false, "unknown verdict"),
         }
     }
 }

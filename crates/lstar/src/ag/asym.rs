@@ -9,56 +9,70 @@
 //! `M2` trace and the `M1 || P_err` run are interleaved into a real counterexample of `M1 || M2`.
 
 use guarantor_compose::{
-    Assumption, Certificate, Config, Counterexample, Verdict, check_safety, check_triple,
+    Assumption, Certificate, Counterexample, Verdict, check_safety, check_triple,
 };
 use guarantor_lts::Lts;
 
-use super::{AgConfig, AgReport, chain, merge, names, project};
+use super::{AgConfig, AgReport, add_stats, chain, merge, names, project};
+use crate::config::Stats;
 use crate::dfa::{Dfa, Symbol};
 use crate::error::{LearnError, LstarError};
 use crate::learner::Learner;
 use crate::teacher::{EqAnswer, Outcome, Teacher, learn};
 
-/// The teacher of rule ASYM for `M1 || M2 |= P`.
+/// The teacher of rule ASYM for `M1 || E |= P`, where the environment `E` is one component
+/// (`M2`) or, for n-way checks, the composition of several, which is never built: premise 2 on
+/// several components is checked by recursion ([`check_asym_n`]).
 #[derive(Debug)]
 pub struct AsymTeacher<'a> {
     m1: &'a Lts,
-    m2: &'a Lts,
+    env: Vec<&'a Lts>,
     property: &'a Lts,
     interface: Vec<String>,
-    config: Config,
+    config: AgConfig,
     /// The size of each conjectured assumption (as a safety LTS).
     sizes: Vec<usize>,
+    /// Queries of the learners of recursive premise-2 checks.
+    nested: Stats,
 }
 
 impl<'a> AsymTeacher<'a> {
-    /// A teacher for `m1 || m2 |= property`; model checks run within `config`'s budgets.
+    /// A teacher for `m1 || env[0] || env[1] || ... |= property`; model checks run within
+    /// `config.compose`'s budgets, recursive premise-2 learners with `config.learner`.
     ///
     /// # Errors
-    /// [`LstarError::Unsupported`] if `m2` has an error state (its violations would need a second
-    /// property; LTSA components with `ERROR` belong in the `m1` position).
+    /// [`LstarError::Unsupported`] if `env` is empty or an environment component has an error
+    /// state (its violations would need a second property; LTSA components with `ERROR` belong in
+    /// the `m1` position).
     pub fn new(
         m1: &'a Lts,
-        m2: &'a Lts,
+        env: &[&'a Lts],
         property: &'a Lts,
-        config: Config,
+        config: &AgConfig,
     ) -> Result<Self, LstarError> {
-        if m2.error_state().is_some() {
+        if env.is_empty() {
+            return Err(LstarError::Unsupported("rule ASYM without an environment"));
+        }
+        if env.iter().any(|m| m.error_state().is_some()) {
             return Err(LstarError::Unsupported(
-                "an ERROR state in M2 under rule ASYM",
+                "an ERROR state in an environment component under rule ASYM",
             ));
         }
-        let interface = names(m2)
-            .filter(|n| m1.alphabet().contains(n) || property.alphabet().contains(n))
-            .map(str::to_owned)
-            .collect();
+        let mut interface: Vec<String> = Vec::new();
+        for name in env.iter().flat_map(|m| names(m)) {
+            let relevant = m1.alphabet().contains(name) || property.alphabet().contains(name);
+            if relevant && !interface.iter().any(|n| n == name) {
+                interface.push(name.to_owned());
+            }
+        }
         Ok(Self {
             m1,
-            m2,
+            env: env.to_vec(),
             property,
             interface,
-            config,
+            config: config.clone(),
             sizes: Vec::new(),
+            nested: Stats::default(),
         })
     }
 
@@ -73,7 +87,7 @@ impl<'a> AsymTeacher<'a> {
     /// Budget errors of the model check.
     pub fn simulate(&self, word: &[Symbol]) -> Result<Option<Counterexample>, LstarError> {
         let spelled = chain(word, &self.interface)?;
-        let report = check_safety(&[self.m1, &spelled], &[self.property], &self.config)?;
+        let report = check_safety(&[self.m1, &spelled], &[self.property], &self.config.compose)?;
         Ok(report.verdict.counterexample().cloned())
     }
 
@@ -110,23 +124,37 @@ impl Teacher for AsymTeacher<'_> {
         let assumption = hypothesis.to_safety_lts(&self.interface)?;
         self.sizes.push(assumption.num_states());
         // Oracle 1: is the assumption strong enough to keep M1 safe?
-        let premise1 = check_triple(&assumption, self.m1, self.property, &self.config)?;
+        let premise1 = check_triple(&assumption, self.m1, self.property, &self.config.compose)?;
         if let Some(cex) = premise1.verdict.counterexample() {
             return Ok(EqAnswer::Counterexample(project(
                 &cex.trace,
                 &self.interface,
             )));
         }
-        // Oracle 2: does M2 guarantee it?
-        let premise2 = check_safety(&[self.m2], &[&assumption], &self.config)?;
-        match premise2.verdict.counterexample() {
-            Some(cex) => self.analyse(&cex.trace),
-            None => Ok(EqAnswer::Stop(Verdict::Holds(Certificate {
-                assumptions: vec![Assumption {
-                    component: "1".to_owned(),
+        // Oracle 2: does the environment guarantee it? (Recursively for several components.)
+        let premise2 = check_asym_n(&self.env, &assumption, &self.config)?;
+        add_stats(&mut self.nested, &premise2.stats);
+        match premise2.verdict {
+            Verdict::Violated(cex) => self.analyse(&cex.trace),
+            Verdict::Holds(nested) => {
+                let component = (1..=self.env.len())
+                    .map(|i| i.to_string())
+                    .collect::<Vec<_>>();
+                let mut assumptions = vec![Assumption {
+                    component: component.join(","),
                     lts: assumption,
-                }],
-            }))),
+                }];
+                // Assumptions of the nested proof name components of the environment from 0;
+                // renumber them for the whole system.
+                for mut a in nested.assumptions {
+                    a.component = shift(&a.component, 1);
+                    assumptions.push(a);
+                }
+                Ok(EqAnswer::Stop(Verdict::Holds(Certificate { assumptions })))
+            }
+            _ => Err(LstarError::Unsupported(
+                "an unknown verdict from a nested check",
+            )),
         }
     }
 }
@@ -170,21 +198,69 @@ pub fn check_asym(
     property: &Lts,
     config: &AgConfig,
 ) -> Result<AgReport, LstarError> {
-    let mut teacher = AsymTeacher::new(m1, m2, property, config.compose.clone())?;
-    let mut learner = Learner::new(teacher.interface.len(), config.learner.clone());
-    let outcome = learn(&mut learner, &mut teacher).map_err(flatten)?;
-    let Outcome::Stopped { verdict, .. } = outcome else {
-        // The ASYM teacher never answers "equivalent": it stops with a verdict instead.
-        return Err(LstarError::Unsupported(
-            "a teacher that accepts a hypothesis under ASYM",
-        ));
-    };
-    Ok(AgReport {
-        verdict,
-        stats: learner.stats().clone(),
-        assumption_sizes: teacher.sizes,
-        interface: teacher.interface,
-    })
+    check_asym_n(&[m1, m2], property, config)
+}
+
+/// Checks `components[0] || components[1] || ... |= property` with rule ASYM applied recursively
+/// (Cobleigh et al. 2003, section 5): an assumption about `components[1..]` is learned for
+/// `components[0]`, and the premise "the rest guarantees the assumption" is itself checked by
+/// [`check_asym_n`] on `components[1..]` with the assumption as property. No two concrete
+/// components are ever composed; a single component is checked directly.
+///
+/// The certificate lists the assumption of every level: the first is about components `"1,2,..."`,
+/// the next about `"2,..."`, and so on. Query statistics are summed over all levels;
+/// `assumption_sizes` are those of the outermost learner.
+///
+/// # Errors
+/// As [`check_asym`]; an empty `components` is [`LstarError::Unsupported`].
+pub fn check_asym_n(
+    components: &[&Lts],
+    property: &Lts,
+    config: &AgConfig,
+) -> Result<AgReport, LstarError> {
+    match components {
+        [] => Err(LstarError::Unsupported("an empty system")),
+        [single] => {
+            let report = check_safety(&[*single], &[property], &config.compose)?;
+            Ok(AgReport {
+                verdict: report.verdict,
+                stats: Stats::default(),
+                assumption_sizes: Vec::new(),
+                interface: Vec::new(),
+            })
+        }
+        [m1, env @ ..] => {
+            let mut teacher = AsymTeacher::new(m1, env, property, config)?;
+            let mut learner = Learner::new(teacher.interface.len(), config.learner.clone());
+            let outcome = learn(&mut learner, &mut teacher).map_err(flatten)?;
+            let Outcome::Stopped { verdict, .. } = outcome else {
+                // The ASYM teacher never answers "equivalent": it stops with a verdict instead.
+                return Err(LstarError::Unsupported(
+                    "a teacher that accepts a hypothesis under ASYM",
+                ));
+            };
+            let mut stats = learner.stats().clone();
+            add_stats(&mut stats, &teacher.nested);
+            Ok(AgReport {
+                verdict,
+                stats,
+                assumption_sizes: teacher.sizes,
+                interface: teacher.interface,
+            })
+        }
+    }
+}
+
+/// Adds `by` to every index in a comma-separated component list.
+fn shift(component: &str, by: usize) -> String {
+    component
+        .split(',')
+        .map(|c| {
+            c.parse::<usize>()
+                .map_or_else(|_| c.to_owned(), |i| (i + by).to_string())
+        })
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Merges the driver's two error layers (the teacher's error is already an [`LstarError`]).

@@ -1,6 +1,7 @@
 //! Learning-based assume-guarantee reasoning: teachers that answer L*'s queries with model checks.
 //!
-//! - [`asym`]: rule ASYM of Cobleigh et al. 2003 for `M1 || M2 |= P` ([`check_asym`]).
+//! - [`asym`]: rule ASYM of Cobleigh et al. 2003 for `M1 || M2 |= P` ([`check_asym`]), and its
+//!   recursive n-way form ([`check_asym_n`]).
 //! - [`sym`]: rule SYM (Rule 2) of Chaki et al. 2004, with complement assumptions ([`check_sym`]).
 //!
 //! The shared pieces live here: the configuration ([`AgConfig`]), the report ([`AgReport`]) and the
@@ -12,7 +13,7 @@
 pub mod asym;
 pub mod sym;
 
-pub use asym::{AsymTeacher, check_asym};
+pub use asym::{AsymTeacher, check_asym, check_asym_n};
 pub use sym::check_sym;
 
 use guarantor_compose::{Config, Verdict};
@@ -130,4 +131,17 @@ pub(crate) fn merge(witness: &[String], env: &[String], interface: &[String]) ->
         out.push(a.clone());
     }
     out
+}
+
+/// Adds the counts of `other` to `total` (hypothesis sizes are appended).
+pub(crate) fn add_stats(total: &mut Stats, other: &Stats) {
+    total.membership_queries += other.membership_queries;
+    total.symbols += other.symbols;
+    total.lookups += other.lookups;
+    total.inferred += other.inferred;
+    total.equivalence_queries += other.equivalence_queries;
+    total.free_counterexamples += other.free_counterexamples;
+    total
+        .hypothesis_sizes
+        .extend_from_slice(&other.hypothesis_sizes);
 }

@@ -18,8 +18,7 @@ use guarantor_compose::{
 };
 use guarantor_lts::Lts;
 
-use super::{AgConfig, AgReport, chain, merge, names, project};
-use crate::config::Stats;
+use super::{AgConfig, AgReport, add_stats, chain, merge, names, project};
 use crate::dfa::{Dfa, Symbol, Word};
 use crate::error::LstarError;
 use crate::learner::{Learner, Step};
@@ -315,17 +314,4 @@ fn sym_interface(m1: &Lts, m2: &Lts, p: &Lts) -> Vec<String> {
         }
     }
     out
-}
-
-/// Adds the counts of `other` to `total` (hypothesis sizes are appended).
-fn add_stats(total: &mut Stats, other: &Stats) {
-    total.membership_queries += other.membership_queries;
-    total.symbols += other.symbols;
-    total.lookups += other.lookups;
-    total.inferred += other.inferred;
-    total.equivalence_queries += other.equivalence_queries;
-    total.free_counterexamples += other.free_counterexamples;
-    total
-        .hypothesis_sizes
-        .extend_from_slice(&other.hypothesis_sizes);
 }
