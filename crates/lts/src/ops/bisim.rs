@@ -122,6 +122,8 @@ struct Round {
     blocks: Vec<Touched>,
     /// (state, signature start, signature end) of each dirty state, grouped by block.
     entries: Vec<(u32, usize, usize)>,
+    /// Where the block being split is cut into parts.
+    cuts: Vec<usize>,
 }
 
 impl Round {
@@ -171,14 +173,19 @@ impl Round {
     /// Splits every touched block by signature. The largest part keeps the block's number; the
     /// states of the other parts get new numbers and are appended to `changed`.
     fn split_blocks(&mut self, part: &mut Partition, changed: &mut Vec<u32>) {
-        let arena = &self.arena;
+        let Self {
+            arena,
+            blocks,
+            entries: all_entries,
+            cuts,
+        } = self;
         let sig = |&(_, lo, hi): &(u32, usize, usize)| &arena[lo..hi];
-        for t in &self.blocks {
+        for t in blocks.iter() {
             let (bi, rep) = (t.block as usize, t.rep);
             let Block { first, past, .. } = part.blocks[bi];
             let (first, end) = (first as usize, past as usize);
             part.blocks[bi].marked = 0;
-            let entries = &mut self.entries[t.entries.clone()];
+            let entries = &mut all_entries[t.entries.clone()];
             let rep_sig = rep.map(|(lo, hi)| &arena[lo..hi]);
             // Dirty states like the clean ones go last, next to the clean part; the rest sorted.
             entries.sort_unstable_by(|x, y| {
@@ -190,7 +197,8 @@ impl Round {
                 part.place(s, first + k);
             }
             // Cut the block's range into parts of equal signature; the clean part joins the last.
-            let mut cuts = vec![first];
+            cuts.clear();
+            cuts.push(first);
             for k in 1..entries.len() {
                 if sig(&entries[k - 1]) != sig(&entries[k]) {
                     cuts.push(first + k);
@@ -202,7 +210,7 @@ impl Round {
             }
             cuts.push(end);
             cuts.dedup();
-            split_into(part, bi, &cuts, changed);
+            split_into(part, bi, cuts, changed);
         }
     }
 }
