@@ -7,7 +7,7 @@ mod ops_support;
 use std::collections::BTreeMap;
 
 use guarantor_lts::ops::{determinize, determinize_with_limit, language_included, minimize_dfa};
-use guarantor_lts::strategy::{LtsStrategyConfig, arb_lts_with};
+use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_lts_with};
 use guarantor_lts::{Lts, LtsError, StateId};
 use ops_support::{accepted, executable, names, plain, words};
 use proptest::prelude::*;
@@ -142,6 +142,18 @@ proptest! {
                 prop_assert_eq!(dfa.is_error(StateId::must(s)), hits_error(&original[&w]));
             }
         }
+    }
+
+    #[test]
+    fn fast_path_for_deterministic_input_matches_subset_construction(p in arb_deterministic_property(6, &["a", "b", "c"])) {
+        // An unreachable state with a tau loop makes the LTS nondeterministic without changing
+        // its reachable subsets, forcing the general construction.
+        let mut b = p.to_builder();
+        let extra = b.add_state().unwrap();
+        b.add_transition_named(extra, "tau", extra).unwrap();
+        let forced = b.build().unwrap();
+        prop_assert!(!forced.is_deterministic());
+        prop_assert_eq!(determinize(&p).unwrap(), determinize(&forced).unwrap());
     }
 
     #[test]

@@ -22,6 +22,7 @@ use bit_set::BitSet;
 use crate::error::LtsError;
 use crate::id::{ActionId, StateId};
 use crate::lts::Lts;
+use crate::ops::reach::trim;
 use crate::ops::tau::SetCloser;
 use crate::ops::util::{CsrWriter, SubsetInterner, sort_dedup};
 
@@ -51,6 +52,12 @@ pub fn determinize(lts: &Lts) -> Result<Lts, LtsError> {
 /// Like [`determinize`], but fails with [`LtsError::StateLimit`] as soon as the result would have
 /// more than `max_states` states.
 pub fn determinize_with_limit(lts: &Lts, max_states: usize) -> Result<Lts, LtsError> {
+    // Fast path: on a deterministic LTS every subset is a singleton and the construction is trimming
+    // (same breadth-first numbering), unless the error state has transitions to drop.
+    if lts.is_deterministic() && lts.error_state().is_none_or(|e| lts.outgoing(e).is_empty()) {
+        let trimmed = trim(lts);
+        return check_size(trimmed.num_states(), max_states).map(|()| trimmed);
+    }
     let error = lts.error_state().map(StateId::as_u32);
     let mut closer = SetCloser::new(lts.num_states());
     let mut subsets = SubsetInterner::new();
@@ -129,7 +136,11 @@ fn close_and_collapse(lts: &Lts, closer: &mut SetCloser, set: &mut Vec<u32>, err
 }
 
 fn check_limit(subsets: &SubsetInterner, limit: usize) -> Result<(), LtsError> {
-    if subsets.len() > limit {
+    check_size(subsets.len(), limit)
+}
+
+fn check_size(size: usize, limit: usize) -> Result<(), LtsError> {
+    if size > limit {
         Err(LtsError::StateLimit { limit })
     } else {
         Ok(())
