@@ -52,7 +52,10 @@ impl Alphabet {
     pub fn new() -> Self {
         let mut index = FxHashMap::default();
         index.insert(Box::from(TAU_NAME), ActionId::TAU);
-        Self { names: vec![Box::from(TAU_NAME)], index }
+        Self {
+            names: vec![Box::from(TAU_NAME)],
+            index,
+        }
     }
 
     /// Builds an alphabet from visible action names (duplicates are interned once).
@@ -124,7 +127,11 @@ impl Alphabet {
 
     /// The visible actions with their names, in id order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (ActionId, &str)> + '_ {
-        self.names.iter().enumerate().skip(1).map(|(i, n)| (ActionId::must(i), n.as_ref()))
+        self.names
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(i, n)| (ActionId::must(i), n.as_ref()))
     }
 }
 
@@ -142,7 +149,9 @@ impl<'de> serde::Deserialize<'de> for Alphabet {
         let mut sigma = Alphabet::new();
         for n in &names {
             if n == TAU_NAME || sigma.get(n).is_some() {
-                return Err(serde::de::Error::custom(format!("duplicate or reserved action {n:?}")));
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate or reserved action {n:?}"
+                )));
             }
             sigma.intern(n).map_err(serde::de::Error::custom)?;
         }

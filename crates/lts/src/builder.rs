@@ -32,7 +32,10 @@ impl LtsBuilder {
 
     /// An empty builder whose alphabet starts as `alphabet` (ids are kept).
     pub fn with_alphabet(alphabet: Alphabet) -> Self {
-        Self { alphabet, ..Self::default() }
+        Self {
+            alphabet,
+            ..Self::default()
+        }
     }
 
     /// The alphabet so far.
@@ -75,7 +78,10 @@ impl LtsBuilder {
         if s.index() < self.num_states {
             Ok(())
         } else {
-            Err(LtsError::UnknownState { state: s.index(), num_states: self.num_states })
+            Err(LtsError::UnknownState {
+                state: s.index(),
+                num_states: self.num_states,
+            })
         }
     }
 
@@ -94,7 +100,11 @@ impl LtsBuilder {
                 bound: self.alphabet.id_bound(),
             });
         }
-        self.transitions.push(Transition { source, action, target });
+        self.transitions.push(Transition {
+            source,
+            action,
+            target,
+        });
         Ok(())
     }
 
@@ -160,7 +170,10 @@ impl LtsBuilder {
         let edges = self
             .transitions
             .iter()
-            .map(|t| Edge { action: t.action, target: t.target })
+            .map(|t| Edge {
+                action: t.action,
+                target: t.target,
+            })
             .collect();
         Ok(Lts {
             alphabet: self.alphabet,
@@ -206,7 +219,11 @@ mod tests {
         b.add_transition_named(s0, "b", s1).unwrap();
         let lts = b.build().unwrap();
         assert_eq!(lts.num_transitions(), 2);
-        let names: Vec<_> = lts.outgoing(s0).iter().map(|e| lts.action_name(e.action)).collect();
+        let names: Vec<_> = lts
+            .outgoing(s0)
+            .iter()
+            .map(|e| lts.action_name(e.action))
+            .collect();
         assert_eq!(names, ["b", "a"]); // sorted by id: b was interned first
     }
 
@@ -214,8 +231,16 @@ mod tests {
     fn unknown_state_is_an_error() {
         let mut b = LtsBuilder::new();
         let s0 = b.add_state().unwrap();
-        let err = b.add_transition_named(s0, "a", StateId::must(5)).unwrap_err();
-        assert!(matches!(err, LtsError::UnknownState { state: 5, num_states: 1 }));
+        let err = b
+            .add_transition_named(s0, "a", StateId::must(5))
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            LtsError::UnknownState {
+                state: 5,
+                num_states: 1
+            }
+        ));
     }
 
     #[test]

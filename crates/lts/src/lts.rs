@@ -135,7 +135,11 @@ impl Lts {
     }
 
     /// The targets of `s` on action `a`.
-    pub fn successors(&self, s: StateId, a: ActionId) -> impl ExactSizeIterator<Item = StateId> + '_ {
+    pub fn successors(
+        &self,
+        s: StateId,
+        a: ActionId,
+    ) -> impl ExactSizeIterator<Item = StateId> + '_ {
         self.outgoing_on(s, a).iter().map(|e| e.target)
     }
 
@@ -165,7 +169,9 @@ impl Lts {
     /// Whether `s` is accepting. Without an accepting set every state accepts.
     #[inline]
     pub fn is_accepting(&self, s: StateId) -> bool {
-        self.accepting.as_ref().is_none_or(|acc| acc.contains(s.index()))
+        self.accepting
+            .as_ref()
+            .is_none_or(|acc| acc.contains(s.index()))
     }
 
     /// The accepting states, if this LTS is a finite-state machine with an explicit accepting set.
