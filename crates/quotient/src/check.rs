@@ -1,0 +1,384 @@
+//! Checking a system with quotient assumptions: [`check_with_quotient`] (one component replaced)
+//! and [`check_with_quotients`] (several, one after another).
+//!
+//! Each stage replaces one component `N` by `N/~`, synthesised against the composition `M` of all
+//! the *current* other components (earlier stages' quotients included) and the properties. Every
+//! stage is invertible, so the final system satisfies the properties exactly when the original
+//! does, and a plain [`check_safety`] of the final system gives the verdict.
+//!
+//! A violation of the final system is lifted back stage by stage to a counterexample of the
+//! original components, through the homomorphisms: for a stage with quotient map `h`, first the
+//! states of the quotient system that are both reachable and able to reach an error are collected
+//! (a set `G`); then the system with `N` restored is searched breadth first, visiting only tuples
+//! whose image under `h` (applied to `N`'s slot) lies in `G`. Every concrete error path maps to an
+//! error path of the quotient system, whose states all lie in `G`, so the restricted search finds a
+//! shortest concrete counterexample while exploring only what the quotient system says is
+//! relevant. The result replays with [`guarantor_compose::replay::replay`] on the original
+//! components.
+
+use std::collections::VecDeque;
+use std::ops::ControlFlow;
+
+use guarantor_compose::product::{Product, Scratch};
+use guarantor_compose::{
+    Assumption, Certificate, Config, Counterexample, Stats, Verdict, Violation, check_safety,
+    compose, error_lts,
+};
+use guarantor_lts::{Lts, LtsBuilder, StateId};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::config::QuotientConfig;
+use crate::error::QuotientError;
+use crate::synth::{StepSize, Synthesis, synthesize};
+
+/// One replaced component.
+#[derive(Clone, Debug)]
+pub struct Stage {
+    /// The index of the replaced component.
+    pub component: usize,
+    /// States of the composition `M` of the other components it was synthesised against.
+    pub environment_states: usize,
+    /// The synthesis result: assumption, homomorphism, steps, sizes.
+    pub synthesis: Synthesis,
+}
+
+/// The result of a check with quotient assumptions.
+#[derive(Clone, Debug)]
+pub struct QuotientReport {
+    /// Holds (with every stage's assumption in the certificate, component named by its index) or
+    /// Violated (with a counterexample of the *original* components).
+    pub verdict: Verdict,
+    /// The stages, in the order they ran.
+    pub stages: Vec<Stage>,
+    /// Refinement steps over all stages.
+    pub refinement_steps: usize,
+    /// States of the assumptions, summed over the stages.
+    pub assumption_states: usize,
+    /// Transitions of the assumptions, summed over the stages.
+    pub assumption_transitions: usize,
+    /// Assumption sizes after each round, all stages one after another.
+    pub sizes_per_step: Vec<StepSize>,
+    /// Statistics of the final check of the system with the assumptions in place.
+    pub check_stats: Stats,
+}
+
+/// Checks `components || properties` with component `replaced` replaced by its quotient
+/// assumption against the others.
+///
+/// ```
+/// use guarantor_lts::{Lts, LtsBuilder, StateId};
+/// use guarantor_quotient::{check_with_quotient, QuotientConfig};
+/// fn lts(edges: &[(usize, &str, usize)]) -> Lts {
+///     let mut b = LtsBuilder::new();
+///     for &(s, a, t) in edges {
+///         b.ensure_states(s.max(t) + 1).unwrap();
+///         b.add_transition_named(StateId::must(s), a, StateId::must(t)).unwrap();
+///     }
+///     b.build().unwrap()
+/// }
+/// let input = lts(&[(0, "input", 1), (1, "send", 2), (2, "ack", 0)]);
+/// let output = lts(&[(0, "send", 1), (1, "output", 2), (2, "ack", 0)]);
+/// let order = lts(&[(0, "input", 1), (1, "output", 0)]);
+/// let report = check_with_quotient(&[&input, &output], &[&order], 1, &QuotientConfig::default())?;
+/// assert!(report.verdict.is_holds());
+/// assert!(report.assumption_states <= output.num_states());
+/// # Ok::<(), guarantor_quotient::QuotientError>(())
+/// ```
+///
+/// # Errors
+/// No components or `replaced` out of range; a nondeterministic property; an exhausted
+/// [`QuotientConfig::compose`] budget.
+pub fn check_with_quotient(
+    components: &[&Lts],
+    properties: &[&Lts],
+    replaced: usize,
+    config: &QuotientConfig,
+) -> Result<QuotientReport, QuotientError> {
+    check_with_quotients(components, properties, &[replaced], config)
+}
+
+/// The default replacement order: every component, largest (by states, then transitions) first,
+/// since a large component has the most to gain and is the most expensive to keep.
+pub fn default_order(components: &[&Lts]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..components.len()).collect();
+    order.sort_by_key(|&i| {
+        std::cmp::Reverse((components[i].num_states(), components[i].num_transitions()))
+    });
+    order
+}
+
+/// Checks `components || properties` replacing the components listed in `order`, one at a time,
+/// each by its quotient against all current others (see the module docs).
+///
+/// # Errors
+/// As [`check_with_quotient`]; also a component listed twice.
+pub fn check_with_quotients(
+    components: &[&Lts],
+    properties: &[&Lts],
+    order: &[usize],
+    config: &QuotientConfig,
+) -> Result<QuotientReport, QuotientError> {
+    validate(components, order)?;
+    let mut current: Vec<Lts> = components.iter().map(|&c| c.clone()).collect();
+    let mut stages = Vec::new();
+    let mut replaced_originals = Vec::new();
+    for &r in order {
+        let m = rest(&current, r, &config.compose)?;
+        let synthesis = synthesize(&m, &current[r], properties, config)?;
+        let old = std::mem::replace(&mut current[r], synthesis.assumption.clone());
+        replaced_originals.push(old);
+        stages.push(Stage {
+            component: r,
+            environment_states: m.num_states(),
+            synthesis,
+        });
+    }
+    let refs: Vec<&Lts> = current.iter().collect();
+    let report = check_safety(&refs, properties, &config.compose)?;
+    let verdict = match report.verdict {
+        Verdict::Violated(_) => Verdict::Violated(lift(
+            &mut current,
+            &stages,
+            replaced_originals,
+            properties,
+            &config.compose,
+        )?),
+        _ => Verdict::Holds(certificate(&stages)),
+    };
+    Ok(summarise(verdict, stages, report.stats))
+}
+
+fn validate(components: &[&Lts], order: &[usize]) -> Result<(), QuotientError> {
+    if components.is_empty() {
+        return Err(QuotientError::NoComponents);
+    }
+    let mut seen = vec![false; components.len()];
+    for &r in order {
+        let slot = seen.get_mut(r).ok_or(QuotientError::NoSuchComponent {
+            replaced: r,
+            components: components.len(),
+        })?;
+        if std::mem::replace(slot, true) {
+            return Err(QuotientError::RepeatedInOrder { component: r });
+        }
+    }
+    Ok(())
+}
+
+/// The composition of every current component but `r` (one state, empty alphabet, if none).
+fn rest(current: &[Lts], r: usize, config: &Config) -> Result<Lts, QuotientError> {
+    let others: Vec<&Lts> = current
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != r)
+        .map(|(_, c)| c)
+        .collect();
+    if others.is_empty() {
+        let mut b = LtsBuilder::new();
+        b.add_state()?;
+        return Ok(b.build()?);
+    }
+    Ok(compose(&others, config)?)
+}
+
+fn certificate(stages: &[Stage]) -> Certificate {
+    Certificate {
+        assumptions: stages
+            .iter()
+            .map(|s| Assumption {
+                component: s.component.to_string(),
+                lts: s.synthesis.assumption.clone(),
+            })
+            .collect(),
+    }
+}
+
+fn summarise(verdict: Verdict, stages: Vec<Stage>, check_stats: Stats) -> QuotientReport {
+    let sum = |f: fn(&Stage) -> usize| stages.iter().map(f).sum();
+    QuotientReport {
+        verdict,
+        refinement_steps: sum(|s| s.synthesis.refinement_steps),
+        assumption_states: sum(|s| s.synthesis.assumption.num_states()),
+        assumption_transitions: sum(|s| s.synthesis.assumption.num_transitions()),
+        sizes_per_step: stages
+            .iter()
+            .flat_map(|s| s.synthesis.sizes.iter().copied())
+            .collect(),
+        check_stats,
+        stages,
+    }
+}
+
+/// Lifts a violation of the system `current` (all stages applied) back to the original components,
+/// undoing the stages last to first. `current` ends as the original system.
+fn lift(
+    current: &mut [Lts],
+    stages: &[Stage],
+    originals: Vec<Lts>,
+    properties: &[&Lts],
+    config: &Config,
+) -> Result<Counterexample, QuotientError> {
+    let errs = properties
+        .iter()
+        .map(|p| error_lts(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut cex = None;
+    for (stage, original) in stages.iter().zip(originals).rev() {
+        let r = stage.component;
+        let quotient_system: Vec<&Lts> = current.iter().chain(&errs).collect();
+        let relevant = relevant_tuples(&quotient_system, config)?;
+        let abstract_lts = std::mem::replace(&mut current[r], original);
+        let concrete: Vec<&Lts> = current.iter().chain(&errs).collect();
+        let map = &stage.synthesis.homomorphism.classes;
+        cex = Some(guided_search(
+            &concrete,
+            r,
+            map,
+            &relevant,
+            current.len(),
+            config,
+        )?);
+        drop(abstract_lts);
+    }
+    if let Some(c) = cex {
+        return Ok(c);
+    }
+    // No stage: the final check's counterexample is already one of the originals.
+    let refs: Vec<&Lts> = current.iter().collect();
+    let report = check_safety(&refs, properties, config)?;
+    report
+        .verdict
+        .counterexample()
+        .cloned()
+        .ok_or(QuotientError::LiftFailed)
+}
+
+/// The tuples of the product of `system` that are reachable and can reach an error tuple.
+fn relevant_tuples(
+    system: &[&Lts],
+    config: &Config,
+) -> Result<FxHashSet<Vec<StateId>>, QuotientError> {
+    let mut budget = config.budget()?;
+    let product = Product::new(system)?;
+    let mut index: FxHashMap<Vec<StateId>, u32> = FxHashMap::default();
+    let mut tuples: Vec<Vec<StateId>> = vec![product.initial()];
+    index.insert(product.initial(), 0);
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new()];
+    let mut errors = Vec::new();
+    let mut scratch = Scratch::new();
+    let mut next = 0;
+    while next < tuples.len() {
+        budget.tick()?;
+        budget.check_states(tuples.len())?;
+        let t = tuples[next].clone();
+        let from = next as u32;
+        next += 1;
+        if product.error_component(&t).is_some() {
+            errors.push(from);
+            continue;
+        }
+        let _ = product.for_each_successor::<()>(&t, &mut scratch, |_, target| {
+            let fresh = tuples.len() as u32;
+            let id = *index.entry(target.to_vec()).or_insert(fresh);
+            if id == fresh {
+                tuples.push(target.to_vec());
+                preds.push(Vec::new());
+            }
+            preds[id as usize].push(from);
+            ControlFlow::Continue(())
+        });
+    }
+    let mut keep = vec![false; tuples.len()];
+    let mut work = errors;
+    for &e in &work {
+        keep[e as usize] = true;
+    }
+    while let Some(t) = work.pop() {
+        for &p in &preds[t as usize] {
+            if !std::mem::replace(&mut keep[p as usize], true) {
+                work.push(p);
+            }
+        }
+    }
+    Ok(tuples
+        .into_iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(t, _)| t)
+        .collect())
+}
+
+/// A shortest error path of `system` among tuples whose image (slot `r` through `map`) is in
+/// `relevant`; `components` is how many entries of `system` are components (the rest are property
+/// error LTSs).
+fn guided_search(
+    system: &[&Lts],
+    r: usize,
+    map: &[u32],
+    relevant: &FxHashSet<Vec<StateId>>,
+    components: usize,
+    config: &Config,
+) -> Result<Counterexample, QuotientError> {
+    let mut budget = config.budget()?;
+    let product = Product::new(system)?;
+    let image = |t: &[StateId]| {
+        let mut v = t.to_vec();
+        v[r] = StateId::from_u32(map[t[r].index()]);
+        v
+    };
+    let start = product.initial();
+    if !relevant.contains(&image(&start)) {
+        return Err(QuotientError::LiftFailed);
+    }
+    let mut index: FxHashMap<Vec<StateId>, u32> = FxHashMap::default();
+    let mut tuples = vec![start.clone()];
+    let mut parent: Vec<(u32, guarantor_lts::ActionId)> =
+        vec![(u32::MAX, guarantor_lts::ActionId::TAU)];
+    index.insert(start, 0);
+    let mut queue = VecDeque::from([0u32]);
+    let mut scratch = Scratch::new();
+    while let Some(id) = queue.pop_front() {
+        budget.tick()?;
+        let t = tuples[id as usize].clone();
+        if let Some(c) = product.error_component(&t) {
+            let violation = if c < components {
+                Violation::ErrorState { component: c }
+            } else {
+                Violation::Property {
+                    index: c - components,
+                }
+            };
+            return Ok(Counterexample::new(trace(&product, &parent, id), violation));
+        }
+        let _ = product.for_each_successor::<()>(&t, &mut scratch, |a, target| {
+            if !index.contains_key(target) && relevant.contains(&image(target)) {
+                let fresh = tuples.len() as u32;
+                index.insert(target.to_vec(), fresh);
+                tuples.push(target.to_vec());
+                parent.push((id, a));
+                queue.push_back(fresh);
+            }
+            ControlFlow::Continue(())
+        });
+        budget.check_states(tuples.len())?;
+    }
+    Err(QuotientError::LiftFailed)
+}
+
+/// The visible actions on the parent path to `id`.
+fn trace(
+    product: &Product<'_>,
+    parent: &[(u32, guarantor_lts::ActionId)],
+    mut id: u32,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    while parent[id as usize].0 != u32::MAX {
+        let (p, a) = parent[id as usize];
+        if !a.is_tau() {
+            out.push(product.action_name(a).to_owned());
+        }
+        id = p;
+    }
+    out.reverse();
+    out
+}

@@ -1,0 +1,95 @@
+//! [`QuotientConfig`]: how much work synthesis may do, and how it refines.
+//!
+//! Two budgets are kept apart on purpose. [`QuotientConfig::compose`] limits the work that must
+//! finish for a verdict (composing the rest of the system, the final check, lifting a
+//! counterexample): running out of it is an error. [`QuotientConfig::refinement`] and
+//! [`QuotientConfig::max_steps`] limit only the refinement loop, which is *anytime*: running out of
+//! them ends the loop with the best assumption so far, which is still sound and invertible, and the
+//! check goes on with it.
+
+use guarantor_compose::Config;
+
+/// Settings for quotient synthesis. `QuotientConfig::default()` refines to the end, switches
+/// direction every ten steps, and sets no budget.
+///
+/// ```
+/// use guarantor_quotient::QuotientConfig;
+/// let config = QuotientConfig::default().with_max_steps(50).with_switch_every(5);
+/// assert_eq!(config.max_steps, Some(50));
+/// assert!(config.refine);
+/// ```
+#[derive(Clone, Debug)]
+pub struct QuotientConfig {
+    /// Budget for composing the rest of the system, the final check and counterexample lifting;
+    /// exhausting it is an error. Default: unlimited.
+    pub compose: Config,
+    /// Budget for the refinement loop (its `max_states` bounds the nodes of the abstract
+    /// environment); exhausting it ends the loop with the best assumption so far. Default:
+    /// unlimited.
+    pub refinement: Config,
+    /// The largest number of refinement steps (splits of the abstraction). Default: `None`,
+    /// refine until the bounds coincide.
+    pub max_steps: Option<usize>,
+    /// The refinement loop chooses its split for the forward equivalence for this many steps, then
+    /// for the backward equivalence as many, and so on (the paper's prototype used ten).
+    /// Default: 10. Zero is read as one.
+    pub switch_every: usize,
+    /// `true`: the abstraction-refinement construction of sections 5 and 6. `false`: the exact
+    /// construction of sections 3 and 4 over the full `M || P_err` (no abstraction, no steps).
+    /// Default: `true`.
+    pub refine: bool,
+}
+
+impl Default for QuotientConfig {
+    fn default() -> Self {
+        Self {
+            compose: Config::default(),
+            refinement: Config::default(),
+            max_steps: None,
+            switch_every: 10,
+            refine: true,
+        }
+    }
+}
+
+impl QuotientConfig {
+    /// The default config.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the budget for composition and checking.
+    #[must_use]
+    pub fn with_compose(mut self, compose: Config) -> Self {
+        self.compose = compose;
+        self
+    }
+
+    /// Sets the budget of the refinement loop.
+    #[must_use]
+    pub fn with_refinement(mut self, refinement: Config) -> Self {
+        self.refinement = refinement;
+        self
+    }
+
+    /// Limits the number of refinement steps.
+    #[must_use]
+    pub fn with_max_steps(mut self, max_steps: usize) -> Self {
+        self.max_steps = Some(max_steps);
+        self
+    }
+
+    /// Sets how many steps pass between switches of direction.
+    #[must_use]
+    pub fn with_switch_every(mut self, switch_every: usize) -> Self {
+        self.switch_every = switch_every;
+        self
+    }
+
+    /// Chooses refinement (`true`) or the exact construction (`false`).
+    #[must_use]
+    pub fn with_refine(mut self, refine: bool) -> Self {
+        self.refine = refine;
+        self
+    }
+}

@@ -1,0 +1,234 @@
+//! The modal abstraction of `M` by a partition of its states, and its product with `P_err`.
+//!
+//! For a partition `≈` of `M`'s states, an abstract edge `([v], a, [v'])` is a *may* edge when some
+//! member of `[v]` has an `a`-edge to some member of `[v']`. It is a *forward must* edge when every
+//! member of `[v']` has an `a`-predecessor in `[v]`, and a *backward must* edge when every member
+//! of `[v]` has an `a`-successor in `[v']` (section 5 of the paper: the two directions need
+//! different must edges to give sound lower bounds). Both flags are computed in one pass over `M`'s
+//! transitions, grouped by `(block(source), action, block(target))`, by counting distinct sources
+//! and distinct targets of each group.
+//!
+//! [`QGraph`] is the abstract environment `M_may || P_err` with every edge flagged by the modal
+//! kinds of its `M` part; restricting to flagged edges gives `M_must || P_err` for either direction
+//! without a second graph. Moves of `P` alone (actions outside `alpha M`) are must edges in both
+//! directions. All error tuples (pi of `P`, or `M`'s `ERROR`) are one node. With the discrete
+//! partition every may edge is a must edge and the graph is the concrete `Q = M || P_err`.
+
+use guarantor_compose::Budget;
+use guarantor_lts::StateId;
+use rustc_hash::FxHashMap;
+
+use crate::bits::Csr;
+use crate::error::QuotientError;
+use crate::partition::Partition;
+use crate::problem::Env;
+
+/// Marks a [`QEdge`] made by `P` alone.
+pub(crate) const NO_EDGE: u32 = u32::MAX;
+
+/// One may edge of the abstraction of `M`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AbsEdge {
+    /// Source block.
+    pub(crate) src: u32,
+    /// `M`'s local action.
+    pub(crate) action: u32,
+    /// Shared action id.
+    pub(crate) g: u32,
+    /// Target block.
+    pub(crate) dst: u32,
+    /// Every member of `dst` has a predecessor in `src`.
+    pub(crate) must_f: bool,
+    /// Every member of `src` has a successor in `dst`.
+    pub(crate) must_b: bool,
+}
+
+/// The may edges of the abstraction of `env.m` by `part`, sorted by source block.
+pub(crate) fn abstract_edges(env: &Env<'_>, part: &Partition) -> Vec<AbsEdge> {
+    let m = env.m;
+    let mut rows: Vec<(u32, u32, u32, u32, u32)> = m
+        .transitions()
+        .filter(|t| !m.is_error(t.source))
+        .map(|t| {
+            let (s, d) = (t.source.as_u32(), t.target.as_u32());
+            (part.block_of(s), t.action.as_u32(), part.block_of(d), s, d)
+        })
+        .collect();
+    rows.sort_unstable();
+    let mut edges = Vec::new();
+    for group in rows.chunk_by_mut(|x, y| (x.0, x.1, x.2) == (y.0, y.1, y.2)) {
+        let (src, action, dst) = (group[0].0, group[0].1, group[0].2);
+        // Sorted by source already; count distinct sources, then distinct targets.
+        let sources = 1 + group.windows(2).filter(|w| w[0].3 != w[1].3).count();
+        group.sort_unstable_by_key(|r| r.4);
+        let targets = 1 + group.windows(2).filter(|w| w[0].4 != w[1].4).count();
+        edges.push(AbsEdge {
+            src,
+            action,
+            g: env.g_of_m[action as usize],
+            dst,
+            must_f: targets == part.size(dst),
+            must_b: sources == part.size(src),
+        });
+    }
+    edges
+}
+
+/// One edge of [`QGraph`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct QEdge {
+    /// Shared action id.
+    pub(crate) g: u32,
+    /// The other end (target in `out`, source in `inc`).
+    pub(crate) other: u32,
+    /// Index of the abstract `M` edge, or [`NO_EDGE`] for a move of `P` alone.
+    pub(crate) medge: u32,
+    /// A forward must edge.
+    pub(crate) must_f: bool,
+    /// A backward must edge.
+    pub(crate) must_b: bool,
+}
+
+/// The abstract environment `M/≈ || P_err` (may edges, each flagged with its must kinds).
+#[derive(Clone, Debug)]
+pub(crate) struct QGraph {
+    /// `(block, property state)` per node; the error node is `(NO_EDGE, NO_EDGE)`.
+    pub(crate) nodes: Vec<(u32, u32)>,
+    /// The error node, if reachable.
+    pub(crate) error: Option<u32>,
+    /// Outgoing edges per node.
+    pub(crate) out: Csr<QEdge>,
+    /// Incoming edges per node (`other` is the source).
+    pub(crate) inc: Csr<QEdge>,
+    /// The abstract edges of `M` the `medge` fields refer to.
+    pub(crate) medges: Vec<AbsEdge>,
+    /// Node of each non-error `(block, property state)`.
+    pub(crate) index: FxHashMap<(u32, u32), u32>,
+}
+
+impl QGraph {
+    /// Builds the nodes reachable from `(block(m0), p0)` by may edges.
+    pub(crate) fn build(
+        env: &Env<'_>,
+        part: &Partition,
+        budget: &mut Budget<'_>,
+    ) -> Result<Self, QuotientError> {
+        let medges = abstract_edges(env, part);
+        let by_src: Vec<(u32, u32)> = medges
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.src, i as u32))
+            .collect();
+        let by_src = Csr::from_pairs(part.num_blocks(), &by_src);
+        let m_err = env.m.error_state().map(|s| part.block_of(s.as_u32()));
+        let p_err = env.p.error_state().map(StateId::as_u32);
+        let mut g = Builder {
+            nodes: Vec::new(),
+            index: FxHashMap::default(),
+            error: None,
+            m_err,
+            p_err,
+        };
+        let start = (
+            part.block_of(env.m.initial().as_u32()),
+            env.p.initial().as_u32(),
+        );
+        g.node(start);
+        let mut edges: Vec<(u32, QEdge)> = Vec::new();
+        let mut next = 0;
+        while next < g.nodes.len() {
+            let from = next as u32;
+            let (b, p) = g.nodes[next];
+            next += 1;
+            if Some(from) == g.error {
+                continue;
+            }
+            budget.tick()?;
+            for &i in by_src.of(b) {
+                let e = medges[i as usize];
+                let Some(p2) = env.p_step(p, e.g) else {
+                    continue;
+                };
+                let to = g.node((e.dst, p2));
+                edges.push((
+                    from,
+                    QEdge {
+                        g: e.g,
+                        other: to,
+                        medge: i,
+                        must_f: e.must_f,
+                        must_b: e.must_b,
+                    },
+                ));
+            }
+            for &(ga, p2) in env.p_alone.of(p) {
+                let to = g.node((b, p2));
+                edges.push((
+                    from,
+                    QEdge {
+                        g: ga,
+                        other: to,
+                        medge: NO_EDGE,
+                        must_f: true,
+                        must_b: true,
+                    },
+                ));
+            }
+            budget.check_states(g.nodes.len())?;
+        }
+        let k = g.nodes.len();
+        let inc: Vec<(u32, QEdge)> = edges
+            .iter()
+            .map(|&(s, e)| (e.other, QEdge { other: s, ..e }))
+            .collect();
+        Ok(Self {
+            out: Csr::from_pairs(k, &edges),
+            inc: Csr::from_pairs(k, &inc),
+            nodes: g.nodes,
+            error: g.error,
+            medges,
+            index: g.index,
+        })
+    }
+
+    /// The number of nodes.
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether `q` is the error node.
+    #[inline]
+    pub(crate) fn is_error(&self, q: u32) -> bool {
+        self.error == Some(q)
+    }
+}
+
+/// Node numbering during [`QGraph::build`].
+struct Builder {
+    nodes: Vec<(u32, u32)>,
+    index: FxHashMap<(u32, u32), u32>,
+    error: Option<u32>,
+    m_err: Option<u32>,
+    p_err: Option<u32>,
+}
+
+impl Builder {
+    /// The node of `(b, p)`, added if new; every error tuple is the one error node.
+    fn node(&mut self, (b, p): (u32, u32)) -> u32 {
+        if Some(b) == self.m_err || Some(p) == self.p_err {
+            if let Some(e) = self.error {
+                return e;
+            }
+            self.nodes.push((NO_EDGE, NO_EDGE));
+            let e = self.nodes.len() as u32 - 1;
+            self.error = Some(e);
+            return e;
+        }
+        let fresh = self.nodes.len() as u32;
+        let id = *self.index.entry((b, p)).or_insert(fresh);
+        if id == fresh {
+            self.nodes.push((b, p));
+        }
+        id
+    }
+}

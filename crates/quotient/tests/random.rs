@@ -1,0 +1,150 @@
+//! Differential property tests: quotient checking against the monolithic checker on random systems.
+//!
+//! For random systems of up to three components and a random deterministic property, and for every
+//! component as the replaced one, both the exact construction and the refinement loop must give the
+//! monolithic verdict; every intermediate assumption of the loop (stopping it after 0, 1, 2, ...
+//! steps) must too; counterexamples must replay in the original components and violate; the
+//! certificate must pass the homomorphism checker, and a broken map must not.
+
+use guarantor_compose::compose;
+use guarantor_compose::{Config, check_safety, replay};
+use guarantor_lts::Lts;
+use guarantor_lts::strategy::{arb_deterministic_property, arb_lts, arb_system};
+use guarantor_quotient::{
+    Homomorphism, QuotientConfig, check_homomorphism, check_with_quotient, check_with_quotients,
+    default_order, synthesize,
+};
+use proptest::prelude::*;
+
+const POOL: &[&str] = &["a", "b", "c", "d"];
+
+fn holds(components: &[&Lts], properties: &[&Lts]) -> bool {
+    check_safety(components, properties, &Config::default())
+        .unwrap()
+        .verdict
+        .is_holds()
+}
+
+fn system() -> impl Strategy<Value = (Vec<Lts>, Lts)> {
+    (
+        arb_system(3, 7, POOL),
+        arb_deterministic_property(3, &["a", "b", "c"]),
+    )
+}
+
+/// Two components, the first (the environment `M`) larger, so refinement takes several steps.
+fn pair() -> impl Strategy<Value = (Vec<Lts>, Lts)> {
+    (
+        arb_lts(10, &["a", "b", "c"], 24),
+        arb_lts(6, &["a", "b", "d"], 12),
+        arb_deterministic_property(3, &["a", "b", "d"]),
+    )
+        .prop_map(|(m, n, p)| (vec![m, n], p))
+}
+
+/// The composition of all components but `r`.
+fn rest(components: &[&Lts], r: usize) -> Lts {
+    let others: Vec<&Lts> = components
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != r)
+        .map(|(_, &c)| c)
+        .collect();
+    if others.is_empty() {
+        let mut b = guarantor_lts::LtsBuilder::new();
+        b.add_state().unwrap();
+        return b.build().unwrap();
+    }
+    compose(&others, &Config::default()).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn verdicts_agree_with_monolithic((components, property) in system()) {
+        let comps: Vec<&Lts> = components.iter().collect();
+        let expected = holds(&comps, &[&property]);
+        for r in 0..comps.len() {
+            for refine in [false, true] {
+                let config = QuotientConfig::default().with_refine(refine);
+                let report = check_with_quotient(&comps, &[&property], r, &config).unwrap();
+                prop_assert_eq!(report.verdict.is_holds(), expected, "r = {}, refine = {}", r, refine);
+                let stage = &report.stages[0];
+                let a = &stage.synthesis.assumption;
+                prop_assert!(check_homomorphism(comps[r], a, &stage.synthesis.homomorphism).is_ok());
+                prop_assert!(a.num_states() <= comps[r].num_states());
+                if let Some(cex) = report.verdict.counterexample() {
+                    prop_assert!(replay::replay(&comps, &cex.trace).is_ok(), "{:?}", cex);
+                    let found = replay::find_violation(&comps, &[&property], &cex.trace).unwrap();
+                    prop_assert_eq!(found, Some(cex.violation));
+                }
+                if let Some(cert) = report.verdict.certificate() {
+                    prop_assert_eq!(cert.assumptions.len(), 1);
+                    // Premise: M || A |= P with the assumption in place.
+                    let mut with_a = comps.clone();
+                    with_a[r] = &cert.assumptions[0].lts;
+                    prop_assert!(holds(&with_a, &[&property]));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_intermediate_assumption_is_invertible((components, property) in prop_oneof![system(), pair()]) {
+        let comps: Vec<&Lts> = components.iter().collect();
+        let expected = holds(&comps, &[&property]);
+        let r = comps.len() - 1;
+        let m = rest(&comps, r);
+        let full = synthesize(&m, comps[r], &[&property], &QuotientConfig::default()).unwrap();
+        prop_assert!(full.converged);
+        for steps in 0..=full.refinement_steps {
+            let config = QuotientConfig::default().with_max_steps(steps);
+            let s = synthesize(&m, comps[r], &[&property], &config).unwrap();
+            prop_assert!(s.refinement_steps <= steps);
+            prop_assert!(check_homomorphism(comps[r], &s.assumption, &s.homomorphism).is_ok());
+            let mut with_a = comps.clone();
+            with_a[r] = &s.assumption;
+            prop_assert_eq!(holds(&with_a, &[&property]), expected, "after {} steps", steps);
+            // Every round's assumption, not only the smallest, is checked through the sizes list.
+            prop_assert_eq!(s.sizes.len(), s.refinement_steps + 1);
+        }
+    }
+
+    #[test]
+    fn n_way_replacement_agrees((components, property) in system()) {
+        let comps: Vec<&Lts> = components.iter().collect();
+        let expected = holds(&comps, &[&property]);
+        let order = default_order(&comps);
+        let report = check_with_quotients(&comps, &[&property], &order, &QuotientConfig::default()).unwrap();
+        prop_assert_eq!(report.verdict.is_holds(), expected);
+        prop_assert_eq!(report.stages.len(), comps.len());
+        if let Some(cex) = report.verdict.counterexample() {
+            prop_assert!(replay::violates(&comps, &[&property], &cex.trace).unwrap());
+            prop_assert!(replay::replay(&comps, &cex.trace).is_ok());
+        }
+    }
+
+    #[test]
+    fn broken_maps_are_rejected((components, property) in system()) {
+        let comps: Vec<&Lts> = components.iter().collect();
+        let r = 0;
+        let m = rest(&comps, r);
+        let s = synthesize(&m, comps[r], &[&property], &QuotientConfig::default()).unwrap();
+        let a = &s.assumption;
+        let mut short = s.homomorphism.clone();
+        short.classes.pop();
+        prop_assert!(check_homomorphism(comps[r], a, &short).is_err());
+        if a.num_states() > 1 {
+            // Send the initial state elsewhere.
+            let mut moved = s.homomorphism.clone();
+            let init = comps[r].initial().index();
+            moved.classes[init] = (moved.classes[init] + 1) % a.num_states() as u32;
+            prop_assert!(check_homomorphism(comps[r], a, &moved).is_err());
+        }
+        let mut out = s.homomorphism.clone();
+        out.classes[0] = a.num_states() as u32;
+        prop_assert!(check_homomorphism(comps[r], a, &out).is_err());
+        prop_assert!(check_homomorphism(comps[r], comps[r], &Homomorphism::identity(comps[r].num_states())).is_ok());
+    }
+}
