@@ -2,7 +2,7 @@
 //!
 //! One *round* takes a partition `≈` of `M`'s states and produces an assumption:
 //! 1. build the abstract environment `M/≈ || P_err` with may edges flagged must-forward and
-//!    must-backward ([`QGraph`]);
+//!    must-backward;
 //! 2. forward bounds: lower labels over forward must edges (seeded with the previous round's lower
 //!    labels), upper labels over may edges; extract `≃_F` and build `N_F = N/≃_F`;
 //! 3. backward bounds on `N_F` the same way (over backward must edges; seeded with the previous
