@@ -152,12 +152,18 @@ impl Dfa {
     /// # Panics
     /// Panics if the two DFAs have different alphabets.
     pub fn shortest_difference(&self, other: &Dfa) -> Option<Word> {
+        self.shortest_difference_from(0, other, 0)
+    }
+
+    /// Like [`Dfa::shortest_difference`], from state `p` of `self` and state `q` of `other`.
+    pub(crate) fn shortest_difference_from(&self, p: usize, other: &Dfa, q: usize) -> Option<Word> {
         assert_eq!(self.num_symbols, other.num_symbols, "alphabets differ");
         let width = other.num_states();
         let mut parent: Vec<Option<(usize, Symbol)>> = vec![None; self.num_states() * width];
         let mut seen = vec![false; self.num_states() * width];
-        let mut queue = VecDeque::from([0usize]);
-        seen[0] = true;
+        let start = p * width + q;
+        let mut queue = VecDeque::from([start]);
+        seen[start] = true;
         while let Some(pair) = queue.pop_front() {
             let (p, q) = (pair / width, pair % width);
             if self.accepting[p] != other.accepting[q] {

@@ -16,9 +16,16 @@
 //! - [`LearnerConfig`]: counterexample analysis ([`CexStrategy`]: Rivest-Schapire by default,
 //!   Angluin's, Maler-Pnueli's), prefix-closed mode, budgets. [`Stats`] counts the queries.
 //! - [`DfaTeacher`]: a perfect teacher for a known DFA (tests, benchmarks).
+//! - [`ag`]: assume-guarantee checking with learned assumptions — rule ASYM
+//!   ([`ag::check_asym`], the entry point for the facade), its recursive n-way form
+//!   ([`ag::check_asym_n`]) and rule SYM with complement assumptions ([`ag::check_sym`]). Each
+//!   returns an [`ag::AgReport`]: a [`Verdict`](guarantor_compose::Verdict) whose certificate holds
+//!   the learned assumptions as safety LTSs, or a counterexample that replays in every component,
+//!   plus query statistics and the assumption size of every round.
 //!
 //! ## How the learner saves queries
-//! Every answer goes into a trie; nothing is asked twice. In prefix-closed mode (weakest
+//! Every answer goes into a trie; nothing is asked twice, and a batch of queries
+//! ([`Queries`]) lists each word once. In prefix-closed mode (weakest
 //! assumptions of safety properties are prefix-closed) a word with a rejected prefix is rejected and
 //! a prefix of an accepted word is accepted without asking, counterexamples are cut at their first
 //! disagreement, and hypotheses have one rejecting sink. Before a hypothesis goes to the teacher it

@@ -8,7 +8,7 @@ use guarantor_compose::{
     Config, Verdict, check_safety, check_triple, compose, error_lts,
     replay::{replay, violates},
 };
-use guarantor_lstar::ag::{AgConfig, AgReport, check_asym, check_asym_n};
+use guarantor_lstar::ag::{AgConfig, AgReport, check_asym, check_asym_n, weakest_assumption};
 use guarantor_lstar::{CexStrategy, Dfa, LearnerConfig};
 use guarantor_lts::strategy::{arb_deterministic_property, arb_system};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
@@ -50,7 +50,7 @@ fn order() -> Lts {
 /// The weakest assumption by brute force: subset construction over `M1 || P_err` with every action
 /// outside `interface` internal; a subset holding pi rejects (and, being a trap, so does everything
 /// after it); the empty subset accepts (M1 cannot follow, so it cannot fail).
-fn weakest_assumption(m1: &Lts, p: &Lts, interface: &[String]) -> Dfa {
+fn weakest_assumption_brute(m1: &Lts, p: &Lts, interface: &[String]) -> Dfa {
     let q = compose(&[m1, &error_lts(p).unwrap()], &Config::default()).unwrap();
     let internal = |name: &str| !interface.iter().any(|n| n == name);
     let close = |mut set: BTreeSet<StateId>| {
@@ -101,7 +101,7 @@ fn weakest_assumption(m1: &Lts, p: &Lts, interface: &[String]) -> Dfa {
 }
 
 /// The learned assumption of a `Holds` report, as a DFA over the interface.
-fn learned(report: &AgReport) -> Dfa {
+fn learned_dfa(report: &AgReport) -> Dfa {
     let Verdict::Holds(cert) = &report.verdict else {
         panic!("expected Holds")
     };
@@ -116,7 +116,7 @@ fn cobleigh_example_holds_with_a2() {
     // A1 (one state: send and ack only) is too weak; A2 (two states) suffices.
     assert_eq!(report.assumption_sizes, [1, 2]);
     assert_eq!(report.stats.equivalence_queries, 2);
-    let a2 = learned(&report);
+    let a2 = learned_dfa(&report);
     let w = |names: &[&str]| -> Vec<guarantor_lstar::Symbol> {
         names
             .iter()
@@ -136,8 +136,8 @@ fn cobleigh_example_with_output_prime_ends_at_the_weakest_assumption() {
     assert!(report.verdict.is_holds());
     // A1, A2, then A3 and A4 = A_w, as in the paper.
     assert_eq!(report.assumption_sizes.len(), 4);
-    let weakest = weakest_assumption(&input(), &order(), &report.interface);
-    assert_eq!(learned(&report).shortest_difference(&weakest), None);
+    let weakest = weakest_assumption_brute(&input(), &order(), &report.interface);
+    assert_eq!(learned_dfa(&report).shortest_difference(&weakest), None);
     assert_eq!(
         report.assumption_sizes.last(),
         Some(&(weakest.minimal_size() - 1))
@@ -236,8 +236,8 @@ proptest! {
         let report = check_asym(&sys[0], &sys[1], &p, &AgConfig::default()).unwrap();
         if report.verdict.is_holds() {
             // Every learned assumption is sound for M1: its language lies inside A_w.
-            let a = learned(&report);
-            let w = weakest_assumption(&sys[0], &p, &report.interface);
+            let a = learned_dfa(&report);
+            let w = weakest_assumption_brute(&sys[0], &p, &report.interface);
             let outside = Dfa::new(
                 a.num_symbols(),
                 (0..a.num_states() * w.num_states())
@@ -292,5 +292,32 @@ proptest! {
             }
             _ => prop_assert!(false, "unknown verdict"),
         }
+    }
+}
+
+#[test]
+fn weakest_assumption_with_the_w_method_matches_brute_force() {
+    let interface: Vec<String> = ["send", "output", "ack"].map(String::from).to_vec();
+    let learned =
+        weakest_assumption(&input(), &order(), &interface, 1, &AgConfig::default()).unwrap();
+    let brute = weakest_assumption_brute(&input(), &order(), &interface);
+    assert_eq!(learned.dfa.shortest_difference(&brute), None);
+    // The same language as the last assumption of the Output' run, which the paper calls A_w.
+    let report = check_asym(&input(), &output_prime(), &order(), &AgConfig::default()).unwrap();
+    assert_eq!(learned.dfa.shortest_difference(&learned_dfa(&report)), None);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn weakest_assumption_is_exact_with_enough_extra_states(
+        m1 in guarantor_lts::strategy::arb_lts(3, &["a", "b", "c"], 6),
+        p in arb_deterministic_property(2, &["a", "b"]),
+    ) {
+        let interface: Vec<String> = ["a", "c"].map(String::from).to_vec();
+        let brute = weakest_assumption_brute(&m1, &p, &interface);
+        let learned = weakest_assumption(&m1, &p, &interface, brute.minimal_size(), &AgConfig::default()).unwrap();
+        prop_assert_eq!(learned.dfa.shortest_difference(&brute), None);
     }
 }

@@ -76,6 +76,13 @@ impl<'a> AsymTeacher<'a> {
         })
     }
 
+    /// Replaces the interface alphabet (for the weakest-assumption learner, whose interface is
+    /// given rather than derived from an environment).
+    pub(crate) fn with_interface(mut self, interface: Vec<String>) -> Self {
+        self.interface = interface;
+        self
+    }
+
     /// The interface alphabet `Sigma`; symbol `i` of the learner is `interface()[i]`.
     pub fn interface(&self) -> &[String] {
         &self.interface

@@ -3,6 +3,8 @@
 //! - [`asym`]: rule ASYM of Cobleigh et al. 2003 for `M1 || M2 |= P` ([`check_asym`]), and its
 //!   recursive n-way form ([`check_asym_n`]).
 //! - [`sym`]: rule SYM (Rule 2) of Chaki et al. 2004, with complement assumptions ([`check_sym`]).
+//! - [`weakest`]: the weakest assumption of one component, with a W-method conformance oracle
+//!   ([`weakest_assumption`]).
 //!
 //! The shared pieces live here: the configuration ([`AgConfig`]), the report ([`AgReport`]) and the
 //! translation between learner words and action-name traces. Membership queries simulate a word on
@@ -12,9 +14,11 @@
 
 pub mod asym;
 pub mod sym;
+pub mod weakest;
 
 pub use asym::{AsymTeacher, check_asym, check_asym_n};
 pub use sym::check_sym;
+pub use weakest::{WeakestAssumption, weakest_assumption};
 
 use guarantor_compose::{Config, Verdict};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
