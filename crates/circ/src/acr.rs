@@ -1,0 +1,616 @@
+//! ACR, the two-layer search of the paper (Algorithms 1-5, reconstructed; see the crate docs):
+//! the outer loop refines the assumption alphabet `A`, the inner loop alternates `GenAssmp` (SAT)
+//! and `ApplyAG` (premise checks with counterexample analysis).
+
+use std::time::{Duration, Instant};
+
+use guarantor_compose::ag::check_circular_premise;
+use guarantor_compose::replay::find_violation;
+use guarantor_compose::{Assumption, Certificate, Counterexample, Verdict, check_safety};
+use guarantor_lts::Lts;
+
+use crate::config::{CexPerIteration, CircConfig};
+use crate::encode::{Atom, Constraint, SynthOptions, Synthesizer};
+use crate::error::CircError;
+use crate::report::{CircReport, RuleSummary};
+use crate::rule::{Rule, policy_sets};
+use crate::system::{ActSet, PreparedSystem, merge};
+
+/// A trace kept for constraint reuse after alphabet refinement (the paper's `IncTr`), with the
+/// kind of constraint it produced. Each kind's validity rests only on property checks and on
+/// non-membership checks, which Lemma 8 keeps valid for larger alphabets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Incremental {
+    /// Last premise: `OR_{j in S(G_{n+1})} -(s|g_j, j)`.
+    Last(Vec<u32>),
+    /// Default constraint of premise `premise` for its counterexample `trace`.
+    Default { premise: usize, trace: Vec<u32> },
+    /// Lemma 4(2): `OR_{j in S(G_{n+1}) \ {premise}} -(trace|g_j, j)`.
+    Property { premise: usize, trace: Vec<u32> },
+}
+
+/// The rule and assumption alphabets for one alphabet `A`.
+#[derive(Debug)]
+struct View {
+    rule: Rule,
+    /// `alpha g_i` as sets.
+    alphas: Vec<ActSet>,
+    /// `alpha g_i` as global ids: letter `a` of assumption `i` is `letters[i][a]`.
+    letters: Vec<Vec<u32>>,
+    /// `letter_of[i][global]`.
+    letter_of: Vec<Vec<Option<u32>>>,
+}
+
+impl View {
+    fn new(sys: &PreparedSystem, g_sets: &[Vec<usize>], alphabet: &ActSet) -> Self {
+        let n = sys.len();
+        let alphas: Vec<ActSet> = (0..n)
+            .map(|i| {
+                sys.alpha(i)
+                    .iter()
+                    .zip(alphabet)
+                    .map(|(x, y)| *x && *y)
+                    .collect()
+            })
+            .collect();
+        let letters: Vec<Vec<u32>> = alphas
+            .iter()
+            .map(|s| (0..s.len() as u32).filter(|&a| s[a as usize]).collect())
+            .collect();
+        let letter_of = letters
+            .iter()
+            .map(|l| {
+                let mut m = vec![None; sys.width()];
+                for (k, &a) in l.iter().enumerate() {
+                    m[a as usize] = Some(k as u32);
+                }
+                m
+            })
+            .collect();
+        let comps: Vec<ActSet> = (0..n).map(|i| sys.alpha(i).clone()).collect();
+        let rule = Rule::new(g_sets, &alphas, &comps, sys.prop_alpha());
+        Self {
+            rule,
+            alphas,
+            letters,
+            letter_of,
+        }
+    }
+
+    fn word(&self, i: usize, trace: &[u32]) -> Vec<u32> {
+        trace
+            .iter()
+            .filter_map(|&a| self.letter_of[i][a as usize])
+            .collect()
+    }
+
+    fn plus(&self, i: usize, trace: &[u32]) -> Atom {
+        Atom::plus(i, self.word(i, trace))
+    }
+
+    fn minus(&self, i: usize, trace: &[u32]) -> Atom {
+        Atom::minus(i, self.word(i, trace))
+    }
+
+    /// The default constraint of premise `i` for its counterexample `trace` (last step included):
+    /// `+(trace|g_i, i) OR OR_{j in S(G_i)} -(prefix|g_j, j)`.
+    fn default_constraint(&self, i: usize, trace: &[u32]) -> Constraint {
+        let prefix = &trace[..trace.len().saturating_sub(1)];
+        let mut atoms = vec![self.plus(i, trace)];
+        atoms.extend(self.rule.s[i].iter().map(|&j| self.minus(j, prefix)));
+        Constraint(atoms)
+    }
+
+    /// `OR_{j in S(G_{n+1}) \ {skip}} -(trace|g_j, j)`; `None` if that disjunction is empty.
+    fn exclusion(&self, skip: Option<usize>, trace: &[u32]) -> Option<Constraint> {
+        let atoms: Vec<Atom> = self
+            .rule
+            .last
+            .iter()
+            .filter(|&&j| Some(j) != skip)
+            .map(|&j| self.minus(j, trace))
+            .collect();
+        (!atoms.is_empty()).then_some(Constraint(atoms))
+    }
+
+    /// The constraint of a reused trace under this view (the paper's RC operator).
+    fn refined(&self, inc: &Incremental) -> Option<Constraint> {
+        match inc {
+            Incremental::Last(s) => self.exclusion(None, s),
+            Incremental::Default { premise, trace } => {
+                self.rule.needed[*premise].then(|| self.default_constraint(*premise, trace))
+            }
+            Incremental::Property { premise, trace } => self.exclusion(Some(*premise), trace),
+        }
+    }
+}
+
+/// What `ApplyAG` concluded.
+#[derive(Debug)]
+enum Applied {
+    Holds,
+    Continue(Vec<Constraint>),
+    /// A counterexample of the abstract system (over `A`).
+    Abstract(Vec<u32>),
+}
+
+/// What `AlphaRefine` concluded.
+#[derive(Debug)]
+enum Refined {
+    Real(Vec<u32>),
+    Alphabet(ActSet),
+}
+
+/// The state of one run.
+#[derive(Debug)]
+pub(crate) struct Acr<'a> {
+    sys: &'a PreparedSystem,
+    config: &'a CircConfig,
+    g_sets: Vec<Vec<usize>>,
+    completeness: Vec<ActSet>,
+    full: ActSet,
+    alphabet: ActSet,
+    incremental: Vec<Incremental>,
+    iterations: usize,
+    refinements: usize,
+    sat_calls: usize,
+    max_k: usize,
+    reused: usize,
+    sat_time: Duration,
+    check_time: Duration,
+}
+
+impl<'a> Acr<'a> {
+    pub(crate) fn new(sys: &'a PreparedSystem, config: &'a CircConfig) -> Result<Self, CircError> {
+        let g_sets = policy_sets(sys, &config.policy)?;
+        let completeness: Vec<ActSet> = (0..sys.len()).map(|i| sys.completeness(i)).collect();
+        let mut full = sys.prop_alpha().clone();
+        for c in &completeness {
+            for (f, x) in full.iter_mut().zip(c) {
+                *f |= *x;
+            }
+        }
+        let alphabet = if config.alphabet_refinement {
+            sys.prop_alpha().clone()
+        } else {
+            full.clone()
+        };
+        Ok(Self {
+            sys,
+            config,
+            g_sets,
+            completeness,
+            full,
+            alphabet,
+            incremental: Vec::new(),
+            iterations: 0,
+            refinements: 0,
+            sat_calls: 0,
+            max_k: 0,
+            reused: 0,
+            sat_time: Duration::ZERO,
+            check_time: Duration::ZERO,
+        })
+    }
+
+    /// Runs ACR to a verdict; `originals` name the violation of a counterexample.
+    pub(crate) fn run(mut self, originals: (&[&Lts], &[&Lts])) -> Result<CircReport, CircError> {
+        loop {
+            let view = View::new(self.sys, &self.g_sets, &self.alphabet);
+            let mut synth = self.synthesizer(&view)?;
+            let outcome = self.inner(&view, &mut synth);
+            self.sat_calls += synth.stats().sat_calls;
+            match outcome? {
+                Ok(g) => {
+                    return Ok(self.report(
+                        &view,
+                        &synth,
+                        Verdict::Holds(certificate(self.sys, &view, &g)),
+                        &g,
+                    ));
+                }
+                Err(sigma) => {
+                    let t0 = Instant::now();
+                    let refined = self.alpha_refine(&view, &sigma)?;
+                    self.check_time += t0.elapsed();
+                    match refined {
+                        Refined::Real(trace) => {
+                            let cex = self.counterexample(&trace, originals)?;
+                            return Ok(self.report(&view, &synth, Verdict::Violated(cex), &[]));
+                        }
+                        Refined::Alphabet(a) => {
+                            self.alphabet = a;
+                            self.refinements += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn synthesizer(&mut self, view: &View) -> Result<Synthesizer, CircError> {
+        let names = view
+            .letters
+            .iter()
+            .map(|l| l.iter().map(|&a| self.sys.name(a).to_owned()).collect())
+            .collect();
+        let options = SynthOptions {
+            symmetry_breaking: self.config.symmetry_breaking,
+            incremental: self.config.incremental,
+            disjunction: self.config.disjunction,
+            max_total_states: self.config.max_total_states,
+            max_conflicts: self.config.max_conflicts,
+        };
+        let mut synth = Synthesizer::new(names, options);
+        if self.config.reuse_constraints {
+            for inc in &self.incremental {
+                if let Some(c) = view.refined(inc) {
+                    synth.add(c)?;
+                    self.reused += 1;
+                }
+            }
+        }
+        Ok(synth)
+    }
+
+    /// The inner loop: `Ok(Ok(g))` when the premises hold with `g`, `Ok(Err(sigma))` for an
+    /// abstract counterexample.
+    fn inner(
+        &mut self,
+        view: &View,
+        synth: &mut Synthesizer,
+    ) -> Result<Result<Vec<Lts>, Vec<u32>>, CircError> {
+        loop {
+            self.iterations += 1;
+            if let Some(limit) = self.config.max_iterations {
+                if self.iterations > limit {
+                    return Err(CircError::IterationLimit { limit });
+                }
+            }
+            self.config.compose.budget()?.check_now()?;
+            let t0 = Instant::now();
+            let g = synth.solve()?;
+            self.sat_time += t0.elapsed();
+            self.max_k = self.max_k.max(synth.bound());
+            let t0 = Instant::now();
+            let applied = self.apply_ag(view, &g);
+            self.check_time += t0.elapsed();
+            match applied? {
+                Applied::Holds => return Ok(Ok(g)),
+                Applied::Abstract(sigma) => return Ok(Err(sigma)),
+                Applied::Continue(cs) => {
+                    for c in cs {
+                        synth.add(c)?;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `ApplyAG`: checks the kept premises and analyses their counterexamples.
+    fn apply_ag(&mut self, view: &View, g: &[Lts]) -> Result<Applied, CircError> {
+        let sys = self.sys;
+        let mut cs = Vec::new();
+        for i in (0..sys.len()).filter(|&i| view.rule.needed[i]) {
+            let refs: Vec<&Lts> = view.rule.s[i].iter().map(|&j| &g[j]).collect();
+            let report =
+                check_circular_premise(&sys.components()[i], &refs, &g[i], &self.config.compose)?;
+            if let Some(cex) = report.verdict.counterexample() {
+                let tau = sys.trace_ids(&cex.trace);
+                match self.update_constraints(view, i, tau)? {
+                    Applied::Continue(c) => cs.extend(c),
+                    other => return Ok(other),
+                }
+                if self.config.cex_per_iteration == CexPerIteration::One {
+                    return Ok(Applied::Continue(cs));
+                }
+            }
+        }
+        if let Some(sigma) = self.last_premise(view, g)? {
+            if view
+                .rule
+                .last
+                .iter()
+                .all(|&j| sys.in_projection(j, &sigma, &view.alphas[j]))
+            {
+                return Ok(Applied::Abstract(sigma));
+            }
+            cs.extend(view.exclusion(None, &sigma));
+            self.incremental.push(Incremental::Last(sigma));
+        }
+        Ok(if cs.is_empty() {
+            Applied::Holds
+        } else {
+            Applied::Continue(cs)
+        })
+    }
+
+    /// Checks `S(G_{n+1}) |= P`; a counterexample as global ids.
+    fn last_premise(&self, view: &View, g: &[Lts]) -> Result<Option<Vec<u32>>, CircError> {
+        let refs: Vec<&Lts> = view.rule.last.iter().map(|&j| &g[j]).collect();
+        if refs.is_empty() {
+            // The property has no actions: it is violated only if it starts in error.
+            return Ok(self.sys.violation_prefix(&[]).map(|_| Vec::new()));
+        }
+        let report = check_safety(&refs, &[self.sys.property()], &self.config.compose)?;
+        Ok(report
+            .verdict
+            .counterexample()
+            .map(|c| self.sys.trace_ids(&c.trace)))
+    }
+
+    /// `UpdateConstraints` for the counterexample `tau` (last step included) of premise `i`.
+    fn update_constraints(
+        &mut self,
+        view: &View,
+        i: usize,
+        tau: Vec<u32>,
+    ) -> Result<Applied, CircError> {
+        let sys = self.sys;
+        if tau.is_empty() {
+            return Err(CircError::Internal {
+                reason: format!("empty counterexample for premise {i}"),
+            });
+        }
+        let t = if self.config.extend_traces {
+            self.extend_trace(view, i, &tau)
+        } else {
+            tau.clone()
+        };
+        let in_all = |set: &[usize], x: &[u32]| {
+            set.iter()
+                .all(|&j| sys.in_projection(j, x, &view.alphas[j]))
+        };
+        let violation = sys.violation_prefix(&t);
+        if let Some(len) = violation {
+            if in_all(&view.rule.last, &t[..len]) {
+                let sigma: Vec<u32> = t[..len]
+                    .iter()
+                    .copied()
+                    .filter(|&a| self.alphabet[a as usize])
+                    .collect();
+                return Ok(Applied::Abstract(sigma));
+            }
+        }
+        let sigma = &t[..t.len() - 1];
+        let mut cs = Vec::new();
+        let mut done = false;
+        if self.config.strong_constraints {
+            // Lemma 4(1) on the whole trace, then on its prefix.
+            if let Some(cl) = view.rule.t(i).find(|cl| in_all(cl, &t)) {
+                cs.extend(cl.iter().map(|&j| Constraint(vec![view.plus(j, &t)])));
+                done = true;
+            } else if let Some(cl) = view.rule.t(i).find(|cl| in_all(cl, sigma)) {
+                cs.extend(cl.iter().map(|&j| Constraint(vec![view.plus(j, sigma)])));
+                cs.push(Constraint(vec![view.plus(i, &t)]));
+                done = true;
+            }
+            // Lemma 4(2): the property is violated along the trace (or its prefix).
+            for x in [&t[..], sigma] {
+                if sys.violation_prefix(x).is_some() {
+                    cs.extend(view.exclusion(Some(i), x));
+                    self.incremental.push(Incremental::Property {
+                        premise: i,
+                        trace: x.to_vec(),
+                    });
+                }
+            }
+        }
+        if !done {
+            cs.push(view.default_constraint(i, &tau));
+            self.incremental.push(Incremental::Default {
+                premise: i,
+                trace: tau,
+            });
+        }
+        Ok(Applied::Continue(cs))
+    }
+
+    /// `ExtendTrace`: greedily embeds the trace into the other components, one by one, adding their
+    /// actions not yet covered; a component that cannot follow leaves the trace unchanged.
+    fn extend_trace(&self, view: &View, i: usize, tau: &[u32]) -> Vec<u32> {
+        let sys = self.sys;
+        let mut cov = sys.alpha(i).clone();
+        for &j in &view.rule.s[i] {
+            union(&mut cov, &view.alphas[j]);
+        }
+        let mut t = tau.to_vec();
+        for j in (0..sys.len()).filter(|&j| j != i) {
+            let aj = &view.alphas[j];
+            if aj.iter().zip(&cov).all(|(x, c)| !*x || *c) {
+                continue;
+            }
+            let matched: ActSet = aj.iter().zip(&cov).map(|(x, c)| *x && *c).collect();
+            let inserted: ActSet = aj.iter().zip(&cov).map(|(x, c)| *x && !*c).collect();
+            if let Some(e) = sys.embed(j, &t, &matched, &inserted) {
+                t = e;
+            } else if let Some((&last, prefix)) = t.split_last() {
+                if let Some(mut e) = sys.embed(j, prefix, &matched, &inserted) {
+                    e.push(last);
+                    t = e;
+                }
+            }
+            union(&mut cov, aj);
+        }
+        t
+    }
+
+    /// `AlphaRefine`: is the abstract counterexample `sigma` real (Lemma 7)? If not, the actions
+    /// where the components' completions first disagree, scanning backwards, join `A`.
+    fn alpha_refine(&self, view: &View, sigma: &[u32]) -> Result<Refined, CircError> {
+        let sys = self.sys;
+        let n = sys.len();
+        let a = &self.alphabet;
+        let extra: Vec<ActSet> = self
+            .completeness
+            .iter()
+            .map(|c| c.iter().zip(a).map(|(x, y)| *x && !*y).collect())
+            .collect();
+        let mut parts = Vec::with_capacity(n);
+        for (i, x) in extra.iter().enumerate() {
+            parts.push(
+                sys.embed(i, sigma, a, x)
+                    .ok_or_else(|| CircError::Internal {
+                        reason: format!(
+                            "abstract counterexample not in component {i} (alphabet {:?})",
+                            view.letters[i]
+                        ),
+                    })?,
+            );
+        }
+        let own: Vec<ActSet> = extra.iter().map(|x| or(a, x)).collect();
+        if let Some(t) = merge(&parts, &own) {
+            return self.concretise(&t).map(Refined::Real);
+        }
+        let mut add = vec![false; sys.width()];
+        for i in 0..n {
+            for j in i + 1..n {
+                let common: ActSet = own[i].iter().zip(&own[j]).map(|(x, y)| *x && *y).collect();
+                backward_disagreement(&parts[i], &parts[j], &common, a, &mut add);
+            }
+        }
+        if !add.iter().any(|&x| x) {
+            for p in &parts {
+                for &b in p.iter().filter(|&&b| !a[b as usize]) {
+                    add[b as usize] = true;
+                }
+            }
+        }
+        if !add.iter().any(|&x| x) {
+            add.clone_from(&self.full);
+        }
+        Ok(Refined::Alphabet(or(a, &add)))
+    }
+
+    /// Extends a trace over the completeness alphabets into a run of the whole system by adding
+    /// each component's private actions.
+    fn concretise(&self, t: &[u32]) -> Result<Vec<u32>, CircError> {
+        let sys = self.sys;
+        let mut parts = Vec::new();
+        let mut own = Vec::new();
+        for i in 0..sys.len() {
+            let local: ActSet = sys
+                .alpha(i)
+                .iter()
+                .zip(&self.full)
+                .map(|(x, f)| *x && !*f)
+                .collect();
+            let p = sys
+                .embed(i, t, &self.full, &local)
+                .ok_or_else(|| CircError::Internal {
+                    reason: format!("completed counterexample not in component {i}"),
+                })?;
+            parts.push(p);
+            own.push(or(&self.full, &local));
+        }
+        merge(&parts, &own).ok_or_else(|| CircError::Internal {
+            reason: "private actions could not be merged".to_owned(),
+        })
+    }
+
+    fn counterexample(
+        &self,
+        trace: &[u32],
+        (comps, props): (&[&Lts], &[&Lts]),
+    ) -> Result<Counterexample, CircError> {
+        let names = self.sys.trace_names(trace);
+        let violation =
+            find_violation(comps, props, &names)?.ok_or_else(|| CircError::Internal {
+                reason: format!("counterexample {names:?} does not violate"),
+            })?;
+        Ok(Counterexample::new(names, violation))
+    }
+
+    fn report(&self, view: &View, synth: &Synthesizer, verdict: Verdict, g: &[Lts]) -> CircReport {
+        let n = self.sys.len();
+        let sizes = (0..n)
+            .map(|i| {
+                if view.rule.needed[i] {
+                    g.get(i).map_or(0, Lts::num_states)
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let complete = (0..n).all(|i| {
+            self.completeness[i]
+                .iter()
+                .zip(&view.alphas[i])
+                .all(|(f, x)| !*f || *x)
+        });
+        let sound = (0..n).all(|i| {
+            (0..self.sys.width())
+                .all(|a| !(self.sys.alpha(i)[a] && self.sys.prop_alpha()[a]) || view.alphas[i][a])
+        });
+        let rule = RuleSummary {
+            premises: view.rule.s.clone(),
+            last: view.rule.last.clone(),
+            dropped: (0..n).filter(|&i| !view.rule.needed[i]).collect(),
+            sound,
+            complete,
+            alphabet: (0..self.sys.width() as u32)
+                .filter(|&a| self.alphabet[a as usize])
+                .map(|a| self.sys.name(a).to_owned())
+                .collect(),
+        };
+        CircReport {
+            verdict,
+            iterations: self.iterations,
+            alphabet_refinements: self.refinements,
+            sat_calls: self.sat_calls,
+            max_k: self.max_k,
+            assumption_sizes: sizes,
+            constraints: synth.constraints().len(),
+            reused_constraints: self.reused,
+            rule,
+            sat_time: self.sat_time,
+            check_time: self.check_time,
+        }
+    }
+}
+
+/// The certificate: the assumptions of the kept premises, labelled by prepared component.
+fn certificate(sys: &PreparedSystem, view: &View, g: &[Lts]) -> Certificate {
+    Certificate {
+        assumptions: (0..sys.len())
+            .filter(|&i| view.rule.needed[i])
+            .map(|i| Assumption {
+                component: sys.labels()[i].clone(),
+                lts: g[i].clone(),
+            })
+            .collect(),
+    }
+}
+
+fn union(a: &mut ActSet, b: &ActSet) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x |= *y;
+    }
+}
+
+fn or(a: &ActSet, b: &ActSet) -> ActSet {
+    a.iter().zip(b).map(|(x, y)| *x || *y).collect()
+}
+
+/// Scans `u|common` and `v|common` from their ends and marks (in `add`) the actions outside `a`
+/// at the first position where they differ.
+fn backward_disagreement(u: &[u32], v: &[u32], common: &ActSet, a: &ActSet, add: &mut [bool]) {
+    let pu: Vec<u32> = u.iter().copied().filter(|&x| common[x as usize]).collect();
+    let pv: Vec<u32> = v.iter().copied().filter(|&x| common[x as usize]).collect();
+    let mut iu = pu.iter().rev();
+    let mut iv = pv.iter().rev();
+    loop {
+        match (iu.next(), iv.next()) {
+            (None, None) => return,
+            (x, y) if x == y => {}
+            (x, y) => {
+                for &b in x.into_iter().chain(y) {
+                    if !a[b as usize] {
+                        add[b as usize] = true;
+                    }
+                }
+                return;
+            }
+        }
+    }
+}

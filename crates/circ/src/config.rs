@@ -1,0 +1,234 @@
+//! [`CircConfig`]: what a CIRC-AG_N run may do and how much it may spend.
+//!
+//! The knobs fall in three groups: the *rule* (decomposition [`Mode`], assumption [`Policy`],
+//! alphabet refinement on or off), the *SAT encoding* (symmetry breaking, incremental solving, how
+//! disjunctions are encoded), and the *budgets* (iterations, SAT conflicts, total assumption size,
+//! and the composition budgets of [`guarantor_compose::Config`], whose deadline also bounds the
+//! whole run). The encoding knobs exist so that their effect can be measured; the defaults are the
+//! fast choices.
+
+use guarantor_compose::Config;
+
+/// How the system is decomposed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Mode {
+    /// One assumption per component (the paper's NW). Default.
+    #[default]
+    NWay,
+    /// Two groups of components, each composed eagerly first (the paper's 2W). `groups[c]` is
+    /// 0 or 1 for component `c`; `None` puts the first half (rounded up) in group 0.
+    TwoWay {
+        /// The group of each component, or `None` for first half / second half.
+        groups: Option<Vec<u8>>,
+    },
+}
+
+/// Which other guarantees premise `i` may assume (the set `G_i` of the generic rule).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Policy {
+    /// Every other guarantee (the paper's choice in its experiments). Default.
+    #[default]
+    AllOthers,
+    /// Only guarantees of components sharing an action of the completeness alphabets with
+    /// component `i`.
+    Neighbours,
+    /// Given sets: `sets[i]` lists the (decomposed) components whose guarantees premise `i` assumes;
+    /// it must not contain `i`.
+    Given(Vec<Vec<usize>>),
+}
+
+/// How a disjunction of membership atoms becomes clauses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Disjunction {
+    /// One clause of the atoms' literals: our atoms are single literals, so this is exact. Default.
+    #[default]
+    Direct,
+    /// The paper's scheme: `ceil(log2 m)` selector variables choose which of `m` disjuncts must
+    /// hold. Kept to measure what it costs.
+    Selectors,
+}
+
+/// How many premise counterexamples one iteration analyses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CexPerIteration {
+    /// Stop at the first failing premise.
+    One,
+    /// Check every premise and analyse each failing one (at most `n * sum |g_i|` counterexamples,
+    /// the paper's optimisation; one per premise here, since a check yields one). Default.
+    #[default]
+    AllPremises,
+}
+
+/// Configuration of [`check_circ`](crate::check_circ). `CircConfig::default()` is NW+AR with all
+/// encoding optimisations and no budgets.
+///
+/// ```
+/// use guarantor_circ::{CircConfig, Mode};
+/// let config = CircConfig::default().with_alphabet_refinement(false).with_mode(Mode::TwoWay { groups: None });
+/// assert!(!config.alphabet_refinement);
+/// ```
+#[derive(Clone, Debug)]
+#[allow(clippy::struct_excessive_bools)] // independent switches, each measured separately
+pub struct CircConfig {
+    /// Decomposition. Default: [`Mode::NWay`].
+    pub mode: Mode,
+    /// Assumption sets of the rule. Default: [`Policy::AllOthers`].
+    pub policy: Policy,
+    /// Start from the property's alphabet and refine (AR); otherwise use the completeness
+    /// alphabets from the start. Default: `true`.
+    pub alphabet_refinement: bool,
+    /// Reuse the constraints Lemma 8 keeps valid after an alphabet refinement. Default: `true`.
+    pub reuse_constraints: bool,
+    /// Greedy `ExtendTrace` of premise counterexamples over the other components. Default: `true`.
+    pub extend_traces: bool,
+    /// The stronger constraints of closed sets and of the property (Lemma 4). Default: `true`.
+    pub strong_constraints: bool,
+    /// BFS symmetry breaking in the SAT encoding. Default: `true`.
+    pub symmetry_breaking: bool,
+    /// Keep one SAT solver across bound steps and iterations (bound by assumption literals); else
+    /// a fresh solver per SAT call. Default: `true`.
+    pub incremental: bool,
+    /// Encoding of disjunctive constraints. Default: [`Disjunction::Direct`].
+    pub disjunction: Disjunction,
+    /// Counterexamples per iteration. Default: [`CexPerIteration::AllPremises`].
+    pub cex_per_iteration: CexPerIteration,
+    /// Most inner iterations in total. Default: `None`.
+    pub max_iterations: Option<usize>,
+    /// Most SAT conflicts in total (counted as learnt clauses). Default: `None`.
+    pub max_conflicts: Option<u64>,
+    /// Largest total assumption size the search may try. Default: `10_000`.
+    pub max_total_states: usize,
+    /// Budgets of every composition and premise check; its deadline bounds the whole run.
+    /// Default: unlimited.
+    pub compose: Config,
+}
+
+impl Default for CircConfig {
+    fn default() -> Self {
+        Self {
+            mode: Mode::NWay,
+            policy: Policy::AllOthers,
+            alphabet_refinement: true,
+            reuse_constraints: true,
+            extend_traces: true,
+            strong_constraints: true,
+            symmetry_breaking: true,
+            incremental: true,
+            disjunction: Disjunction::Direct,
+            cex_per_iteration: CexPerIteration::AllPremises,
+            max_iterations: None,
+            max_conflicts: None,
+            max_total_states: 10_000,
+            compose: Config::default(),
+        }
+    }
+}
+
+impl CircConfig {
+    /// The default configuration.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets [`CircConfig::mode`].
+    #[must_use]
+    pub fn with_mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Sets [`CircConfig::policy`].
+    #[must_use]
+    pub fn with_policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Sets [`CircConfig::alphabet_refinement`].
+    #[must_use]
+    pub fn with_alphabet_refinement(mut self, on: bool) -> Self {
+        self.alphabet_refinement = on;
+        self
+    }
+
+    /// Sets [`CircConfig::reuse_constraints`].
+    #[must_use]
+    pub fn with_reuse_constraints(mut self, on: bool) -> Self {
+        self.reuse_constraints = on;
+        self
+    }
+
+    /// Sets [`CircConfig::extend_traces`].
+    #[must_use]
+    pub fn with_extend_traces(mut self, on: bool) -> Self {
+        self.extend_traces = on;
+        self
+    }
+
+    /// Sets [`CircConfig::strong_constraints`].
+    #[must_use]
+    pub fn with_strong_constraints(mut self, on: bool) -> Self {
+        self.strong_constraints = on;
+        self
+    }
+
+    /// Sets [`CircConfig::symmetry_breaking`].
+    #[must_use]
+    pub fn with_symmetry_breaking(mut self, on: bool) -> Self {
+        self.symmetry_breaking = on;
+        self
+    }
+
+    /// Sets [`CircConfig::incremental`].
+    #[must_use]
+    pub fn with_incremental(mut self, on: bool) -> Self {
+        self.incremental = on;
+        self
+    }
+
+    /// Sets [`CircConfig::disjunction`].
+    #[must_use]
+    pub fn with_disjunction(mut self, d: Disjunction) -> Self {
+        self.disjunction = d;
+        self
+    }
+
+    /// Sets [`CircConfig::cex_per_iteration`].
+    #[must_use]
+    pub fn with_cex_per_iteration(mut self, c: CexPerIteration) -> Self {
+        self.cex_per_iteration = c;
+        self
+    }
+
+    /// Sets [`CircConfig::max_iterations`].
+    #[must_use]
+    pub fn with_max_iterations(mut self, limit: usize) -> Self {
+        self.max_iterations = Some(limit);
+        self
+    }
+
+    /// Sets [`CircConfig::max_conflicts`].
+    #[must_use]
+    pub fn with_max_conflicts(mut self, limit: u64) -> Self {
+        self.max_conflicts = Some(limit);
+        self
+    }
+
+    /// Sets [`CircConfig::max_total_states`].
+    #[must_use]
+    pub fn with_max_total_states(mut self, limit: usize) -> Self {
+        self.max_total_states = limit;
+        self
+    }
+
+    /// Sets [`CircConfig::compose`].
+    #[must_use]
+    pub fn with_compose(mut self, compose: Config) -> Self {
+        self.compose = compose;
+        self
+    }
+}

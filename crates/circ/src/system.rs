@@ -1,0 +1,514 @@
+//! The system as the algorithm sees it ([`PreparedSystem`]), and the trace operations the
+//! counterexample analysis needs: membership of projections in abstract components, greedy
+//! embedding of a trace into a component, and merging per-component traces into one.
+//!
+//! **Preparation.** The paper assumes one deterministic property `P` whose alphabet lies inside the
+//! components', and components without `ERROR` states. LTSA inputs need not fit, so [`prepare`]
+//! rewrites them into an equivalent system that does:
+//! - several properties become their composition (deterministic, and violated exactly when one of
+//!   them is, by Lemma 1);
+//! - a component with an `ERROR` state gets a fresh private action `__circ_error_<c>` looping on
+//!   that state (which loses its other moves and its error mark), and the property gets a
+//!   one-state conjunct over that action that forbids it: reaching `ERROR` is then a property
+//!   violation one step later;
+//! - property actions that no component has would let `P_err` move alone; an `env` component with
+//!   one state looping on them keeps that behaviour inside the rule;
+//! - in two-way mode each group is composed eagerly into one component.
+//!
+//! Certificates refer to the prepared components (labelled `"0"`, `"1+3"`, `"env"`), so they are
+//! re-checked against [`PreparedSystem::components`] and [`PreparedSystem::property`].
+//!
+//! Actions are numbered globally (`u32`, index into [`PreparedSystem::action_names`]); alphabets
+//! are `Vec<bool>` over that numbering. Traces are `Vec<u32>`.
+
+use std::collections::VecDeque;
+
+use guarantor_compose::{Config, compose, error_lts};
+use guarantor_lts::{ActionId, Lts, LtsBuilder, StateId};
+use rustc_hash::FxHashMap;
+
+use crate::config::Mode;
+use crate::error::CircError;
+
+/// A set of global actions.
+pub(crate) type ActSet = Vec<bool>;
+
+/// The system CIRC-AG_N works on: prepared components, one deterministic property, and a global
+/// numbering of actions. See the module docs for what preparation changes.
+#[derive(Clone, Debug)]
+pub struct PreparedSystem {
+    names: Vec<String>,
+    components: Vec<Lts>,
+    labels: Vec<String>,
+    property: Lts,
+    /// `alpha[c][a]`: component `c` has global action `a`.
+    alpha: Vec<ActSet>,
+    prop_alpha: ActSet,
+    /// Global action of each local action id, per component (`None` for tau).
+    to_global: Vec<Vec<Option<u32>>>,
+    /// Local id in the property of each global action.
+    prop_local: Vec<Option<ActionId>>,
+    /// The `__circ_error_<c>` actions.
+    error_actions: ActSet,
+}
+
+/// Builds the [`PreparedSystem`] of `components` and `properties` for `mode`.
+///
+/// # Errors
+/// [`CircError::NoComponents`], [`CircError::BadGrouping`], a nondeterministic property
+/// ([`guarantor_compose::ComposeError::PropertyNotDeterministic`]) or a composition budget.
+pub fn prepare(
+    components: &[&Lts],
+    properties: &[&Lts],
+    mode: &Mode,
+    config: &Config,
+) -> Result<PreparedSystem, CircError> {
+    if components.is_empty() {
+        return Err(CircError::NoComponents);
+    }
+    for p in properties {
+        error_lts(p)?; // rejects nondeterministic properties up front
+    }
+    let mut taken: Vec<&str> = components
+        .iter()
+        .chain(properties)
+        .flat_map(|l| l.alphabet().iter().map(|(_, n)| n))
+        .collect();
+    taken.sort_unstable();
+    let mut comps = Vec::with_capacity(components.len());
+    let mut forbid = Vec::new();
+    for (c, m) in components.iter().enumerate() {
+        match m.error_state() {
+            None => comps.push((*m).clone()),
+            Some(e) => {
+                let name = fresh_name(&taken, &format!("__circ_error_{c}"));
+                comps.push(error_as_action(m, e, &name)?);
+                forbid.push(forbidding(&name)?);
+            }
+        }
+    }
+    let mut all_props: Vec<&Lts> = properties.to_vec();
+    all_props.extend(forbid.iter());
+    let property = match all_props.as_slice() {
+        [] => LtsBuilder::new().build_one()?,
+        [p] => (*p).clone(),
+        ps => compose(ps, config)?,
+    };
+    let mut labels: Vec<String> = (0..comps.len()).map(|c| c.to_string()).collect();
+    if let Some(env) = environment(&comps, &property)? {
+        comps.push(env);
+        labels.push("env".to_owned());
+    }
+    if let Mode::TwoWay { groups } = mode {
+        (comps, labels) = group(&comps, &labels, components.len(), groups.as_deref(), config)?;
+    }
+    Ok(PreparedSystem::new(comps, labels, property))
+}
+
+/// A name starting with `base` that `taken` (sorted) does not contain.
+fn fresh_name(taken: &[&str], base: &str) -> String {
+    let mut name = base.to_owned();
+    while taken.binary_search(&name.as_str()).is_ok() {
+        name.push('_');
+    }
+    name
+}
+
+/// `m` with its error state `e` turned into a plain state whose only move is `name` (a loop).
+fn error_as_action(m: &Lts, e: StateId, name: &str) -> Result<Lts, CircError> {
+    let mut b = LtsBuilder::with_alphabet(m.alphabet().clone());
+    b.ensure_states(m.num_states())?;
+    b.set_initial(m.initial())?;
+    for t in m.transitions().filter(|t| t.source != e) {
+        b.add_transition(t.source, t.action, t.target)?;
+    }
+    b.add_transition_named(e, name, e)?;
+    Ok(b.build()?)
+}
+
+/// A one-state property over `{name}` that forbids `name`.
+fn forbidding(name: &str) -> Result<Lts, CircError> {
+    let mut b = LtsBuilder::new();
+    b.add_state()?;
+    b.action(name)?;
+    Ok(b.build()?)
+}
+
+/// Small helper: build an LTS with exactly one state.
+trait BuildOne {
+    fn build_one(self) -> Result<Lts, CircError>;
+}
+
+impl BuildOne for LtsBuilder {
+    fn build_one(mut self) -> Result<Lts, CircError> {
+        self.add_state()?;
+        Ok(self.build()?)
+    }
+}
+
+/// The `env` component: one state looping on the property actions no component has.
+fn environment(comps: &[Lts], property: &Lts) -> Result<Option<Lts>, CircError> {
+    let orphans: Vec<&str> = property
+        .alphabet()
+        .iter()
+        .filter(|&(a, n)| !a.is_tau() && !comps.iter().any(|m| m.alphabet().contains(n)))
+        .map(|(_, n)| n)
+        .collect();
+    if orphans.is_empty() {
+        return Ok(None);
+    }
+    let mut b = LtsBuilder::new();
+    let s = b.add_state()?;
+    for n in orphans {
+        b.add_transition_named(s, n, s)?;
+    }
+    Ok(Some(b.build()?))
+}
+
+/// Composes the components into two groups (the environment, if any, joins group 0).
+fn group(
+    comps: &[Lts],
+    labels: &[String],
+    original: usize,
+    groups: Option<&[u8]>,
+    config: &Config,
+) -> Result<(Vec<Lts>, Vec<String>), CircError> {
+    let given: Vec<u8> = match groups {
+        Some(g) if g.len() != original => {
+            return Err(CircError::BadGrouping {
+                reason: format!("{} groups given for {original} components", g.len()),
+            });
+        }
+        Some(g) if g.iter().any(|&x| x > 1) => {
+            return Err(CircError::BadGrouping {
+                reason: "groups must be 0 or 1".to_owned(),
+            });
+        }
+        Some(g) => g.to_vec(),
+        None => (0..original).map(|c| u8::from(2 * c >= original)).collect(),
+    };
+    let group_of = |c: usize| given.get(c).copied().unwrap_or(0);
+    let mut out = Vec::new();
+    let mut out_labels = Vec::new();
+    for g in 0..2u8 {
+        let members: Vec<usize> = (0..comps.len()).filter(|&c| group_of(c) == g).collect();
+        if members.is_empty() {
+            continue;
+        }
+        let refs: Vec<&Lts> = members.iter().map(|&c| &comps[c]).collect();
+        out.push(if refs.len() == 1 {
+            refs[0].clone()
+        } else {
+            compose(&refs, config)?
+        });
+        let names: Vec<&str> = members.iter().map(|&c| labels[c].as_str()).collect();
+        out_labels.push(names.join("+"));
+    }
+    Ok((out, out_labels))
+}
+
+impl PreparedSystem {
+    fn new(components: Vec<Lts>, labels: Vec<String>, property: Lts) -> Self {
+        let mut index: FxHashMap<String, u32> = FxHashMap::default();
+        let mut names = Vec::new();
+        let mut intern = |n: &str| -> u32 {
+            *index.entry(n.to_owned()).or_insert_with(|| {
+                names.push(n.to_owned());
+                (names.len() - 1) as u32
+            })
+        };
+        let map = |l: &Lts, intern: &mut dyn FnMut(&str) -> u32| -> Vec<Option<u32>> {
+            let mut out = vec![None; l.alphabet().id_bound()];
+            for (a, n) in l.alphabet().iter().filter(|(a, _)| !a.is_tau()) {
+                out[a.index()] = Some(intern(n));
+            }
+            out
+        };
+        let to_global: Vec<Vec<Option<u32>>> =
+            components.iter().map(|m| map(m, &mut intern)).collect();
+        let prop_to_global = map(&property, &mut intern);
+        let width = names.len();
+        let set_of = |g: &[Option<u32>]| {
+            let mut s = vec![false; width];
+            for a in g.iter().flatten() {
+                s[*a as usize] = true;
+            }
+            s
+        };
+        let alpha = to_global.iter().map(|g| set_of(g)).collect();
+        let prop_alpha = set_of(&prop_to_global);
+        let mut prop_local = vec![None; width];
+        for (local, g) in prop_to_global.iter().enumerate() {
+            if let Some(g) = g {
+                prop_local[*g as usize] = Some(ActionId::must(local));
+            }
+        }
+        let error_actions = names
+            .iter()
+            .map(|n| n.starts_with("__circ_error_"))
+            .collect();
+        Self {
+            names,
+            components,
+            labels,
+            property,
+            alpha,
+            prop_alpha,
+            to_global,
+            prop_local,
+            error_actions,
+        }
+    }
+
+    /// The prepared components, in rule order.
+    pub fn components(&self) -> &[Lts] {
+        &self.components
+    }
+
+    /// The label of each prepared component: its original indices joined by `+`, or `env`.
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// The single deterministic property.
+    pub fn property(&self) -> &Lts {
+        &self.property
+    }
+
+    /// The global action names.
+    pub fn action_names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Number of components.
+    pub(crate) fn len(&self) -> usize {
+        self.components.len()
+    }
+
+    /// Number of global actions.
+    pub(crate) fn width(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Alphabet of component `c`.
+    pub(crate) fn alpha(&self, c: usize) -> &ActSet {
+        &self.alpha[c]
+    }
+
+    /// Alphabet of the property.
+    pub(crate) fn prop_alpha(&self) -> &ActSet {
+        &self.prop_alpha
+    }
+
+    /// Name of global action `a`.
+    pub(crate) fn name(&self, a: u32) -> &str {
+        &self.names[a as usize]
+    }
+
+    /// The interface alphabet `alpha J_c`: actions of `c` that another component has.
+    pub(crate) fn interface(&self, c: usize) -> ActSet {
+        (0..self.width())
+            .map(|a| self.alpha[c][a] && (0..self.len()).any(|d| d != c && self.alpha[d][a]))
+            .collect()
+    }
+
+    /// The completeness alphabet `alpha_F(g_c) = (alpha M_c n alpha P) u alpha J_c`.
+    pub(crate) fn completeness(&self, c: usize) -> ActSet {
+        let j = self.interface(c);
+        (0..self.width())
+            .map(|a| j[a] || (self.alpha[c][a] && self.prop_alpha[a]))
+            .collect()
+    }
+
+    /// The trace as action names, without the error actions added by preparation.
+    pub(crate) fn trace_names(&self, trace: &[u32]) -> Vec<String> {
+        trace
+            .iter()
+            .filter(|&&a| !self.error_actions[a as usize])
+            .map(|&a| self.names[a as usize].clone())
+            .collect()
+    }
+
+    /// The global ids of a trace of names (names outside the system are skipped).
+    pub(crate) fn trace_ids<S: AsRef<str>>(&self, trace: &[S]) -> Vec<u32> {
+        trace
+            .iter()
+            .filter_map(|n| self.names.iter().position(|m| m == n.as_ref()))
+            .map(|a| a as u32)
+            .collect()
+    }
+
+    /// Whether `trace` projected on `sigma` is a trace of component `c` projected on `sigma`
+    /// (`trace|sigma in L(M_c|sigma)`).
+    pub(crate) fn in_projection(&self, c: usize, trace: &[u32], sigma: &ActSet) -> bool {
+        let m = &self.components[c];
+        let g = &self.to_global[c];
+        let seen = |a: ActionId| g[a.index()].is_some_and(|x| sigma[x as usize]);
+        let mut set = vec![false; m.num_states()];
+        let mut current = closure(m, &[m.initial()], &seen, &mut set);
+        for &a in trace
+            .iter()
+            .filter(|&&a| sigma[a as usize] && self.alpha[c][a as usize])
+        {
+            let next: Vec<StateId> = current
+                .iter()
+                .flat_map(|&s| m.outgoing(s))
+                .filter(|e| g[e.action.index()] == Some(a))
+                .map(|e| e.target)
+                .collect();
+            set.fill(false);
+            current = closure(m, &next, &seen, &mut set);
+            if current.is_empty() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The length of the shortest prefix of `trace` whose projection violates the property.
+    pub(crate) fn violation_prefix(&self, trace: &[u32]) -> Option<usize> {
+        let p = &self.property;
+        let mut s = p.initial();
+        if p.is_error(s) {
+            return Some(0);
+        }
+        for (i, &a) in trace.iter().enumerate() {
+            let Some(local) = self.prop_local[a as usize] else {
+                continue;
+            };
+            match p.successors(s, local).next() {
+                Some(t) if !p.is_error(t) => s = t,
+                _ => return Some(i + 1),
+            }
+        }
+        None
+    }
+
+    /// Greedy embedding of `trace` into component `c`: a run of `c` in which the trace's actions
+    /// that `c` has and that are `matched` occur in order, actions of `inserted` may be added
+    /// anywhere before the last matched step, and `c`'s other actions are silent. Returns the
+    /// trace with the inserted actions (breadth-first, so few are inserted), or `None`.
+    pub(crate) fn embed(
+        &self,
+        c: usize,
+        trace: &[u32],
+        matched: &ActSet,
+        inserted: &ActSet,
+    ) -> Option<Vec<u32>> {
+        let m = &self.components[c];
+        let g = &self.to_global[c];
+        let n = m.num_states();
+        let len = trace.len();
+        if len == 0 {
+            return Some(Vec::new());
+        }
+        let key = |pos: usize, s: StateId| pos * n + s.index();
+        // parent[key] = (previous key, emitted action)
+        let mut parent: FxHashMap<usize, (usize, Option<u32>)> = FxHashMap::default();
+        let start = key(0, m.initial());
+        parent.insert(start, (usize::MAX, None));
+        let mut queue = VecDeque::from([(0usize, m.initial())]);
+        while let Some((pos, s)) = queue.pop_front() {
+            let here = key(pos, s);
+            let mut moves: Vec<(usize, StateId, Option<u32>)> = Vec::new();
+            let a = trace[pos];
+            if !(self.alpha[c][a as usize] && matched[a as usize]) {
+                moves.push((pos + 1, s, Some(a)));
+            }
+            for e in m.outgoing(s) {
+                match g[e.action.index()] {
+                    Some(b) if matched[b as usize] => {
+                        if b == a {
+                            moves.push((pos + 1, e.target, Some(b)));
+                        }
+                    }
+                    Some(b) if inserted[b as usize] => moves.push((pos, e.target, Some(b))),
+                    _ => moves.push((pos, e.target, None)),
+                }
+            }
+            for (p, t, emit) in moves {
+                let k = key(p, t);
+                if parent.contains_key(&k) {
+                    continue;
+                }
+                parent.insert(k, (here, emit));
+                if p == len {
+                    return Some(path(&parent, k));
+                }
+                queue.push_back((p, t));
+            }
+        }
+        None
+    }
+}
+
+/// The emitted actions on the parent chain ending at `k`.
+fn path(parent: &FxHashMap<usize, (usize, Option<u32>)>, mut k: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    while let Some(&(prev, emit)) = parent.get(&k) {
+        if prev == usize::MAX {
+            break;
+        }
+        out.extend(emit);
+        k = prev;
+    }
+    out.reverse();
+    out
+}
+
+/// The states reachable from `from` by tau and unseen actions; `set` is scratch (all false).
+fn closure(
+    m: &Lts,
+    from: &[StateId],
+    seen: &dyn Fn(ActionId) -> bool,
+    set: &mut [bool],
+) -> Vec<StateId> {
+    let mut out = Vec::new();
+    let mut work: Vec<StateId> = Vec::new();
+    for &s in from {
+        if !set[s.index()] {
+            set[s.index()] = true;
+            work.push(s);
+        }
+    }
+    while let Some(s) = work.pop() {
+        out.push(s);
+        for e in m.outgoing(s) {
+            if (e.action.is_tau() || !seen(e.action)) && !set[e.target.index()] {
+                set[e.target.index()] = true;
+                work.push(e.target);
+            }
+        }
+    }
+    out
+}
+
+/// Merges per-component traces into one trace `t` with `t|own[i] = traces[i]` for every `i`
+/// (`own[i]` is the alphabet trace `i` is over). Greedy: an action is emitted when it heads every
+/// trace whose alphabet has it; the product of chains is confluent, so greedy finds a merge when
+/// one exists. `None` when the traces disagree.
+pub(crate) fn merge(traces: &[Vec<u32>], own: &[ActSet]) -> Option<Vec<u32>> {
+    let mut pos = vec![0usize; traces.len()];
+    let mut out = Vec::new();
+    loop {
+        let heads: Vec<Option<u32>> = traces
+            .iter()
+            .zip(&pos)
+            .map(|(t, &p)| t.get(p).copied())
+            .collect();
+        if heads.iter().all(Option::is_none) {
+            return Some(out);
+        }
+        let ready = heads.iter().flatten().copied().find(|&b| {
+            own.iter()
+                .zip(&heads)
+                .all(|(o, h)| !o[b as usize] || *h == Some(b))
+        })?;
+        out.push(ready);
+        for (i, o) in own.iter().enumerate() {
+            if o[ready as usize] {
+                pos[i] += 1;
+            }
+        }
+    }
+}
