@@ -6,7 +6,7 @@ use guarantor_compose::{
     Config, Verdict, check_safety, check_triple,
     replay::{replay, violates},
 };
-use guarantor_lstar::ag::{AgConfig, AgReport, check_sym};
+use guarantor_lstar::ag::{AgConfig, AgReport, check_sym, check_sym_n};
 use guarantor_lts::strategy::{arb_deterministic_property, arb_system};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
 use proptest::prelude::*;
@@ -129,5 +129,59 @@ proptest! {
     ) {
         let report = check_sym(&sys[0], &sys[1], &p, &AgConfig::default()).unwrap();
         recheck(&sys[0], &sys[1], &p, &report)?;
+    }
+}
+
+/// Re-checks an n-way SYM report: the verdict, the counterexample, and all premises.
+fn recheck_n(parts: &[&Lts], p: &Lts, report: &AgReport) -> Result<(), TestCaseError> {
+    let mono = check_safety(parts, &[p], &Config::default()).unwrap();
+    prop_assert_eq!(report.verdict.is_holds(), mono.verdict.is_holds());
+    match &report.verdict {
+        Verdict::Violated(cex) => {
+            prop_assert!(
+                replay(parts, &cex.trace).is_ok(),
+                "{:?} does not replay",
+                cex.trace
+            );
+            prop_assert!(violates(parts, &[p], &cex.trace).unwrap());
+        }
+        Verdict::Holds(cert) => {
+            prop_assert_eq!(cert.assumptions.len(), parts.len());
+            for (a, m) in cert.assumptions.iter().zip(parts) {
+                prop_assert!(
+                    check_triple(&a.lts, m, p, &Config::default())
+                        .unwrap()
+                        .verdict
+                        .is_holds()
+                );
+            }
+            for w in words(&report.interface, 3) {
+                let outside_all = cert
+                    .assumptions
+                    .iter()
+                    .all(|a| replay(&[&a.lts], &w).is_err());
+                prop_assert!(
+                    !outside_all || replay(&[p], &w).is_ok(),
+                    "last premise fails on {:?}",
+                    w
+                );
+            }
+        }
+        _ => prop_assert!(false, "unknown verdict"),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn n_way_sym_agrees_with_the_monolithic_check(
+        sys in arb_system(3, 3, &["a", "b", "c", "d"]).prop_filter("three components", |s| s.len() == 3),
+        p in arb_deterministic_property(3, &["a", "b", "c"]),
+    ) {
+        let parts: Vec<&Lts> = sys.iter().collect();
+        let report = check_sym_n(&parts, &p, &AgConfig::default()).unwrap();
+        recheck_n(&parts, &p, &report)?;
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! - [`asym`]: rule ASYM of Cobleigh et al. 2003 for `M1 || M2 |= P` ([`check_asym`]), and its
 //!   recursive n-way form ([`check_asym_n`]).
-//! - [`sym`]: rule SYM (Rule 2) of Chaki et al. 2004, with complement assumptions ([`check_sym`]).
+//! - [`sym`]: rule SYM (Rule 2) of Chaki et al. 2004, with complement assumptions ([`check_sym`]),
+//!   and its n-way form ([`check_sym_n`]).
 //! - [`weakest`]: the weakest assumption of one component, with a W-method conformance oracle
 //!   ([`weakest_assumption`]).
 //!
@@ -17,7 +18,7 @@ pub mod sym;
 pub mod weakest;
 
 pub use asym::{AsymTeacher, check_asym, check_asym_n};
-pub use sym::check_sym;
+pub use sym::{check_sym, check_sym_n};
 pub use weakest::{WeakestAssumption, weakest_assumption};
 
 use guarantor_compose::{Config, Verdict};

@@ -12,6 +12,8 @@
 
 use std::collections::VecDeque;
 
+use rustc_hash::FxHashMap;
+
 use guarantor_compose::{
     Assumption, Certificate, ComposeError, Config, Counterexample, Verdict, Violation,
     check_safety, check_triple,
@@ -19,6 +21,7 @@ use guarantor_compose::{
 use guarantor_lts::Lts;
 
 use super::{AgConfig, AgReport, add_stats, chain, merge, names, project};
+use crate::config::Stats;
 use crate::dfa::{Dfa, Symbol, Word};
 use crate::error::LstarError;
 use crate::learner::{Learner, Step};
@@ -78,8 +81,8 @@ impl Sym<'_> {
 
     /// The paper's premise-3 analysis of `t`: refine `A1` if `M1` is safe on it, else `A2` if `M2`
     /// is, else merge the two failing runs (the one that fails earlier on the interface leads).
-    fn analyse(&self, sides: &mut [Side<'_>; 2], t: &[Symbol]) -> Result<Analysis, LstarError> {
-        let mut witnesses = Vec::with_capacity(2);
+    fn analyse(&self, sides: &mut [Side<'_>], t: &[Symbol]) -> Result<Analysis, LstarError> {
+        let mut witnesses = Vec::with_capacity(sides.len());
         for (i, side) in sides.iter_mut().enumerate() {
             match self.simulate(side.component, side.index, t)? {
                 None => {
@@ -173,32 +176,43 @@ fn property_dfa(p: &Lts, interface: &[String]) -> Result<Dfa, LstarError> {
     Dfa::new(interface.len(), delta, accepting)
 }
 
-/// A shortest word rejected by `a1`, by `a2` and by `p` (premise 3 fails on it), if any.
-fn premise3(a1: &Dfa, a2: &Dfa, p: &Dfa) -> Option<Word> {
-    let (n2, np) = (a2.num_states(), p.num_states());
-    let code = |x: usize, y: usize, z: usize| (x * n2 + y) * np + z;
-    let mut parent: Vec<Option<(usize, Symbol)>> = vec![None; a1.num_states() * n2 * np];
-    let mut seen = vec![false; parent.len()];
-    let mut queue = VecDeque::from([(0, 0, 0)]);
-    seen[0] = true;
-    while let Some((x, y, z)) = queue.pop_front() {
-        if !a1.is_accepting(x) && !a2.is_accepting(y) && !p.is_accepting(z) {
-            let mut node = code(x, y, z);
+/// A search node of [`last_premise`]: a tuple of states and the edge that reached it.
+type SearchNode = (Vec<usize>, Option<(usize, Symbol)>);
+
+/// A shortest word rejected by every assumption and by `p` (the last premise fails on it), if
+/// any: breadth-first search over tuples of their states, symbols in order.
+fn last_premise(assumptions: &[&Dfa], p: &Dfa) -> Option<Word> {
+    let machines: Vec<&Dfa> = assumptions.iter().copied().chain([p]).collect();
+    let mut index: FxHashMap<Vec<usize>, usize> = FxHashMap::default();
+    let mut nodes: Vec<SearchNode> = vec![(vec![0; machines.len()], None)];
+    index.insert(nodes[0].0.clone(), 0);
+    let mut queue = VecDeque::from([0]);
+    while let Some(i) = queue.pop_front() {
+        let tuple = nodes[i].0.clone();
+        if machines
+            .iter()
+            .zip(&tuple)
+            .all(|(m, &q)| !m.is_accepting(q))
+        {
             let mut w = Vec::new();
-            while let Some((prev, a)) = parent[node] {
+            let mut node = i;
+            while let Some((prev, a)) = nodes[node].1 {
                 w.push(a);
                 node = prev;
             }
             w.reverse();
             return Some(w);
         }
-        for a in Symbol::all(a1.num_symbols()) {
-            let next = (a1.successor(x, a), a2.successor(y, a), p.successor(z, a));
-            let c = code(next.0, next.1, next.2);
-            if !seen[c] {
-                seen[c] = true;
-                parent[c] = Some((code(x, y, z), a));
-                queue.push_back(next);
+        for a in Symbol::all(p.num_symbols()) {
+            let next: Vec<usize> = machines
+                .iter()
+                .zip(&tuple)
+                .map(|(m, &q)| m.successor(q, a))
+                .collect();
+            if !index.contains_key(&next) {
+                index.insert(next.clone(), nodes.len());
+                queue.push_back(nodes.len());
+                nodes.push((next, Some((i, a))));
             }
         }
     }
@@ -240,7 +254,27 @@ pub fn check_sym(
     property: &Lts,
     config: &AgConfig,
 ) -> Result<AgReport, LstarError> {
-    let interface = sym_interface(m1, m2, property);
+    check_sym_n(&[m1, m2], property, config)
+}
+
+/// Checks `components[0] || ... || components[n-1] |= property` with the n-way form of rule SYM:
+/// premises `<Ai> Mi <P>` for every component and `L(coA1 || ... || coAn) ⊆ L(P)`, all
+/// assumptions over the shared actions (those of at least two components) and `alpha P`. A word
+/// breaking the last premise refines the first assumption whose component is safe on it; if no
+/// component is, the components' failing runs merge into a real counterexample. Certificates name
+/// assumption `i` by component index `"i"`.
+///
+/// # Errors
+/// As [`check_sym`]; an empty `components` is [`LstarError::Unsupported`].
+pub fn check_sym_n(
+    components: &[&Lts],
+    property: &Lts,
+    config: &AgConfig,
+) -> Result<AgReport, LstarError> {
+    if components.is_empty() {
+        return Err(LstarError::Unsupported("an empty system"));
+    }
+    let interface = sym_interface(components, property);
     let mut sym = Sym {
         property,
         interface,
@@ -249,20 +283,17 @@ pub fn check_sym(
     };
     let p_dfa = property_dfa(property, &sym.interface)?;
     let k = sym.interface.len();
-    let mut sides = [
-        Side {
-            component: m1,
-            index: 0,
+    let mut sides: Vec<Side<'_>> = components
+        .iter()
+        .enumerate()
+        .map(|(index, &component)| Side {
+            component,
+            index,
             learner: Learner::new(k, config.learner.clone()),
-        },
-        Side {
-            component: m2,
-            index: 1,
-            learner: Learner::new(k, config.learner.clone()),
-        },
-    ];
+        })
+        .collect();
     // The hypotheses that satisfy their premise; a side is driven again only once refined.
-    let mut ready: [Option<(Dfa, Lts)>; 2] = [None, None];
+    let mut ready: Vec<Option<(Dfa, Lts)>> = vec![None; sides.len()];
     let verdict = 'run: loop {
         for (side, slot) in sides.iter_mut().zip(&mut ready) {
             if slot.is_none() {
@@ -272,10 +303,8 @@ pub fn check_sym(
                 }
             }
         }
-        let [Some((h1, _)), Some((h2, _))] = &ready else {
-            continue;
-        };
-        let Some(t) = premise3(h1, h2, &p_dfa) else {
+        let hypotheses: Vec<&Dfa> = ready.iter().flatten().map(|(h, _)| h).collect();
+        let Some(t) = last_premise(&hypotheses, &p_dfa) else {
             let assumptions = ready
                 .into_iter()
                 .flatten()
@@ -292,8 +321,10 @@ pub fn check_sym(
             Analysis::Violated(cex) => break Verdict::Violated(cex),
         }
     };
-    let mut stats = sides[0].learner.stats().clone();
-    add_stats(&mut stats, sides[1].learner.stats());
+    let mut stats = Stats::default();
+    for side in &sides {
+        add_stats(&mut stats, side.learner.stats());
+    }
     Ok(AgReport {
         verdict,
         stats,
@@ -302,14 +333,16 @@ pub fn check_sym(
     })
 }
 
-/// The assumption alphabet of rule SYM, `(alpha m1 n alpha m2) u alpha p`, in the order the names
-/// first appear in `m1`, `m2`, `p`.
-fn sym_interface(m1: &Lts, m2: &Lts, p: &Lts) -> Vec<String> {
+/// The assumption alphabet of rule SYM: the actions of at least two components, and those of
+/// `p`, in the order they first appear in the components and then `p`.
+fn sym_interface(components: &[&Lts], p: &Lts) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for name in names(m1).chain(names(m2)).chain(names(p)) {
-        let keep = (m1.alphabet().contains(name) && m2.alphabet().contains(name))
-            || p.alphabet().contains(name);
-        if keep && !out.iter().any(|n| n == name) {
+    for name in components.iter().flat_map(|m| names(m)).chain(names(p)) {
+        let owners = components
+            .iter()
+            .filter(|m| m.alphabet().contains(name))
+            .count();
+        if (owners >= 2 || p.alphabet().contains(name)) && !out.iter().any(|n| n == name) {
             out.push(name.to_owned());
         }
     }
