@@ -12,10 +12,12 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
-use guarantor::compose::{Config, find_deadlock};
+use guarantor::compose::{Config, compose};
+use guarantor::fsp::System;
 use guarantor::lts::Lts;
-use guarantor::lts::io::aut::{AutReadOptions, read_aut_file_with};
-use guarantor::{CheckError, Checker, Method};
+use guarantor::lts::io::aut::{AutWriteOptions, write_aut};
+use guarantor::lts::io::dot::{DotOptions, write_dot};
+use guarantor::{CheckError, Checker, Method, model};
 
 use crate::output::{Report, print_report};
 
@@ -31,6 +33,27 @@ struct Cli {
 enum Command {
     /// Checks components against safety properties.
     Check(CheckArgs),
+    /// Writes the composed LTS of an FSP composite (or of .aut components) as .aut or DOT.
+    Export(ExportArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct ExportArgs {
+    /// An FSP model (.lts or .fsp), or several .aut components.
+    #[arg(required = true, value_name = "MODEL")]
+    inputs: Vec<PathBuf>,
+    /// The composite to export (FSP only; default: the last composite in the file).
+    #[arg(long)]
+    target: Option<String>,
+    /// Write Aldebaran .aut (the default).
+    #[arg(long, conflicts_with = "dot")]
+    aut: bool,
+    /// Write Graphviz DOT.
+    #[arg(long)]
+    dot: bool,
+    /// Give up (exit code 3) after building this many states.
+    #[arg(long, value_name = "N")]
+    max_states: Option<usize>,
 }
 
 /// How results are printed.
@@ -45,9 +68,13 @@ enum Format {
 
 #[derive(Debug, clap::Args)]
 struct CheckArgs {
-    /// Component LTSs (Aldebaran .aut files), composed in parallel.
+    /// Component LTSs (Aldebaran .aut files), composed in parallel; or one FSP model (.lts, .fsp)
+    /// whose target composite gives the components and properties.
     #[arg(required = true, value_name = "COMPONENT")]
     components: Vec<PathBuf>,
+    /// The composite to check (FSP only; default: the last composite in the file, as in LTSA).
+    #[arg(long)]
+    target: Option<String>,
     /// A safety property (a deterministic LTS in an .aut file); may be repeated.
     #[arg(long = "property", short = 'p', value_name = "FILE")]
     properties: Vec<PathBuf>,
@@ -87,24 +114,69 @@ enum Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Check(args) => match run_check(&args) {
-            Ok(code) => code,
-            Err(Failure::Input(e)) => {
-                eprintln!("error: {e:#}");
-                ExitCode::from(2)
-            }
-            Err(Failure::Budget(e)) => {
-                eprintln!("budget exceeded: {e:#}");
-                ExitCode::from(3)
-            }
-        },
+    let result = match cli.command {
+        Command::Check(args) => run_check(&args),
+        Command::Export(args) => run_export(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Failure::Input(e)) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Budget(e)) => {
+            eprintln!("budget exceeded: {e:#}");
+            ExitCode::from(3)
+        }
     }
 }
 
+fn input_error(e: impl Into<anyhow::Error>) -> Failure {
+    Failure::Input(e.into())
+}
+
 fn load(path: &Path, lenient: bool) -> Result<Lts, Failure> {
-    let opts = AutReadOptions::default().check_transition_count(!lenient);
-    read_aut_file_with(path, &opts).map_err(|e| Failure::Input(anyhow::Error::new(e)))
+    model::load_aut(path, lenient).map_err(input_error)
+}
+
+/// The single FSP model among the inputs, if the inputs are one.
+fn fsp_input(inputs: &[PathBuf]) -> Result<Option<&Path>, Failure> {
+    match inputs {
+        [one] if model::is_fsp_path(one) => Ok(Some(one)),
+        many if many.iter().any(|p| model::is_fsp_path(p)) => Err(input_error(anyhow::anyhow!(
+            "an FSP model (.lts, .fsp) must be the only input; name its composite with --target"
+        ))),
+        _ => Ok(None),
+    }
+}
+
+/// Prints each warning once per source location: an indexed process can repeat the same warning
+/// for thousands of index values, and one line with a count says as much.
+fn print_warnings(system: &System) {
+    let mut seen: Vec<(usize, usize, usize)> = Vec::new(); // (line, column, repeats)
+    let mut first = Vec::new();
+    for w in model::warnings(system) {
+        let key = (w.location.line, w.location.column);
+        match seen.iter_mut().find(|(l, c, _)| (*l, *c) == key) {
+            Some(entry) => entry.2 += 1,
+            None => {
+                seen.push((key.0, key.1, 0));
+                first.push(w);
+            }
+        }
+    }
+    for (w, (_, _, repeats)) in first.iter().zip(&seen) {
+        eprintln!("{w}");
+        if *repeats > 0 {
+            eprintln!("  (and {repeats} more warnings at this place)");
+        }
+    }
+}
+
+fn load_fsp(path: &Path, target: Option<&str>) -> Result<System, Failure> {
+    let system = model::load_fsp(path, target).map_err(input_error)?;
+    print_warnings(&system);
+    Ok(system)
 }
 
 fn display_name(path: &Path) -> String {
@@ -136,26 +208,65 @@ fn classify(e: CheckError) -> Failure {
     }
 }
 
-fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
-    let config = config_of(args)?;
-    let mut checker = Checker::new().method(args.method).config(config.clone());
-    let mut components = Vec::new();
-    for path in &args.components {
-        let lts = load(path, args.lenient)?;
-        components.push(lts.clone());
-        checker = checker.component(display_name(path), lts);
-    }
+fn checker_of(args: &CheckArgs) -> Result<Checker, Failure> {
+    let mut checker = match fsp_input(&args.components)? {
+        Some(path) => Checker::from_fsp(&load_fsp(path, args.target.as_deref())?),
+        None => {
+            if args.target.is_some() {
+                return Err(input_error(anyhow::anyhow!("--target needs an FSP model")));
+            }
+            let mut checker = Checker::new();
+            for path in &args.components {
+                checker = checker.component(display_name(path), load(path, args.lenient)?);
+            }
+            checker
+        }
+    };
     for path in &args.properties {
         checker = checker.property(display_name(path), load(path, args.lenient)?);
     }
+    Ok(checker.method(args.method).config(config_of(args)?))
+}
+
+fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
+    let checker = checker_of(args)?;
     let outcome = checker.check().map_err(classify)?;
     let deadlock = if args.deadlock && outcome.verdict.is_holds() {
-        let refs: Vec<&Lts> = components.iter().collect();
-        find_deadlock(&refs, &config).map_err(|e| classify(e.into()))?
+        checker.find_deadlock().map_err(classify)?
     } else {
         None
     };
     let report = Report::new(&checker, &outcome, deadlock.as_ref(), args.deadlock);
     print_report(&report, args.format == Format::Json);
     Ok(ExitCode::from(report.exit_code()))
+}
+
+fn run_export(args: &ExportArgs) -> Result<ExitCode, Failure> {
+    let mut config = Config::default();
+    if let Some(n) = args.max_states {
+        config = config.with_max_states(n);
+    }
+    let lts = match fsp_input(&args.inputs)? {
+        Some(path) => {
+            let system = load_fsp(path, args.target.as_deref())?;
+            model::compose_fsp(&system, &config).map_err(|e| classify(e.into()))?
+        }
+        None => {
+            let parts: Vec<Lts> = args
+                .inputs
+                .iter()
+                .map(|p| load(p, false))
+                .collect::<Result<_, _>>()?;
+            let refs: Vec<&Lts> = parts.iter().collect();
+            compose(&refs, &config).map_err(|e| classify(e.into()))?
+        }
+    };
+    let stdout = std::io::stdout().lock();
+    let written = if args.dot {
+        write_dot(&lts, stdout, &DotOptions::default())
+    } else {
+        write_aut(&lts, stdout, &AutWriteOptions::default())
+    };
+    written.map_err(input_error)?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -164,3 +164,97 @@ fn wrong_transition_count_is_bad_input_unless_lenient() {
         serde_json::json!(["Brew", "Brew"])
     );
 }
+
+#[test]
+fn fsp_model_checks_its_last_composite_by_default() {
+    let out = guarantor(&["check", "--format", "json", "examples/fsp/order.lts"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json_of(&out)["verdict"], "holds");
+    let bad = guarantor(&[
+        "check",
+        "--format",
+        "json",
+        "--target",
+        "BAD",
+        "examples/fsp/order.lts",
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(
+        json_of(&bad)["counterexample"],
+        serde_json::json!(["output"])
+    );
+    let missing = guarantor(&["check", "--target", "NOPE", "examples/fsp/order.lts"]);
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn fsp_syntax_error_is_located_and_exits_two() {
+    let dir = std::env::temp_dir().join(format!("guarantor-cli-fsp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.lts");
+    std::fs::write(&bad, "P = (a -> b -> P.\n").unwrap();
+    let out = guarantor(&["check", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.lts:1:"));
+}
+
+#[test]
+fn export_writes_the_composed_lts() {
+    let out = guarantor(&["export", "--aut", "examples/fsp/order.lts"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    // INPUT || OUTPUT || ORDER_err: four reachable states, one per step of the cycle.
+    assert!(text.starts_with("des (0, 4, 4)"), "{text}");
+    let dot = guarantor(&[
+        "export",
+        "--dot",
+        "--target",
+        "BAD",
+        "examples/fsp/order.lts",
+    ]);
+    assert!(String::from_utf8_lossy(&dot.stdout).starts_with("digraph"));
+}
+
+#[test]
+fn fsp_deadlock_is_reported_like_ltsa() {
+    let dir = std::env::temp_dir().join(format!("guarantor-cli-fspdl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("dl.lts");
+    // A and B take x and y in opposite orders; C terminates properly, which is no deadlock.
+    std::fs::write(
+        &model,
+        "A = (x -> y -> A).\nB = (y -> x -> B).\n||D = (A || B).\nC = (z -> END).\n||E = (C).\n",
+    )
+    .unwrap();
+    let d = guarantor(&[
+        "check",
+        "--deadlock",
+        "--target",
+        "D",
+        model.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        d.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&d.stderr)
+    );
+    let e = guarantor(&[
+        "check",
+        "--deadlock",
+        "--target",
+        "E",
+        model.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        e.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&e.stdout)
+    );
+}

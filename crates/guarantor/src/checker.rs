@@ -6,8 +6,10 @@
 
 use std::time::{Duration, Instant};
 
-use guarantor_compose::{ComposeError, Config, Verdict, check_safety};
-use guarantor_lts::Lts;
+use guarantor_compose::{
+    ComposeError, Config, Counterexample, Verdict, check_safety, find_deadlock_with,
+};
+use guarantor_lts::{Lts, StateId};
 
 /// Which verification method a [`Checker`] runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -74,6 +76,8 @@ pub struct Outcome {
 #[derive(Debug, Default)]
 pub struct Checker {
     components: Vec<(String, Lts)>,
+    /// Per component, the state that stands for successful termination (FSP's `END`), if any.
+    end_states: Vec<Option<StateId>>,
     properties: Vec<(String, Lts)>,
     method: Method,
     config: Config,
@@ -87,8 +91,21 @@ impl Checker {
 
     /// Adds a component.
     #[must_use]
-    pub fn component(mut self, name: impl Into<String>, lts: Lts) -> Self {
+    pub fn component(self, name: impl Into<String>, lts: Lts) -> Self {
+        self.component_with_end(name, lts, None)
+    }
+
+    /// Adds a component whose state `end` means successful termination: a product state in which
+    /// every component has terminated is not a deadlock.
+    #[must_use]
+    pub fn component_with_end(
+        mut self,
+        name: impl Into<String>,
+        lts: Lts,
+        end: Option<StateId>,
+    ) -> Self {
         self.components.push((name.into(), lts));
+        self.end_states.push(end);
         self
     }
 
@@ -121,6 +138,28 @@ impl Checker {
     /// The properties, with their names.
     pub fn properties(&self) -> impl ExactSizeIterator<Item = (&str, &Lts)> {
         self.properties.iter().map(|(n, l)| (n.as_str(), l))
+    }
+
+    /// Searches the composed components for a deadlock: a reachable state with no outgoing
+    /// transition in which not every component has terminated (LTSA's definition). Properties do
+    /// not take part.
+    pub fn find_deadlock(&self) -> Result<Option<Counterexample>, CheckError> {
+        if self.components.is_empty() {
+            return Err(CheckError::NoComponents);
+        }
+        let components: Vec<&Lts> = self.components.iter().map(|(_, l)| l).collect();
+        let ends = &self.end_states;
+        let all_terminated = |tuple: &[StateId]| {
+            tuple
+                .iter()
+                .zip(ends)
+                .all(|(s, end)| end.is_some_and(|e| e == *s))
+        };
+        Ok(find_deadlock_with(
+            &components,
+            &self.config,
+            all_terminated,
+        )?)
     }
 
     /// Runs the chosen method.

@@ -28,6 +28,7 @@
 //! ```
 
 mod checker;
+pub mod model;
 
 pub use checker::{CheckError, Checker, Method, Outcome};
 pub use guarantor_circ as circ;

@@ -1,0 +1,116 @@
+//! Loading models from files: Aldebaran `.aut` components and properties, or a composite of an FSP
+//! file, ready for a [`Checker`].
+//!
+//! The facade owns this glue because it is the only crate that sees both the FSP front end and the
+//! composition engine: `fsp` lists a composite's components, `compose` composes them.
+
+use std::path::{Path, PathBuf};
+
+use guarantor_compose::{ComposeError, Config, compose, error_lts};
+use guarantor_fsp::{FspError, System, Warning};
+use guarantor_lts::Lts;
+use guarantor_lts::io::aut::{AutFileError, AutReadOptions, read_aut_file_with};
+use guarantor_lts::ops::hide;
+
+use crate::Checker;
+
+/// Why a model could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// A file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// An `.aut` file is malformed.
+    #[error(transparent)]
+    Aut(#[from] AutFileError),
+    /// An FSP file is malformed or does not elaborate.
+    #[error(transparent)]
+    Fsp(#[from] FspError),
+    /// The FSP file has no composite or process to check.
+    #[error("{path}: nothing to check (no composite or process)")]
+    NoTarget {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+/// Whether a path names an FSP model (by its extension: `.lts` as LTSA writes them, or `.fsp`).
+pub fn is_fsp_path(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("lts") || e.eq_ignore_ascii_case("fsp"))
+}
+
+/// Reads an `.aut` file; `lenient` accepts a header whose transition count is wrong.
+pub fn load_aut(path: &Path, lenient: bool) -> Result<Lts, ModelError> {
+    let opts = AutReadOptions::default().check_transition_count(!lenient);
+    Ok(read_aut_file_with(path, &opts)?)
+}
+
+/// Parses an FSP file and elaborates `target` (default: the last composite, as LTSA does).
+pub fn load_fsp(path: &Path, target: Option<&str>) -> Result<System, ModelError> {
+    let source = std::fs::read_to_string(path).map_err(|source| ModelError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let model = guarantor_fsp::parse(&source, &path.display().to_string())?;
+    let target = match target {
+        Some(t) => t.to_owned(),
+        None => model
+            .default_target()
+            .ok_or_else(|| ModelError::NoTarget {
+                path: path.to_owned(),
+            })?
+            .to_owned(),
+    };
+    Ok(model.elaborate(&target)?)
+}
+
+/// The warnings of an elaborated system, for printing.
+pub fn warnings(system: &System) -> impl Iterator<Item = &Warning> {
+    system.warnings.iter()
+}
+
+impl Checker {
+    /// A checker over an elaborated FSP system: its processes become components (with their `END`
+    /// states), its `property` processes become properties.
+    pub fn from_fsp(system: &System) -> Checker {
+        system.components.iter().fold(Checker::new(), |checker, c| {
+            if c.is_property {
+                checker.property(c.name.clone(), c.lts.clone())
+            } else {
+                checker.component_with_end(c.name.clone(), c.lts.clone(), c.end_state)
+            }
+        })
+    }
+}
+
+/// The product of an FSP system as LTSA builds it: processes and the error forms of properties
+/// composed, one error state for every violation, then the composite's hiding applied.
+pub fn compose_fsp(system: &System, config: &Config) -> Result<Lts, ComposeError> {
+    let parts: Vec<Lts> = system
+        .components
+        .iter()
+        .map(|c| {
+            if c.is_property {
+                error_lts(&c.lts)
+            } else {
+                Ok(c.lts.clone())
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    let refs: Vec<&Lts> = parts.iter().collect();
+    let product = compose(&refs, config)?;
+    let hidden: Vec<String> = product
+        .alphabet()
+        .iter()
+        .filter(|(_, name)| system.is_hidden(name))
+        .map(|(_, name)| name.to_owned())
+        .collect();
+    Ok(hide(&product, hidden.iter().map(String::as_str)))
+}
