@@ -1,4 +1,4 @@
-//! GenAssmp against brute force: on small random constraint sets, the SAT search returns
+//! `GenAssmp` against brute force: on small random constraint sets, the SAT search returns
 //! assumptions that satisfy every constraint and whose total size is the minimum over *all*
 //! families of DLTSs (enumerated exhaustively up to total size 4), in every encoding variant.
 
