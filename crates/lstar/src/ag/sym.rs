@@ -98,9 +98,13 @@ impl Sym<'_> {
                 .filter(|a| self.interface.contains(a))
                 .count()
         };
+        // The run that fails first on the interface leads; the others' own actions are inserted
+        // before each interface action it takes (each of them follows at least that far).
         witnesses.sort_by_key(shared);
-        let (first, other) = (&witnesses[0], &witnesses[1]);
-        let trace = merge(&first.trace, &other.trace, &self.interface);
+        let first = &witnesses[0];
+        let trace = witnesses[1..].iter().fold(first.trace.clone(), |acc, w| {
+            merge(&acc, &w.trace, &self.interface)
+        });
         Ok(Analysis::Violated(Counterexample::new(
             trace,
             first.violation,
