@@ -1,0 +1,128 @@
+//! [`Config`]: how to abstract, which prover, and the budgets of the refinement loop.
+
+use std::time::{Duration, Instant};
+
+/// How abstract successors are computed for a transition from an abstract state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Mode {
+    /// Exact boolean abstraction: all successor valuations, enumerated by projected all-SAT
+    /// (one prover call per abstract successor, plus one).
+    Exact,
+    /// Bensalem, Lakhnech, Owre's elimination: start from every candidate successor valuation and
+    /// drop each one whose Hoare triple `{pre} t {not post}` is valid (one call per candidate).
+    /// Same result as [`Mode::Exact`], more calls; kept for comparison.
+    Elimination,
+    /// Cartesian abstraction: each post predicate is decided on its own, from a pre-state summary of
+    /// at most `max_cube` predicate literals (those sharing variables with it first). Coarser and
+    /// cheaper; the loop switches to [`Mode::Exact`] when a refinement finds no new predicate.
+    Cartesian {
+        /// The longest pre-state cube used per post predicate.
+        max_cube: usize,
+    },
+}
+
+/// Which decision procedure to use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Backend {
+    /// [`crate::prover::NativeProver`] (pure Rust, nothing to install).
+    Native,
+    /// [`crate::prover::SmtLibProver`] running this command (program and arguments).
+    SmtLib(Vec<String>),
+}
+
+/// Settings of [`crate::check_program`]. Every field has a default; setters return `Self`.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Abstraction mode. Default: [`Mode::Exact`].
+    pub mode: Mode,
+    /// Bensalem et al.'s syntactic shortcut: a post predicate whose value the assignments (and
+    /// equalities in the guard) determine is computed by substitution, without a prover call.
+    /// Default: `true`.
+    pub substitution: bool,
+    /// The prover. Default: [`Backend::Native`].
+    pub backend: Backend,
+    /// Most abstract states per component. Default: 1,000,000.
+    pub max_abstract_states: usize,
+    /// Most refinement iterations. Default: 200.
+    pub max_iterations: usize,
+    /// Most product states in the check of the abstract system. Default: unlimited.
+    pub max_product_states: Option<usize>,
+    /// A deadline for the whole run. Default: none.
+    pub deadline: Option<Instant>,
+    /// Extra user predicates (atoms over one component's variables, or over globals), in addition
+    /// to those in the program text. Default: none.
+    pub predicates: Vec<crate::formula::Formula>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            mode: Mode::Exact,
+            substitution: true,
+            backend: Backend::Native,
+            max_abstract_states: 1_000_000,
+            max_iterations: 200,
+            max_product_states: None,
+            deadline: None,
+            predicates: Vec::new(),
+        }
+    }
+}
+
+impl Config {
+    /// The defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the abstraction mode.
+    #[must_use]
+    pub fn with_mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Turns the syntactic substitution shortcut on or off.
+    #[must_use]
+    pub fn with_substitution(mut self, on: bool) -> Self {
+        self.substitution = on;
+        self
+    }
+
+    /// Sets the prover backend.
+    #[must_use]
+    pub fn with_backend(mut self, backend: Backend) -> Self {
+        self.backend = backend;
+        self
+    }
+
+    /// Sets the iteration limit.
+    #[must_use]
+    pub fn with_max_iterations(mut self, n: usize) -> Self {
+        self.max_iterations = n;
+        self
+    }
+
+    /// Sets a timeout from now.
+    #[must_use]
+    pub fn with_timeout(mut self, t: Duration) -> Self {
+        self.deadline = Instant::now().checked_add(t);
+        self
+    }
+
+    /// Adds user predicates.
+    #[must_use]
+    pub fn with_predicates(mut self, preds: Vec<crate::formula::Formula>) -> Self {
+        self.predicates.extend(preds);
+        self
+    }
+
+    pub(crate) fn compose_config(&self) -> guarantor_compose::Config {
+        let mut c = guarantor_compose::Config::default();
+        c.max_states = self.max_product_states;
+        c.deadline = self.deadline;
+        c
+    }
+}

@@ -1,0 +1,102 @@
+//! [`PredabsError`]: everything that stops abstraction or refinement without a verdict.
+//!
+//! A violated property is a verdict, not an error. Errors are exhausted budgets (see
+//! [`PredabsError::is_budget`]), prover failures, inputs outside what the abstraction supports, and
+//! refinement that cannot make progress.
+
+use guarantor_compose::ComposeError;
+use guarantor_lts::LtsError;
+
+use crate::formula::ArithError;
+use crate::prover::ProverError;
+
+/// Why a run stopped without a verdict.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PredabsError {
+    /// The prover failed (process error, protocol error).
+    #[error(transparent)]
+    Prover(#[from] ProverError),
+    /// The prover could not decide a question whose answer matters (a counterexample's feasibility).
+    #[error("the prover could not decide {what}: {reason}")]
+    Undecided {
+        /// The question.
+        what: String,
+        /// The prover's reason.
+        reason: String,
+    },
+    /// Composition or the abstract check failed (including its budgets).
+    #[error(transparent)]
+    Compose(#[from] ComposeError),
+    /// Building an LTS failed.
+    #[error(transparent)]
+    Lts(#[from] LtsError),
+    /// Integer overflow while computing with the program's constants.
+    #[error(transparent)]
+    Arith(#[from] ArithError),
+    /// A component's abstraction exceeded the abstract state limit.
+    #[error("abstraction of component `{component}` exceeded {limit} abstract states")]
+    StateLimit {
+        /// The component.
+        component: String,
+        /// The limit.
+        limit: usize,
+    },
+    /// Too many predicates in one transition's cone for explicit enumeration.
+    #[error(
+        "transition at line {line} of `{component}` has {count} predicates to enumerate (limit 16)"
+    )]
+    ConeTooLarge {
+        /// The component.
+        component: String,
+        /// The transition's source line.
+        line: usize,
+        /// Number of predicates.
+        count: usize,
+    },
+    /// Two components have transitions on one action that touch global predicates; the
+    /// shared-predicate processes cannot give that action one meaning.
+    #[error(
+        "action `{action}` touches global variables in more than one component ({components:?})"
+    )]
+    SharedGlobalAction {
+        /// The action.
+        action: String,
+        /// The components.
+        components: Vec<String>,
+    },
+    /// A spurious counterexample yielded no new predicate (for example, all candidate predicates
+    /// mix local and global variables).
+    #[error("refinement made no progress on the spurious counterexample {trace:?}")]
+    NoProgress {
+        /// The abstract counterexample.
+        trace: Vec<String>,
+    },
+    /// The refinement loop reached its iteration limit.
+    #[error("no verdict after {limit} refinement iterations")]
+    IterationLimit {
+        /// The limit.
+        limit: usize,
+    },
+    /// The deadline passed.
+    #[error("deadline passed")]
+    Deadline,
+    /// A counterexample of the abstract system could not be matched to abstract component paths
+    /// (the checker returned a trace the abstract system does not have).
+    #[error("the abstract counterexample {trace:?} is not a run of the abstract system")]
+    BadCounterexample {
+        /// The trace.
+        trace: Vec<String>,
+    },
+}
+
+impl PredabsError {
+    /// Whether this is an exhausted budget (states, iterations, deadline) rather than bad input.
+    pub fn is_budget(&self) -> bool {
+        match self {
+            Self::Compose(e) => e.is_budget(),
+            Self::StateLimit { .. } | Self::IterationLimit { .. } | Self::Deadline => true,
+            _ => false,
+        }
+    }
+}

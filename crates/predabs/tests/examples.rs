@@ -1,0 +1,53 @@
+//! End-to-end examples: the bakery algorithm (holds; a planted bug gives a concrete, replaying
+//! counterexample), a counter needing refinement, dining philosophers.
+
+use guarantor_predabs::concrete::{replay, violates};
+use guarantor_predabs::{Config, Mode, ProgramVerdict, System, check_program};
+
+fn load(name: &str) -> System {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(&path).unwrap();
+    System::parse(&src, name).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn bakery_is_mutually_exclusive() {
+    let sys = load("bakery.gc");
+    // Elimination gives the same abstraction as Exact with ~100x the prover calls; see the ignored
+    // test below.
+    for mode in [Mode::Exact, Mode::Cartesian { max_cube: 3 }] {
+        let report = check_program(&sys, &Config::default().with_mode(mode)).unwrap();
+        assert_eq!(report.verdict, ProgramVerdict::Holds, "{mode:?}");
+        eprintln!(
+            "{mode:?}: {} iterations, {} predicates, prover {:?}",
+            report.iterations,
+            report.predicates.len(),
+            report.stats.prover
+        );
+    }
+}
+
+#[test]
+fn buggy_bakery_has_a_concrete_counterexample() {
+    let sys = load("bakery_bug.gc");
+    let report = check_program(&sys, &Config::default()).unwrap();
+    let ProgramVerdict::Violated(trace) = &report.verdict else {
+        panic!("expected a violation")
+    };
+    replay(&sys, trace).unwrap();
+    assert!(violates(&sys, trace));
+    eprintln!("{}", trace.display(&sys));
+}
+
+#[test]
+#[ignore = "slow in debug builds (about 25,000 prover calls); run with --ignored"]
+fn bakery_with_elimination_matches_exact() {
+    let sys = load("bakery.gc");
+    let exact = check_program(&sys, &Config::default()).unwrap();
+    let elim = check_program(&sys, &Config::default().with_mode(Mode::Elimination)).unwrap();
+    assert_eq!(elim.verdict, ProgramVerdict::Holds);
+    assert_eq!(
+        exact.abstraction.abstract_states(),
+        elim.abstraction.abstract_states()
+    );
+}
