@@ -51,3 +51,28 @@ fn bakery_with_elimination_matches_exact() {
         elim.abstraction.abstract_states()
     );
 }
+
+include!("../examples/philosophers_gen.rs");
+
+#[test]
+fn philosophers_hold_for_small_n() {
+    for n in 2..=4 {
+        let sys = System::parse(&philosophers(n), "philosophers.gc").unwrap_or_else(|e| panic!("{e}"));
+        let report = check_program(&sys, &Config::default()).unwrap();
+        assert_eq!(report.verdict, ProgramVerdict::Holds, "n = {n}");
+        // The explicit concrete search agrees (forks and lock stay in {0, 1}).
+        let explicit = guarantor_predabs::concrete::check_explicit(&sys, 0..=1, 1_000_000).unwrap();
+        assert!(explicit.counterexample.is_none());
+    }
+}
+
+#[test]
+fn philosophers_without_the_lock_violate() {
+    // Dropping the lock acquisition lets everybody take the left fork and go right.
+    let src = philosophers(3).replace("s0 -> s1 when lock == 0 do lock := 1;", "s0 -> s1;");
+    let sys = System::parse(&src, "nolock.gc").unwrap();
+    let report = check_program(&sys, &Config::default()).unwrap();
+    let ProgramVerdict::Violated(trace) = &report.verdict else { panic!("expected a violation") };
+    replay(&sys, trace).unwrap();
+    assert!(violates(&sys, trace));
+}
