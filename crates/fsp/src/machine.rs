@@ -85,6 +85,45 @@ impl Machine {
         out
     }
 
+    /// Drops the states the initial state does not reach, renumbering the rest in discovery
+    /// order; the declared alphabet is kept whole (LTSA's `reachable()` after compiling).
+    pub(crate) fn keep_reachable(&mut self) {
+        let n = self.num_states.max(1) as usize;
+        let mut out: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        for &(s, a, t) in &self.trans {
+            out[s as usize].push((a, t));
+        }
+        let mut map = vec![u32::MAX; n];
+        let mut order = vec![self.initial];
+        map[self.initial as usize] = 0;
+        let mut head = 0;
+        while head < order.len() {
+            let s = order[head] as usize;
+            head += 1;
+            for &(_, t) in &out[s] {
+                if map[t as usize] == u32::MAX {
+                    map[t as usize] = order.len() as u32;
+                    order.push(t);
+                }
+            }
+        }
+        if order.len() == n {
+            return;
+        }
+        let mut trans = Vec::with_capacity(self.trans.len());
+        for &s in &order {
+            for &(a, t) in &out[s as usize] {
+                trans.push((map[s as usize], a, map[t as usize]));
+            }
+        }
+        let keep = |s: Option<u32>| s.map(|s| map[s as usize]).filter(|&m| m != u32::MAX);
+        self.error = keep(self.error);
+        self.end = keep(self.end);
+        self.initial = 0;
+        self.num_states = order.len() as u32;
+        self.trans = trans;
+    }
+
     /// The visible action names.
     pub(crate) fn visible(&self) -> impl Iterator<Item = &str> {
         self.actions.iter().skip(1).map(String::as_str)

@@ -54,6 +54,7 @@ pub(crate) fn compile(
         def,
         base: base.clone(),
         instances: HashMap::new(),
+        order: Vec::new(),
         state_of: HashMap::new(),
         resolving: Vec::new(),
         m: Machine::default(),
@@ -65,6 +66,8 @@ pub(crate) fn compile(
     let init = c.state_for_key(&def.name, def.pos, 0)?;
     c.m.initial = init;
     c.drain()?;
+    c.compile_unreachable()?;
+    c.m.keep_reachable();
     let mut m = crate::composite::finish_process(ctx, def, &base, c.m)?;
     if def.flags.minimal {
         if m.trans.iter().any(|t| t.1 == 0) {
@@ -105,6 +108,8 @@ struct Compiler<'a, 'c> {
     base: Env<'c>,
     /// Instance key -> (index of the local definition, its index bindings).
     instances: HashMap<String, (usize, Vec<Binding>)>,
+    /// The instance keys in definition order (for a deterministic numbering).
+    order: Vec<String>,
     state_of: HashMap<String, u32>,
     /// Keys whose alias chain is being resolved (to detect `P = Q, Q = P`).
     resolving: Vec<String>,
@@ -128,6 +133,7 @@ impl<'a> Compiler<'a, '_> {
         for (i, local) in self.def.locals.iter().enumerate() {
             for (vals, binds) in self.base.index_combos(&local.indices)? {
                 let key = instance_key(&local.name, &vals);
+                self.order.push(key.clone());
                 if self.instances.insert(key.clone(), (i, binds)).is_some() {
                     return Err(RawError::new(
                         ErrorKind::Duplicate {
@@ -142,6 +148,22 @@ impl<'a> Compiler<'a, '_> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Compiles every local instance the initial state does not reach. LTSA builds all of them
+    /// and prunes unreachable states only afterwards, so their actions stay in the alphabet: in
+    /// `VAR[i:0..3] = (r[i] -> VAR[i] | w[j:0..2] -> VAR[j])` from `VAR[0]`, `r[3]` is declared
+    /// (and therefore blocked) although `VAR[3]` is never reached.
+    fn compile_unreachable(&mut self) -> Result<(), RawError> {
+        let order = std::mem::take(&mut self.order);
+        for key in &order {
+            if !self.state_of.contains_key(key) {
+                self.state_for_key(key, self.def.pos, 0)?;
+                self.drain()?;
+            }
+        }
+        self.order = order;
         Ok(())
     }
 

@@ -91,11 +91,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "ONEADD",
         "under investigation: ERROR reached at once (2 states), likely a property or set-difference reading",
     ),
-    (
-        "src/examples/tx3.lts",
-        "SYSTEM",
-        "under investigation: 1,254,561 states / 4,632,573 transitions and a deadlock vs LTSA's 1,250,688 / 4,513,698",
-    ),
 ];
 
 fn run(heavy: bool) {
