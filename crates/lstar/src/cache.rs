@@ -35,6 +35,11 @@ pub(crate) struct Cache {
     asked: Vec<bool>,
     /// The parent of each node and the symbol leading to it, to spell a node's word.
     parent: Vec<(u32, Symbol)>,
+    /// The length of each node's word.
+    depth: Vec<u32>,
+    /// Scratch space of [`Cache::first_disagreement`], kept to avoid a large allocation (and
+    /// its page faults) per hypothesis.
+    scratch: Vec<u32>,
 }
 
 impl Cache {
@@ -49,6 +54,8 @@ impl Cache {
             answer: vec![UNKNOWN],
             asked: vec![false],
             parent: vec![(0, Symbol::new(0))],
+            depth: vec![0],
+            scratch: Vec::new(),
         }
     }
 
@@ -74,6 +81,7 @@ impl Cache {
         self.answer.push(UNKNOWN);
         self.asked.push(false);
         self.parent.push((node as u32, a));
+        self.depth.push(self.depth[node] + 1);
         c
     }
 
@@ -201,33 +209,34 @@ impl Cache {
     }
 
     /// A shortest, then smallest in symbol order, word whose known answer `dfa` contradicts.
-    pub(crate) fn first_disagreement(&self, dfa: &Dfa) -> Option<Word> {
+    pub(crate) fn first_disagreement(&mut self, dfa: &Dfa) -> Option<Word> {
         // Nodes are created after their parents, so one pass in index order runs the hypothesis
         // along every word with sequential memory access (a breadth-first walk jumps around).
         // Below a rejected node in prefix-closed mode, a disagreement implies one at that node,
         // which is shorter, so scanning those nodes too changes nothing.
-        let mut state = vec![0u32; self.answer.len()];
-        let mut depth = vec![0u32; self.answer.len()];
+        let mut state = std::mem::take(&mut self.scratch);
+        state.clear();
+        state.resize(self.answer.len(), 0);
         let mut best: Option<usize> = None;
         for node in 0..self.answer.len() {
             if node > 0 {
                 let (p, a) = self.parent[node];
                 state[node] = dfa.successor(state[p as usize] as usize, a) as u32;
-                depth[node] = depth[p as usize] + 1;
             }
             let answer = self.answer[node];
             let wrong = matches!(answer, ACCEPTED | REJECTED)
                 && (answer == ACCEPTED) != dfa.is_accepting(state[node] as usize);
-            if wrong && best.is_none_or(|b| self.before(node, b, &depth)) {
+            if wrong && best.is_none_or(|b| self.before(node, b)) {
                 best = Some(node);
             }
         }
+        self.scratch = state;
         best.map(|n| self.spell(n))
     }
 
     /// Whether the word of node `x` is shorter than, or as long as and smaller than, that of `y`.
-    fn before(&self, x: usize, y: usize, depth: &[u32]) -> bool {
-        (depth[x], self.spell(x)) < (depth[y], self.spell(y))
+    fn before(&self, x: usize, y: usize) -> bool {
+        (self.depth[x], self.spell(x)) < (self.depth[y], self.spell(y))
     }
 }
 

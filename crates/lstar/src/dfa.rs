@@ -11,6 +11,9 @@ use guarantor_lts::{ActionId, Lts, LtsBuilder, LtsError, StateId};
 
 use crate::error::LstarError;
 
+/// Marks a pair not yet discovered by [`Dfa::shortest_difference`].
+const UNSEEN: u32 = u32::MAX;
+
 /// One letter of the learner's alphabet: an index in `0..k`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 #[repr(transparent)]
@@ -158,38 +161,36 @@ impl Dfa {
     /// Like [`Dfa::shortest_difference`], from state `p` of `self` and state `q` of `other`.
     pub(crate) fn shortest_difference_from(&self, p: usize, other: &Dfa, q: usize) -> Option<Word> {
         assert_eq!(self.num_symbols, other.num_symbols, "alphabets differ");
+        // One u32 per pair (the predecessor pair, `UNSEEN` before discovery) and one symbol: a
+        // compact table keeps large products below the allocator's mmap threshold.
         let width = other.num_states();
-        let mut parent: Vec<Option<(usize, Symbol)>> = vec![None; self.num_states() * width];
-        let mut seen = vec![false; self.num_states() * width];
+        let mut parent = vec![UNSEEN; self.num_states() * width];
+        let mut via = vec![Symbol::default(); parent.len()];
         let start = p * width + q;
+        parent[start] = start as u32;
         let mut queue = VecDeque::from([start]);
-        seen[start] = true;
         while let Some(pair) = queue.pop_front() {
             let (p, q) = (pair / width, pair % width);
             if self.accepting[p] != other.accepting[q] {
-                return Some(Self::path_to(&parent, pair));
+                let mut w = Vec::new();
+                let mut node = pair;
+                while node != start {
+                    w.push(via[node]);
+                    node = parent[node] as usize;
+                }
+                w.reverse();
+                return Some(w);
             }
             for a in Symbol::all(self.num_symbols) {
                 let next = self.successor(p, a) * width + other.successor(q, a);
-                if !seen[next] {
-                    seen[next] = true;
-                    parent[next] = Some((pair, a));
+                if parent[next] == UNSEEN {
+                    parent[next] = pair as u32;
+                    via[next] = a;
                     queue.push_back(next);
                 }
             }
         }
         None
-    }
-
-    /// Reads the BFS access word of `node` back from the parent links.
-    fn path_to(parent: &[Option<(usize, Symbol)>], mut node: usize) -> Word {
-        let mut w = Vec::new();
-        while let Some((prev, a)) = parent[node] {
-            w.push(a);
-            node = prev;
-        }
-        w.reverse();
-        w
     }
 
     /// The states reachable from the initial state, in breadth-first order.
