@@ -1,15 +1,15 @@
 //! Dining philosophers with one lock (Chaki et al. 2004, section 6) for growing `n`, checked with
 //! predicate abstraction and a monolithic check of the abstract system. Prints one line per `n`:
-//! time, peak memory (VmHWM), prover calls, abstract and product states.
+//! time, peak memory, prover calls, abstract and product states.
 //!
 //! `cargo run --release -p guarantor-predabs --example philosophers -- 2 12 60`
-//! (from, to, stop after a run that takes longer than this many seconds).
+//! (from, to, stop after a run that takes longer than this many seconds). Peak memory is `VmHWM`.
 
 use std::time::Instant;
 
 use guarantor_predabs::{Config, ProgramVerdict, System, check_program};
 
-include!("philosophers_gen.rs");
+include!("shared/philosophers.rs");
 
 fn peak_rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -22,16 +22,29 @@ fn peak_rss_mb() -> f64 {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let (from, to, stop) = (args.first().copied().unwrap_or(2), args.get(1).copied().unwrap_or(12), args.get(2).copied().unwrap_or(60));
-    println!("| n | verdict | iterations | time (s) | peak RSS (MB) | prover calls | abstract states | product states |");
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let (from, to, stop) = (
+        args.first().copied().unwrap_or(2),
+        args.get(1).copied().unwrap_or(12),
+        args.get(2).copied().unwrap_or(60),
+    );
+    println!(
+        "| n | verdict | iterations | time (s) | peak RSS (MB) | prover calls | abstract states | product states |"
+    );
     println!("|---|---|---|---|---|---|---|---|");
     for n in from..=to {
         let sys = System::parse(&philosophers(n), "philosophers.gc")?;
         let start = Instant::now();
         let report = check_program(&sys, &Config::default())?;
         let secs = start.elapsed().as_secs_f64();
-        let verdict = if report.verdict == ProgramVerdict::Holds { "holds" } else { "VIOLATED" };
+        let verdict = if report.verdict == ProgramVerdict::Holds {
+            "holds"
+        } else {
+            "VIOLATED"
+        };
         println!(
             "| {n} | {verdict} | {} | {secs:.2} | {:.1} | {} | {} | {} |",
             report.iterations,
@@ -40,7 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             report.stats.abstract_states,
             report.stats.product_states
         );
-        if secs > stop as f64 {
+        if secs > f64::from(u32::try_from(stop).unwrap_or(u32::MAX)) {
             break;
         }
     }

@@ -33,6 +33,12 @@ use crate::formula::{Formula, Sym};
 use crate::program::System;
 use crate::prover::{Prover, SatResult};
 
+/// Rows of an enumeration: shared pre values and open post values.
+type Rows = Vec<(Vec<bool>, Vec<bool>)>;
+
+/// A variant's identity: base label, shared pre values, shared post values.
+type VariantKey = (String, Vec<(usize, bool)>, Vec<(usize, bool)>);
+
 /// The largest number of predicates enumerated explicitly for one transition.
 const MAX_ENUM: usize = 16;
 
@@ -223,7 +229,7 @@ struct Succ {
 }
 
 fn lit(f: &Formula, v: bool) -> Formula {
-    if v { f.clone() } else { f.clone().not() }
+    if v { f.clone() } else { f.clone().negate() }
 }
 
 /// The cones of every transition of component `c`: predicates connected to its variables.
@@ -526,7 +532,7 @@ impl Builder<'_> {
         pre: &Formula,
         g: &[Formula],
         open: &[Formula],
-    ) -> Result<Vec<(Vec<bool>, Vec<bool>)>, PredabsError> {
+    ) -> Result<Rows, PredabsError> {
         let over: Vec<Formula> = g.iter().chain(open).cloned().collect();
         let e = self.prover.all_sat(pre, &over, 1 << MAX_ENUM)?;
         let cubes: Vec<Vec<bool>> = if e.complete {
@@ -551,7 +557,7 @@ impl Builder<'_> {
         pre: &Formula,
         g: &[Formula],
         open: &[Formula],
-    ) -> Result<Vec<(Vec<bool>, Vec<bool>)>, PredabsError> {
+    ) -> Result<Rows, PredabsError> {
         let mut rows = Vec::new();
         for gv in combos(g.len()) {
             let pg = Formula::and(
@@ -584,7 +590,7 @@ impl Builder<'_> {
         g: &[Formula],
         open: &[Formula],
         max_cube: usize,
-    ) -> Result<Vec<(Vec<bool>, Vec<bool>)>, PredabsError> {
+    ) -> Result<Rows, PredabsError> {
         let guard = self.infos[t].guard.clone();
         let mut rows = Vec::new();
         for gv in combos(g.len()) {
@@ -667,6 +673,7 @@ impl Builder<'_> {
         }
     }
 
+    #[allow(clippy::too_many_lines)] // one breadth-first loop; its parts share the interning state
     fn explore(&mut self, max_states: usize) -> Result<AbstractComponent, PredabsError> {
         let comp = &self.sys.components[self.c];
         let inits = self.initial_valuations()?;
@@ -715,8 +722,7 @@ impl Builder<'_> {
         }
         let mut edges: Vec<AbstractEdge> = Vec::new();
         let mut variants: Vec<Variant> = Vec::new();
-        let mut variant_index: HashMap<(String, Vec<(usize, bool)>, Vec<(usize, bool)>), String> =
-            HashMap::new();
+        let mut variant_index: HashMap<VariantKey, String> = HashMap::new();
         while let Some(s) = queue.pop_front() {
             let AbstractState::At {
                 location,

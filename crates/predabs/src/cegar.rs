@@ -155,8 +155,8 @@ pub fn check_program_with(
         }
         let parts: Vec<AbstractComponent> = cache.iter().flatten().cloned().collect();
         let abs = assemble(sys, &preds, parts)?;
-        let (verdict, states) = check(&abs)?;
-        stats.product_states = states;
+        let (verdict, explored) = check(&abs)?;
+        stats.product_states = explored;
         let finish =
             |verdict, abs: AbstractSystem, mut stats: PredabsStats, preds, p: &CountingProver| {
                 stats.prover = p.stats;
@@ -170,9 +170,8 @@ pub fn check_program_with(
                     stats,
                 })
             };
-        let cex = match verdict {
-            Verdict::Violated(cex) => cex,
-            _ => return finish(ProgramVerdict::Holds, abs, stats, preds, &prover),
+        let Verdict::Violated(cex) = verdict else {
+            return finish(ProgramVerdict::Holds, abs, stats, preds, &prover);
         };
         let steps = reconstruct(sys, &abs, &cex.trace, cex.violation)?;
         match feasibility(sys, &steps, &mut prover)? {
@@ -188,7 +187,7 @@ pub fn check_program_with(
                     if matches!(mode, Mode::Cartesian { .. }) {
                         // The cartesian abstraction was too coarse, not the predicates.
                         mode = Mode::Exact;
-                        cache.iter_mut().for_each(|c| *c = None);
+                        cache.fill(None);
                         continue;
                     }
                     return Err(PredabsError::NoProgress { trace: cex.trace });
@@ -341,8 +340,8 @@ struct Ssa {
     syms_after: Vec<Vec<Sym>>,
 }
 
-fn rename(syms: &[Sym], sys: &System) -> impl Fn(Sym) -> Option<Term> + use<> {
-    let map: Vec<Term> = syms
+fn rename(current: &[Sym], sys: &System) -> impl Fn(Sym) -> Option<Term> + use<> {
+    let map: Vec<Term> = current
         .iter()
         .enumerate()
         .map(|(v, &s)| match sys.vars[v].ty {
@@ -498,10 +497,10 @@ fn refine(
         return Ok(Vec::new());
     };
     // wp(t_k, false) = not g_k; wp(t_i, Q) = not g_i or Q[u_i].
-    let mut psi = guard(last).not();
+    let mut psi = guard(last).negate();
     let mut atoms = psi.atoms();
     for st in prefix[..prefix.len() - 1].iter().rev() {
-        psi = Formula::or([guard(st).not(), psi.substitute(&subst(st))?]);
+        psi = Formula::or([guard(st).negate(), psi.substitute(&subst(st))?]);
         atoms.extend(psi.atoms());
     }
     let mut added = Vec::new();
@@ -510,7 +509,7 @@ fn refine(
         // program never leaves (tickets are never negative); its half-space `lin <= c` lets the
         // abstraction track the region instead of enumerating points.
         let half = match &a {
-            crate::formula::Atom::Eq(lin, c) => Some(Formula::lin_le(lin.clone(), *c)?),
+            crate::formula::Atom::Eq(lin, c) => Some(Formula::lin_le(lin, *c)?),
             _ => None,
         };
         for f in std::iter::once(Formula::Atom(a)).chain(half) {

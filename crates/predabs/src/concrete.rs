@@ -292,11 +292,7 @@ pub fn check_explicit(
 ) -> Result<ExplicitResult, PredabsError> {
     let props: Vec<&Lts> = sys.properties.iter().map(|p| &p.lts).collect();
     let mut seen: HashMap<(ConcreteState, Vec<StateId>), usize> = HashMap::new();
-    let mut nodes: Vec<(
-        ConcreteState,
-        Vec<StateId>,
-        Option<(usize, String, Vec<(usize, usize)>)>,
-    )> = Vec::new();
+    let mut nodes: Vec<Node> = Vec::new();
     let mut queue = VecDeque::new();
     for init in initial_states(sys, domain) {
         let key = (init, props.iter().map(|p| p.initial()).collect::<Vec<_>>());

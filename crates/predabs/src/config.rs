@@ -120,9 +120,10 @@ impl Config {
     }
 
     pub(crate) fn compose_config(&self) -> guarantor_compose::Config {
-        let mut c = guarantor_compose::Config::default();
-        c.max_states = self.max_product_states;
-        c.deadline = self.deadline;
-        c
+        guarantor_compose::Config {
+            max_states: self.max_product_states,
+            deadline: self.deadline,
+            ..guarantor_compose::Config::default()
+        }
     }
 }

@@ -87,6 +87,7 @@ impl LinExpr {
     }
 
     /// `self + other`.
+    #[allow(clippy::many_single_char_names)] // a merge of two sorted lists: i, j, a, b, x, y
     pub fn add(&self, other: &Self) -> Arith<Self> {
         let (mut i, mut j) = (0, 0);
         let mut terms = Vec::with_capacity(self.terms.len() + other.terms.len());
@@ -279,7 +280,7 @@ impl Formula {
     /// `a <= b`, normalised.
     pub fn le(a: &Affine, b: &Affine) -> Arith<Self> {
         let d = a.sub(b)?;
-        Self::lin_le(d.lin, neg(d.constant)?)
+        Self::lin_le(&d.lin, neg(d.constant)?)
     }
 
     /// `a < b`, normalised (integers: `a <= b - 1`).
@@ -290,11 +291,11 @@ impl Formula {
     /// `a = b`, normalised.
     pub fn eq(a: &Affine, b: &Affine) -> Arith<Self> {
         let d = a.sub(b)?;
-        Self::lin_eq(d.lin, neg(d.constant)?)
+        Self::lin_eq(&d.lin, neg(d.constant)?)
     }
 
     /// `lin <= c`, normalised: divided by the coefficients' gcd, constant rounded down.
-    pub fn lin_le(lin: LinExpr, c: i128) -> Arith<Self> {
+    pub fn lin_le(lin: &LinExpr, c: i128) -> Arith<Self> {
         let g = lin.content();
         if g == 0 {
             return Ok(Self::Const(0 <= c));
@@ -303,7 +304,7 @@ impl Formula {
     }
 
     /// `lin = c`, normalised: gcd 1, first coefficient positive; `false` when `c` is not a multiple.
-    pub fn lin_eq(lin: LinExpr, c: i128) -> Arith<Self> {
+    pub fn lin_eq(lin: &LinExpr, c: i128) -> Arith<Self> {
         let g = lin.content();
         if g == 0 {
             return Ok(Self::Const(c == 0));
@@ -321,7 +322,7 @@ impl Formula {
 
     /// Negation, folding constants and double negations.
     #[must_use]
-    pub fn not(self) -> Self {
+    pub fn negate(self) -> Self {
         match self {
             Self::Const(b) => Self::Const(!b),
             Self::Not(f) => *f,
@@ -368,7 +369,7 @@ impl Formula {
     /// `a => b`.
     #[must_use]
     pub fn implies(a: Self, b: Self) -> Self {
-        Self::or([a.not(), b])
+        Self::or([a.negate(), b])
     }
 
     /// `a <=> b`.
@@ -376,7 +377,7 @@ impl Formula {
     pub fn iff(a: Self, b: Self) -> Self {
         Self::or([
             Self::and([a.clone(), b.clone()]),
-            Self::and([a.not(), b.not()]),
+            Self::and([a.negate(), b.negate()]),
         ])
     }
 
@@ -413,7 +414,7 @@ impl Formula {
         Ok(match self {
             Self::Const(b) => Self::Const(*b),
             Self::Atom(a) => substitute_atom(a, subst)?,
-            Self::Not(g) => g.substitute(subst)?.not(),
+            Self::Not(g) => g.substitute(subst)?.negate(),
             Self::And(gs) => Self::and(
                 gs.iter()
                     .map(|g| g.substitute(subst))
@@ -481,9 +482,9 @@ fn substitute_atom(a: &Atom, subst: &impl Fn(Sym) -> Option<Term>) -> Arith<Form
     }
     let rhs = add(c, neg(sum.constant)?)?;
     if is_eq {
-        Formula::lin_eq(sum.lin, rhs)
+        Formula::lin_eq(&sum.lin, rhs)
     } else {
-        Formula::lin_le(sum.lin, rhs)
+        Formula::lin_le(&sum.lin, rhs)
     }
 }
 

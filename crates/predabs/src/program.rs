@@ -205,7 +205,7 @@ impl System {
                 Value::Bool(b) => Some(if b {
                     Formula::bool_var(s)
                 } else {
-                    Formula::bool_var(s).not()
+                    Formula::bool_var(s).negate()
                 }),
             }
         }))

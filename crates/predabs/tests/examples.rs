@@ -52,12 +52,13 @@ fn bakery_with_elimination_matches_exact() {
     );
 }
 
-include!("../examples/philosophers_gen.rs");
+include!("../examples/shared/philosophers.rs");
 
 #[test]
 fn philosophers_hold_for_small_n() {
     for n in 2..=4 {
-        let sys = System::parse(&philosophers(n), "philosophers.gc").unwrap_or_else(|e| panic!("{e}"));
+        let sys =
+            System::parse(&philosophers(n), "philosophers.gc").unwrap_or_else(|e| panic!("{e}"));
         let report = check_program(&sys, &Config::default()).unwrap();
         assert_eq!(report.verdict, ProgramVerdict::Holds, "n = {n}");
         // The explicit concrete search agrees (forks and lock stay in {0, 1}).
@@ -72,7 +73,9 @@ fn philosophers_without_the_lock_violate() {
     let src = philosophers(3).replace("s0 -> s1 when lock == 0 do lock := 1;", "s0 -> s1;");
     let sys = System::parse(&src, "nolock.gc").unwrap();
     let report = check_program(&sys, &Config::default()).unwrap();
-    let ProgramVerdict::Violated(trace) = &report.verdict else { panic!("expected a violation") };
+    let ProgramVerdict::Violated(trace) = &report.verdict else {
+        panic!("expected a violation")
+    };
     replay(&sys, trace).unwrap();
     assert!(violates(&sys, trace));
 }

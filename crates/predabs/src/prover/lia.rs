@@ -79,6 +79,7 @@ fn is_difference(c: &Constraint) -> bool {
 }
 
 /// Bellman-Ford with a virtual source at distance 0 to every node; node 0 is the constant zero.
+#[allow(clippy::many_single_char_names)] // graph notation: u, v, w, d, n
 fn bellman_ford(cs: &[Constraint]) -> Arith<TheoryResult> {
     let mut index: HashMap<Sym, usize> = HashMap::new();
     let node = |s: Sym, index: &mut HashMap<Sym, usize>| {

@@ -107,7 +107,7 @@ pub trait Prover: std::fmt::Debug {
 
     /// `Some(true)` when `f` is valid, `Some(false)` when it is not, `None` when undecided.
     fn is_valid(&mut self, f: &Formula) -> Result<Option<bool>, ProverError> {
-        Ok(self.check(&f.clone().not())?.as_bool().map(|sat| !sat))
+        Ok(self.check(&f.clone().negate())?.as_bool().map(|sat| !sat))
     }
 
     /// Enumerates the truth-value vectors of `over` that some model of `f` realises, by blocking
@@ -161,7 +161,7 @@ pub trait Prover: std::fmt::Debug {
             let block = Formula::or(
                 ind.iter()
                     .zip(&cube)
-                    .map(|(d, &v)| if v { d.clone().not() } else { d.clone() }),
+                    .map(|(d, &v)| if v { d.clone().negate() } else { d.clone() }),
             );
             if block == Formula::FALSE {
                 // Nothing to project on: one class, found.

@@ -127,9 +127,8 @@ impl Prover for NativeProver {
             atoms: HashMap::new(),
             truth: None,
         };
-        let root = match enc.encode(f) {
-            Ok(l) => l,
-            Err(_) => return Ok(SatResult::Unknown("integer overflow while encoding".into())),
+        let Ok(root) = enc.encode(f) else {
+            return Ok(SatResult::Unknown("integer overflow while encoding".into()));
         };
         enc.solver.add_clause(&[root]);
         let atoms: Vec<((LinExpr, i128), Lit)> =
@@ -177,7 +176,7 @@ impl Prover for NativeProver {
         )))
     }
 
-    fn name(&self) -> &str {
+    fn name(&self) -> &'static str {
         "native"
     }
 }

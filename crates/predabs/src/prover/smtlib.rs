@@ -317,7 +317,7 @@ mod tests {
     fn terms_print() {
         let l = LinExpr::from_terms([(Sym(0), 2), (Sym(1), -1)]).unwrap();
         let mut out = String::new();
-        term(&mut out, &Formula::Atom(Atom::Le(l, -4)).not());
+        term(&mut out, &Formula::Atom(Atom::Le(l, -4)).negate());
         assert_eq!(out, "(not (<= (+ (* 2 s0) (* (- 1) s1)) (- 4)))");
     }
 }

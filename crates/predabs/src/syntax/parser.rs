@@ -506,7 +506,7 @@ impl Parser<'_> {
         let at = self.here();
         if self.eat("!") {
             let t = self.not()?;
-            return Ok(Term::Bool(self.as_bool(t, at)?.not()));
+            return Ok(Term::Bool(self.as_bool(t, at)?.negate()));
         }
         self.cmp()
     }
@@ -526,7 +526,7 @@ impl Parser<'_> {
         if let (Term::Bool(a), Term::Bool(b)) = (&lhs, &rhs) {
             return match op {
                 "==" => Ok(Term::Bool(Formula::iff(a.clone(), b.clone()))),
-                "!=" => Ok(Term::Bool(Formula::iff(a.clone(), b.clone()).not())),
+                "!=" => Ok(Term::Bool(Formula::iff(a.clone(), b.clone()).negate())),
                 _ => self.err_at(opat, format!("`{op}` needs integer operands")),
             };
         }
@@ -534,7 +534,7 @@ impl Parser<'_> {
         let b = self.as_int(rhs, rat)?;
         let f = match op {
             "==" => Formula::eq(&a, &b),
-            "!=" => Formula::eq(&a, &b).map(Formula::not),
+            "!=" => Formula::eq(&a, &b).map(Formula::negate),
             "<" => Formula::lt(&a, &b),
             "<=" => Formula::le(&a, &b),
             ">" => Formula::lt(&b, &a),
