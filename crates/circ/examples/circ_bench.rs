@@ -1,0 +1,170 @@
+//! Scalable benchmark families for CIRC-AG_N, written as Rust generators until the FSP models
+//! exist: Client-Server with `N` clients, and a MER-like resource arbiter with `N` users and `R`
+//! resources. Prints one markdown table row per size: NW+AR, NW, 2W, 2W+AR and monolithic times,
+//! assumption sizes (max/min), iterations and refinements. Every run has a deadline; "—" marks a
+//! run that hit it.
+//!
+//! ```text
+//! cargo run --release -p guarantor-circ --example circ_bench -- cs 2 3 4 5
+//! cargo run --release -p guarantor-circ --example circ_bench -- mer 2 3 4 5
+//! ```
+//! Optional environment: `CIRC_TIMEOUT` (seconds per run, default 60), `MER_R` (resources, default
+//! 2), `CIRC_BUG=1` (make the system violate).
+
+use std::time::{Duration, Instant};
+
+use guarantor_circ::{CircConfig, Mode, check_circ};
+use guarantor_compose::{Config, check_safety, compose};
+use guarantor_lts::{Lts, LtsBuilder, StateId};
+
+/// An LTS from `(source, action, target)` triples over the declared `alphabet`.
+fn lts(edges: &[(usize, String, usize)], alphabet: &[String]) -> Lts {
+    let mut b = LtsBuilder::new();
+    for a in alphabet {
+        b.action(a).expect("action");
+    }
+    b.ensure_states(1).expect("state");
+    for (s, a, t) in edges {
+        b.ensure_states(s.max(t) + 1).expect("states");
+        b.add_transition_named(StateId::must(*s), a, StateId::must(*t)).expect("edge");
+    }
+    b.build().expect("lts")
+}
+
+/// Client-Server: `Server = (request_i -> grant_i -> release_i -> Server)`,
+/// `Client_i = (request_i -> grant_i -> use_i -> release_i -> Client_i)`; property: the uses are
+/// mutually exclusive. With `bug`, the server may grant client 0 without a request.
+fn client_server(n: usize, bug: bool) -> (Vec<Lts>, Vec<Lts>) {
+    let mut server = Vec::new();
+    let mut next = 1;
+    for i in 0..n {
+        server.push((0, format!("request_{i}"), next));
+        server.push((next, format!("grant_{i}"), next + 1));
+        server.push((next + 1, format!("release_{i}"), 0));
+        next += 2;
+    }
+    if bug {
+        server.push((1, "grant_0".to_owned(), 2));
+        server.push((3, "request_0".to_owned(), 1));
+    }
+    let mut comps = vec![lts(&server, &[])];
+    for i in 0..n {
+        let e = [
+            (0, format!("request_{i}"), 1),
+            (1, format!("grant_{i}"), 2),
+            (2, format!("use_{i}"), 3),
+            (3, format!("release_{i}"), 0),
+        ];
+        comps.push(lts(&e, &[]));
+    }
+    let mut mutex = Vec::new();
+    for i in 0..n {
+        mutex.push((0, format!("use_{i}"), i + 1));
+        mutex.push((i + 1, format!("release_{i}"), 0));
+    }
+    (comps, vec![lts(&mutex, &[])])
+}
+
+/// MER-like arbiter: one arbiter holding `r` locks (`grant_i_k -> rel_i_k`), `n` users each
+/// repeatedly taking some resource (`grant_i_k -> use_i_k -> rel_i_k`); property: resource 0 is
+/// used by one user at a time. With `bug`, lock 0 may grant twice.
+fn mer(n: usize, r: usize, bug: bool) -> (Vec<Lts>, Vec<Lts>) {
+    let mut locks = Vec::new();
+    for k in 0..r {
+        let mut e = Vec::new();
+        for i in 0..n {
+            e.push((0, format!("grant_{i}_{k}"), i + 1));
+            e.push((i + 1, format!("rel_{i}_{k}"), 0));
+            if bug && k == 0 && i == 0 {
+                e.push((n, format!("grant_{i}_{k}"), 0));
+            }
+        }
+        locks.push(lts(&e, &[]));
+    }
+    let refs: Vec<&Lts> = locks.iter().collect();
+    let arbiter = compose(&refs, &Config::default()).expect("arbiter");
+    let mut comps = vec![arbiter];
+    for i in 0..n {
+        let mut e = Vec::new();
+        for k in 0..r {
+            let s = 1 + 2 * k;
+            e.push((0, format!("grant_{i}_{k}"), s));
+            e.push((s, format!("use_{i}_{k}"), s + 1));
+            e.push((s + 1, format!("rel_{i}_{k}"), 0));
+        }
+        comps.push(lts(&e, &[]));
+    }
+    let mut excl = Vec::new();
+    for i in 0..n {
+        excl.push((0, format!("use_{i}_0"), i + 1));
+        excl.push((i + 1, format!("rel_{i}_0"), 0));
+    }
+    (comps, vec![lts(&excl, &[])])
+}
+
+/// One cell: time, or "—" on timeout; with the report for the size columns.
+fn run(
+    comps: &[&Lts],
+    props: &[&Lts],
+    config: CircConfig,
+    timeout: Duration,
+) -> (String, Option<guarantor_circ::CircReport>) {
+    let config = config.with_compose(Config::default().with_timeout(timeout));
+    let t0 = Instant::now();
+    match check_circ(comps, props, &config) {
+        Ok(r) => (format!("{:.3}", t0.elapsed().as_secs_f64()), Some(r)),
+        Err(e) if e.is_budget() => ("—".to_owned(), None),
+        Err(e) => (format!("error: {e}"), None),
+    }
+}
+
+fn sizes(r: Option<&guarantor_circ::CircReport>) -> String {
+    r.and_then(|r| r.size_range())
+        .map_or("—".to_owned(), |(a, b)| format!("{a}/{b}"))
+}
+
+fn iters(r: Option<&guarantor_circ::CircReport>) -> String {
+    r.map_or("—".to_owned(), |r| format!("{} ({} AR)", r.iterations, r.alphabet_refinements))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let family = args.first().map_or("cs", String::as_str).to_owned();
+    let timeout = Duration::from_secs(
+        std::env::var("CIRC_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(60),
+    );
+    let resources: usize = std::env::var("MER_R").ok().and_then(|s| s.parse().ok()).unwrap_or(2);
+    let bug = std::env::var("CIRC_BUG").is_ok_and(|v| v == "1");
+    println!(
+        "| family | n | verdict | NW+AR s | NW s | 2W s | 2W+AR s | Mon s | Mon states | |g| max/min NW+AR | |g| max/min NW | |g| max/min 2W | iters NW+AR | iters NW | iters 2W | iters 2W+AR |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for n in args.iter().skip(1).filter_map(|s| s.parse::<usize>().ok()) {
+        let (comps, props) = if family == "mer" { mer(n, resources, bug) } else { client_server(n, bug) };
+        let c: Vec<&Lts> = comps.iter().collect();
+        let p: Vec<&Lts> = props.iter().collect();
+        let two = Mode::TwoWay { groups: None };
+        let base = CircConfig::default();
+        let nwar = run(&c, &p, base.clone(), timeout);
+        let nw = run(&c, &p, base.clone().with_alphabet_refinement(false), timeout);
+        let tw = run(&c, &p, base.clone().with_mode(two.clone()).with_alphabet_refinement(false), timeout);
+        let twar = run(&c, &p, base.with_mode(two), timeout);
+        let t0 = Instant::now();
+        let mon = check_safety(&c, &p, &Config::default().with_timeout(timeout));
+        let (mon_t, mon_states, verdict) = match mon {
+            Ok(r) => (
+                format!("{:.3}", t0.elapsed().as_secs_f64()),
+                r.stats.states.to_string(),
+                if r.verdict.is_holds() { "holds" } else { "violated" },
+            ),
+            Err(_) => ("—".to_owned(), "—".to_owned(), "?"),
+        };
+        let label = if family == "mer" { format!("MER R={resources}") } else { "Client-Server".to_owned() };
+        println!(
+            "| {label} | {n} | {verdict} | {} | {} | {} | {} | {mon_t} | {mon_states} | {} | {} | {} | {} | {} | {} | {} |",
+            nwar.0, nw.0, tw.0, twar.0,
+            sizes(nwar.1.as_ref()), sizes(nw.1.as_ref()), sizes(tw.1.as_ref()),
+            iters(nwar.1.as_ref()), iters(nw.1.as_ref()), iters(tw.1.as_ref()), iters(twar.1.as_ref()),
+        );
+    }
+}
