@@ -26,7 +26,8 @@ fn lts(edges: &[(usize, String, usize)], alphabet: &[String]) -> Lts {
     b.ensure_states(1).expect("state");
     for (s, a, t) in edges {
         b.ensure_states(s.max(t) + 1).expect("states");
-        b.add_transition_named(StateId::must(*s), a, StateId::must(*t)).expect("edge");
+        b.add_transition_named(StateId::must(*s), a, StateId::must(*t))
+            .expect("edge");
     }
     b.build().expect("lts")
 }
@@ -119,35 +120,59 @@ fn run(
 }
 
 fn sizes(r: Option<&guarantor_circ::CircReport>) -> String {
-    r.and_then(|r| r.size_range())
+    r.and_then(guarantor_circ::CircReport::size_range)
         .map_or("—".to_owned(), |(a, b)| format!("{a}/{b}"))
 }
 
 fn iters(r: Option<&guarantor_circ::CircReport>) -> String {
-    r.map_or("—".to_owned(), |r| format!("{} ({} AR)", r.iterations, r.alphabet_refinements))
+    r.map_or("—".to_owned(), |r| {
+        format!("{} ({} AR)", r.iterations, r.alphabet_refinements)
+    })
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let family = args.first().map_or("cs", String::as_str).to_owned();
     let timeout = Duration::from_secs(
-        std::env::var("CIRC_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(60),
+        std::env::var("CIRC_TIMEOUT")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(60),
     );
-    let resources: usize = std::env::var("MER_R").ok().and_then(|s| s.parse().ok()).unwrap_or(2);
+    let resources: usize = std::env::var("MER_R")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
     let bug = std::env::var("CIRC_BUG").is_ok_and(|v| v == "1");
     println!(
         "| family | n | verdict | NW+AR s | NW s | 2W s | 2W+AR s | Mon s | Mon states | |g| max/min NW+AR | |g| max/min NW | |g| max/min 2W | iters NW+AR | iters NW | iters 2W | iters 2W+AR |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for n in args.iter().skip(1).filter_map(|s| s.parse::<usize>().ok()) {
-        let (comps, props) = if family == "mer" { mer(n, resources, bug) } else { client_server(n, bug) };
+        let (comps, props) = if family == "mer" {
+            mer(n, resources, bug)
+        } else {
+            client_server(n, bug)
+        };
         let c: Vec<&Lts> = comps.iter().collect();
         let p: Vec<&Lts> = props.iter().collect();
         let two = Mode::TwoWay { groups: None };
         let base = CircConfig::default();
         let nwar = run(&c, &p, base.clone(), timeout);
-        let nw = run(&c, &p, base.clone().with_alphabet_refinement(false), timeout);
-        let tw = run(&c, &p, base.clone().with_mode(two.clone()).with_alphabet_refinement(false), timeout);
+        let nw = run(
+            &c,
+            &p,
+            base.clone().with_alphabet_refinement(false),
+            timeout,
+        );
+        let tw = run(
+            &c,
+            &p,
+            base.clone()
+                .with_mode(two.clone())
+                .with_alphabet_refinement(false),
+            timeout,
+        );
         let twar = run(&c, &p, base.with_mode(two), timeout);
         let t0 = Instant::now();
         let mon = check_safety(&c, &p, &Config::default().with_timeout(timeout));
@@ -155,16 +180,32 @@ fn main() {
             Ok(r) => (
                 format!("{:.3}", t0.elapsed().as_secs_f64()),
                 r.stats.states.to_string(),
-                if r.verdict.is_holds() { "holds" } else { "violated" },
+                if r.verdict.is_holds() {
+                    "holds"
+                } else {
+                    "violated"
+                },
             ),
             Err(_) => ("—".to_owned(), "—".to_owned(), "?"),
         };
-        let label = if family == "mer" { format!("MER R={resources}") } else { "Client-Server".to_owned() };
+        let label = if family == "mer" {
+            format!("MER R={resources}")
+        } else {
+            "Client-Server".to_owned()
+        };
         println!(
             "| {label} | {n} | {verdict} | {} | {} | {} | {} | {mon_t} | {mon_states} | {} | {} | {} | {} | {} | {} | {} |",
-            nwar.0, nw.0, tw.0, twar.0,
-            sizes(nwar.1.as_ref()), sizes(nw.1.as_ref()), sizes(tw.1.as_ref()),
-            iters(nwar.1.as_ref()), iters(nw.1.as_ref()), iters(tw.1.as_ref()), iters(twar.1.as_ref()),
+            nwar.0,
+            nw.0,
+            tw.0,
+            twar.0,
+            sizes(nwar.1.as_ref()),
+            sizes(nw.1.as_ref()),
+            sizes(tw.1.as_ref()),
+            iters(nwar.1.as_ref()),
+            iters(nw.1.as_ref()),
+            iters(tw.1.as_ref()),
+            iters(twar.1.as_ref()),
         );
     }
 }
