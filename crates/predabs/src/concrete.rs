@@ -154,10 +154,27 @@ pub fn apply(
     Ok(Some(next))
 }
 
-/// Every enabled step from `s`: `(label, moves)`. Components at an error location do not move.
+/// Every enabled step from `s`: `(label, moves)`. A state with a component at an error location
+/// has none (an `ERROR` state ends every run, as in LTSA); actions that only properties know are
+/// always enabled, with no moves.
 pub fn enabled(sys: &System, s: &ConcreteState) -> Vec<(String, Vec<(usize, usize)>)> {
     let stopped = |c: usize| sys.components[c].error_locations.contains(&s.locations[c]);
     let mut out = Vec::new();
+    if (0..sys.components.len()).any(stopped) {
+        return out;
+    }
+    let component_actions: BTreeSet<String> = (0..sys.components.len())
+        .flat_map(|c| sys.actions(c))
+        .collect();
+    for p in &sys.properties {
+        for (_, a) in p.lts.alphabet().iter() {
+            if a != guarantor_lts::TAU_NAME && !component_actions.contains(a) {
+                out.push((a.to_string(), Vec::new()));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
     let mut actions: BTreeSet<String> = BTreeSet::new();
     for (c, comp) in sys.components.iter().enumerate() {
         for (t, tr) in comp.transitions.iter().enumerate() {
@@ -234,13 +251,7 @@ pub fn replay(sys: &System, trace: &ConcreteTrace) -> Result<(), ReplayError> {
         let ok = options
             .iter()
             .any(|(l, m)| *l == step.label && *m == sorted);
-        let property_only = step.moves.is_empty()
-            && !sys
-                .components
-                .iter()
-                .enumerate()
-                .any(|(c, _)| sys.actions(c).contains(&step.label));
-        if !ok && !property_only {
+        if !ok {
             return bad(
                 i,
                 format!(

@@ -3,7 +3,9 @@
 use guarantor_predabs::System;
 
 fn error(src: &str) -> String {
-    System::parse(src, "bad.gc").expect_err("input must be rejected").to_string()
+    System::parse(src, "bad.gc")
+        .expect_err("input must be rejected")
+        .to_string()
 }
 
 #[test]
@@ -23,17 +25,23 @@ fn unknown_location() {
 
 #[test]
 fn nonlinear_multiplication() {
-    insta::assert_snapshot!(error("component C {\n  var x: int;\n  loc a;\n  a -> a do x := x * x;\n}\n"));
+    insta::assert_snapshot!(error(
+        "component C {\n  var x: int;\n  loc a;\n  a -> a do x := x * x;\n}\n"
+    ));
 }
 
 #[test]
 fn type_mismatch() {
-    insta::assert_snapshot!(error("component C {\n  var b: bool;\n  loc a;\n  a -> a do b := 1 + 2;\n}\n"));
+    insta::assert_snapshot!(error(
+        "component C {\n  var b: bool;\n  loc a;\n  a -> a do b := 1 + 2;\n}\n"
+    ));
 }
 
 #[test]
 fn literal_too_large() {
-    insta::assert_snapshot!(error("global x: int = 999999999999999999999999999999999999999999;\n"));
+    insta::assert_snapshot!(error(
+        "global x: int = 999999999999999999999999999999999999999999;\n"
+    ));
 }
 
 #[test]
@@ -45,23 +53,33 @@ fn constant_overflow() {
 
 #[test]
 fn nondeterministic_property() {
-    insta::assert_snapshot!(error("property P {\n  s0 -> s1 on a;\n  s0 -> s2 on a;\n}\n"));
+    insta::assert_snapshot!(error(
+        "property P {\n  s0 -> s1 on a;\n  s0 -> s2 on a;\n}\n"
+    ));
 }
 
 #[test]
 fn assigned_twice() {
-    insta::assert_snapshot!(error("component C {\n  var x: int;\n  loc a;\n  a -> a do x := 1, x := 2;\n}\n"));
+    insta::assert_snapshot!(error(
+        "component C {\n  var x: int;\n  loc a;\n  a -> a do x := 1, x := 2;\n}\n"
+    ));
 }
 
 #[test]
 fn unexpected_character() {
-    insta::assert_snapshot!(error("component C {\n  loc a;\n  a -> a when 1 % 2 == 0;\n}\n"));
+    insta::assert_snapshot!(error(
+        "component C {\n  loc a;\n  a -> a when 1 % 2 == 0;\n}\n"
+    ));
 }
 
 #[test]
 fn never_panics_on_garbage() {
     // Every prefix of a valid program is either accepted or rejected with a located error.
-    let src = std::fs::read_to_string(format!("{}/tests/data/bakery.gc", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let src = std::fs::read_to_string(format!(
+        "{}/tests/data/bakery.gc",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
     for cut in 0..src.len() {
         if src.is_char_boundary(cut) {
             if let Err(e) = System::parse(&src[..cut], "cut.gc") {
