@@ -60,6 +60,9 @@ pub(crate) struct Table {
     index_cols: usize,
     /// How many rows of S (in promotion order) are in `index`.
     indexed: usize,
+    /// Rows below this index were found closed (or promoted) under the current columns; S only
+    /// grows and their cells are fixed, so they stay closed until a column is added.
+    closed_rows: usize,
 }
 
 impl Table {
@@ -81,6 +84,7 @@ impl Table {
             index_small: FxHashMap::default(),
             index_cols: 0,
             indexed: 0,
+            closed_rows: 0,
         };
         t.add_suffix(Vec::new());
         t.add_upper_word(&[]);
@@ -250,6 +254,7 @@ impl Table {
             self.index.clear();
             self.index_small.clear();
             self.indexed = 0;
+            self.closed_rows = 0;
             self.index_cols = self.suffixes.len();
         }
         for i in self.indexed..self.upper.len() {
@@ -286,7 +291,7 @@ impl Table {
         self.refresh_index();
         let mut fresh: Vec<usize> = Vec::new();
         let mut contents = FxHashSet::default();
-        for r in 0..self.rows.len() {
+        for r in self.closed_rows..self.rows.len() {
             if !self.rows[r].upper
                 && self.representative(r).is_none()
                 && contents.insert(self.content(r))
@@ -294,6 +299,7 @@ impl Table {
                 fresh.push(r);
             }
         }
+        self.closed_rows = self.rows.len();
         fresh.sort_by_key(|&r| self.rows[r].len);
         for &r in &fresh {
             self.promote(r);
