@@ -157,11 +157,27 @@ impl Cache {
                 accepted: false,
                 inferred,
             }),
-            PENDING => Probe::Pending,
+            PENDING => Probe::Pending(node as u32),
             _ => {
                 self.answer[node] = PENDING;
                 Probe::Fresh(node as u32)
             }
+        }
+    }
+
+    /// The answer recorded at `node` itself (no prefix-closure inference), if any.
+    pub(crate) fn answer_at(&self, node: u32) -> Option<Known> {
+        let inferred = !self.asked[node as usize];
+        match self.answer[node as usize] {
+            ACCEPTED => Some(Known {
+                accepted: true,
+                inferred,
+            }),
+            REJECTED => Some(Known {
+                accepted: false,
+                inferred,
+            }),
+            _ => None,
         }
     }
 
@@ -247,8 +263,8 @@ pub(crate) enum Probe {
     Known(Known),
     /// Newly marked pending; the node to answer.
     Fresh(u32),
-    /// Already pending.
-    Pending,
+    /// Already pending; the node to read once answered.
+    Pending(u32),
 }
 
 #[cfg(test)]

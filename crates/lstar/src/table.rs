@@ -43,7 +43,12 @@ pub(crate) struct Table {
     syms: Vec<Symbol>,
     /// Cell values, `stride` words per row, so a row's content is one short slice.
     bits: Vec<u64>,
+    /// Which cells are known, laid out like `bits`.
+    known: Vec<u64>,
     stride: usize,
+    /// Cells whose word was handed out as a query: (row, column, cache node). Once answered they
+    /// are read straight from their node instead of being looked up again.
+    waiting: Vec<(u32, u32, u32)>,
     /// Rows by word; only kept when whole words can be added to S (Angluin's analysis), since
     /// otherwise a new row's word is always new.
     row_of_word: Option<FxHashMap<Word, usize>>,
@@ -76,7 +81,9 @@ impl Table {
             rows: Vec::new(),
             syms: Vec::new(),
             bits: Vec::new(),
+            known: Vec::new(),
             stride: 1,
+            waiting: Vec::new(),
             row_of_word: index_words.then(FxHashMap::default),
             upper: Vec::new(),
             succ: Vec::new(),
@@ -128,6 +135,7 @@ impl Table {
             m.insert(self.syms[start..].to_vec(), r);
         }
         self.bits.extend(std::iter::repeat_n(0, self.stride));
+        self.known.extend(std::iter::repeat_n(0, self.stride));
         self.succ.extend(std::iter::repeat_n(u32::MAX, self.k));
         r
     }
@@ -139,12 +147,16 @@ impl Table {
             return;
         }
         let wider = needed.max(2 * self.stride);
-        let mut bits = vec![0; self.rows.len() * wider];
-        for r in 0..self.rows.len() {
-            bits[r * wider..r * wider + self.stride]
-                .copy_from_slice(&self.bits[r * self.stride..(r + 1) * self.stride]);
-        }
-        self.bits = bits;
+        let copy_wider = |old: &[u64]| {
+            let mut new = vec![0; self.rows.len() * wider];
+            for r in 0..self.rows.len() {
+                new[r * wider..r * wider + self.stride]
+                    .copy_from_slice(&old[r * self.stride..(r + 1) * self.stride]);
+            }
+            new
+        };
+        self.bits = copy_wider(&self.bits);
+        self.known = copy_wider(&self.known);
         self.stride = wider;
     }
 
@@ -200,17 +212,26 @@ impl Table {
         words: &mut Queries,
         nodes: &mut Vec<u32>,
     ) -> bool {
+        self.settle(cache, stats);
         let asked = nodes.len();
         let cols = self.suffixes.len();
         let pc = cache.prefix_closed();
-        for (r, row) in self.rows.iter_mut().enumerate() {
-            if row.filled == cols {
+        for r in 0..self.rows.len() {
+            if self.rows[r].filled == cols {
                 continue;
             }
-            let word = &self.syms[row.start as usize..(row.start + row.len) as usize];
-            let start = *row.node.get_or_insert_with(|| cache.node(word));
+            let (start, len) = (self.rows[r].start as usize, self.rows[r].len as usize);
+            let word = &self.syms[start..start + len];
+            let node = *self.rows[r].node.get_or_insert_with(|| cache.node(word));
             let mut prefix = true;
-            for j in row.filled..cols {
+            for j in self.rows[r].filled..cols {
+                let cell = r * self.stride + j / 64;
+                if self.known[cell] >> (j % 64) & 1 == 1 {
+                    if prefix {
+                        self.rows[r].filled = j + 1;
+                    }
+                    continue;
+                }
                 let dead = pc && j > 0 && self.bits[r * self.stride] & 1 == 0;
                 let probe = if dead {
                     Probe::Known(Known {
@@ -220,24 +241,27 @@ impl Table {
                 } else if pc && j == 0 {
                     cache.probe(word.iter().copied())
                 } else {
-                    cache.probe_from(start, self.suffixes[j].iter().copied())
+                    cache.probe_from(node, self.suffixes[j].iter().copied())
                 };
                 match probe {
-                    // Cells after the first unknown one are read again on the next pass.
-                    Probe::Known(_) if !prefix => {}
                     Probe::Known(known) => {
-                        if known.accepted {
-                            self.bits[r * self.stride + j / 64] |= 1 << (j % 64);
+                        self.known[cell] |= 1 << (j % 64);
+                        self.bits[cell] |= u64::from(known.accepted) << (j % 64);
+                        if prefix {
+                            self.rows[r].filled = j + 1;
                         }
-                        row.filled = j + 1;
                         stats.lookups += 1;
                         stats.inferred += u64::from(known.inferred);
                     }
-                    Probe::Pending => prefix = false,
-                    Probe::Fresh(node) => {
+                    Probe::Pending(at) => {
                         prefix = false;
+                        self.waiting.push((r as u32, j as u32, at));
+                    }
+                    Probe::Fresh(at) => {
+                        prefix = false;
+                        self.waiting.push((r as u32, j as u32, at));
                         words.push(word.iter().chain(&self.suffixes[j]).copied());
-                        nodes.push(node);
+                        nodes.push(at);
                     }
                 }
                 if pc && j == 0 && !prefix {
@@ -246,6 +270,19 @@ impl Table {
             }
         }
         nodes.len() > asked
+    }
+
+    /// Records the answers of cells that were waiting for their queries.
+    fn settle(&mut self, cache: &Cache, stats: &mut Stats) {
+        for (r, j, node) in std::mem::take(&mut self.waiting) {
+            if let Some(known) = cache.answer_at(node) {
+                let (r, j) = (r as usize, j as usize);
+                let cell = r * self.stride + j / 64;
+                self.known[cell] |= 1 << (j % 64);
+                self.bits[cell] |= u64::from(known.accepted) << (j % 64);
+                stats.lookups += 1;
+            }
+        }
     }
 
     /// Brings `index` up to date with S. Call only when every row is filled.
