@@ -230,9 +230,11 @@ impl Cache {
         // along every word with sequential memory access (a breadth-first walk jumps around).
         // Below a rejected node in prefix-closed mode, a disagreement implies one at that node,
         // which is shorter, so scanning those nodes too changes nothing.
+        // Every entry is written (parents first) before it is read, so old contents need no
+        // clearing; only growth is zero-filled.
         let mut state = std::mem::take(&mut self.scratch);
-        state.clear();
         state.resize(self.answer.len(), 0);
+        state[0] = 0;
         let mut best: Option<usize> = None;
         for node in 0..self.answer.len() {
             if node > 0 {
