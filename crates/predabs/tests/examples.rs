@@ -79,3 +79,42 @@ fn philosophers_without_the_lock_violate() {
     replay(&sys, trace).unwrap();
     assert!(violates(&sys, trace));
 }
+
+#[test]
+fn bakery_with_z3_backend() {
+    if !guarantor_predabs::prover::SmtLibProver::on_path("z3") {
+        eprintln!("skipped: no z3 on PATH (apt-get install z3)");
+        return;
+    }
+    let z3 = guarantor_predabs::Backend::SmtLib(vec!["z3".into(), "-in".into(), "-smt2".into()]);
+    let report = check_program(
+        &load("bakery.gc"),
+        &Config::default().with_backend(z3.clone()),
+    )
+    .unwrap();
+    assert_eq!(report.verdict, ProgramVerdict::Holds);
+    let sys = load("bakery_bug.gc");
+    let report = check_program(&sys, &Config::default().with_backend(z3)).unwrap();
+    let ProgramVerdict::Violated(trace) = &report.verdict else {
+        panic!("expected a violation")
+    };
+    replay(&sys, trace).unwrap();
+}
+
+#[test]
+fn counter_needs_refinement() {
+    // x counts to 10; the error needs x == 11, which the guards alone do not rule out.
+    let src = "component C {\n var x: int = 0;\n loc run, bad;\n error bad;\n\
+               run -> run when x < 10 do x := x + 1;\n run -> bad when x == 11;\n}\n";
+    let sys = System::parse(src, "counter.gc").unwrap();
+    let report = check_program(&sys, &Config::default()).unwrap();
+    assert_eq!(report.verdict, ProgramVerdict::Holds);
+    // and with x == 10 the error is reachable, with concrete values
+    let sys = System::parse(&src.replace("x == 11", "x == 10"), "counter.gc").unwrap();
+    let report = check_program(&sys, &Config::default()).unwrap();
+    let ProgramVerdict::Violated(trace) = &report.verdict else {
+        panic!("expected a violation")
+    };
+    assert_eq!(trace.steps.len(), 11);
+    replay(&sys, trace).unwrap();
+}

@@ -140,7 +140,10 @@ fn concrete_runs(sys: &System, depth: usize) -> Vec<Vec<String>> {
             continue;
         }
         // Property-only actions are not part of the components' abstraction.
-        for (label, moves) in concrete::enabled(sys, &s).into_iter().filter(|m| !m.1.is_empty()) {
+        for (label, moves) in concrete::enabled(sys, &s)
+            .into_iter()
+            .filter(|m| !m.1.is_empty())
+        {
             if let Some(next) = concrete::apply(sys, &s, &moves).unwrap() {
                 let mut l = labels.clone();
                 l.push(label);
