@@ -256,7 +256,7 @@ pub enum Formula {
     Or(Vec<Formula>),
 }
 
-/// A value a [`Subst`] may give an integer or boolean symbol.
+/// A value a substitution may give an integer or boolean symbol.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Term {
