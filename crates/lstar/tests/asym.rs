@@ -321,3 +321,43 @@ proptest! {
         prop_assert_eq!(learned.dfa.shortest_difference(&brute), None);
     }
 }
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    // A nondeterministic property has no error LTS.
+    let nondet = lts(&[(0, "input", 1), (0, "input", 0), (1, "output", 0)]);
+    let err = check_asym(&input(), &output(), &nondet, &AgConfig::default()).unwrap_err();
+    assert!(matches!(
+        err,
+        guarantor_lstar::LstarError::Compose(
+            guarantor_compose::ComposeError::PropertyNotDeterministic { .. }
+        )
+    ));
+    // An ERROR state in the environment is outside rule ASYM as implemented.
+    let mut b = output().to_builder();
+    let e = b.add_state().unwrap();
+    b.set_error(e).unwrap();
+    let faulty = b.build().unwrap();
+    let err = check_asym(&input(), &faulty, &order(), &AgConfig::default()).unwrap_err();
+    assert!(matches!(err, guarantor_lstar::LstarError::Unsupported(_)));
+    // ... but fine in the first position, where the membership check sees it.
+    let report = check_asym(&faulty, &input(), &order(), &AgConfig::default()).unwrap();
+    let mono = check_safety(&[&faulty, &input()], &[&order()], &Config::default()).unwrap();
+    assert_eq!(report.verdict.is_holds(), mono.verdict.is_holds());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn asym_handles_error_states_in_m1(
+        m1 in guarantor_lts::strategy::arb_lts_with(
+            guarantor_lts::strategy::LtsStrategyConfig::new(4, &["a", "b", "c"]).error_state(true)
+        ),
+        m2 in guarantor_lts::strategy::arb_lts(3, &["b", "c", "d"], 6),
+        p in arb_deterministic_property(2, &["a", "b", "d"]),
+    ) {
+        let report = check_asym(&m1, &m2, &p, &AgConfig::default()).unwrap();
+        recheck(&m1, &m2, &p, &report)?;
+    }
+}
