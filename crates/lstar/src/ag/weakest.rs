@@ -31,8 +31,8 @@ pub struct WeakestAssumption {
     pub lts: Lts,
     /// The interface alphabet; symbol `i` is `interface[i]`.
     pub interface: Vec<String>,
-    /// The learner's queries; the conformance tests' own membership checks are counted in
-    /// `lookups`, those not answered from the learner's cache in `membership_queries` too.
+    /// The learner's queries. The conformance tests' own membership checks are not included
+    /// (they read the learner's cache first and ask the teacher only for unknown words).
     pub stats: Stats,
 }
 
@@ -111,7 +111,7 @@ fn interface_lts(interface: &[String]) -> Result<Lts, LstarError> {
 }
 
 /// A membership answer for the conformance test: from the learner's cache if known, else from the
-/// teacher (counted in `stats().membership_queries` only when it is later asked by the learner).
+/// teacher.
 fn answer(
     learner: &mut Learner,
     teacher: &mut AsymTeacher<'_>,
