@@ -92,6 +92,7 @@ pub mod config;
 pub mod error;
 pub mod error_lts;
 mod explore;
+mod moves;
 pub mod product;
 pub mod replay;
 pub mod safety;

@@ -21,22 +21,11 @@
 
 use std::ops::ControlFlow;
 
-use guarantor_lts::{ActionId, Alphabet, Edge, Lts, StateId};
+use guarantor_lts::{ActionId, Alphabet, Lts, StateId};
 use smallvec::SmallVec;
 
 use crate::error::ComposeError;
-
-/// What an action of one component does in the product.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Role {
-    /// Moves this component alone, labelled with the given product action (tau stays tau).
-    Alone(ActionId),
-    /// A shared action, and this component is its lowest-numbered owner: it drives the
-    /// synchronisation.
-    Leader(ActionId),
-    /// A shared action driven by a lower-numbered owner; skipped when met in this component.
-    Follower,
-}
+use crate::moves::{Moves, Role};
 
 /// One follower of a synchronisation in progress: which component, and which of its edges.
 #[derive(Clone, Copy, Debug)]
@@ -89,11 +78,13 @@ impl Scratch {
 pub struct Product<'a> {
     components: Vec<&'a Lts>,
     alphabet: Alphabet,
-    /// `roles[i][a]`: the role of component `i`'s local action `a`.
-    roles: Vec<Vec<Role>>,
+    /// `moves[i]`: the successor tables of component `i`.
+    moves: Vec<Moves>,
     /// `owners[g]`: the components whose alphabet holds product action `g`, with their local id;
     /// only filled for shared actions.
     owners: Vec<SmallVec<[(u32, ActionId); 4]>>,
+    /// `followers[g]`: `owners[g]` without the leader, each with its follower slot.
+    followers: Vec<SmallVec<[Follower; 4]>>,
     /// `(component, error state)` of the components that have an error state, by component: the
     /// error test runs once per transition, and most components have no error state.
     errors: Vec<(u32, StateId)>,
@@ -119,11 +110,28 @@ impl<'a> Product<'a> {
                 owners[global.index()].push((i as u32, ActionId::must(local)));
             }
         }
-        let roles = local_to_global
-            .iter()
-            .enumerate()
-            .map(|(i, map)| map.iter().map(|&g| role_of(i, g, &owners)).collect())
-            .collect();
+        let mut followers: Vec<SmallVec<[Follower; 4]>> =
+            vec![SmallVec::new(); alphabet.id_bound()];
+        let mut moves = Vec::with_capacity(components.len());
+        for (i, map) in local_to_global.iter().enumerate() {
+            let mut slots = 0;
+            let roles: Vec<Role> = map
+                .iter()
+                .enumerate()
+                .map(|(local, &g)| {
+                    let role = role_of(i, g, &owners, &mut slots);
+                    if let Role::Follower { slot } = role {
+                        followers[g.index()].push(Follower {
+                            component: i as u32,
+                            local: ActionId::must(local),
+                            slot,
+                        });
+                    }
+                    role
+                })
+                .collect();
+            moves.push(Moves::new(components[i], &roles));
+        }
         for list in &mut owners {
             if list.len() < 2 {
                 list.clear(); // only shared actions need their owners
@@ -137,8 +145,9 @@ impl<'a> Product<'a> {
         Ok(Self {
             components: components.to_vec(),
             alphabet,
-            roles,
+            moves,
             owners,
+            followers,
             errors,
         })
     }
@@ -228,26 +237,18 @@ impl<'a> Product<'a> {
         }
         scratch.target.clear();
         scratch.target.extend_from_slice(tuple);
-        for (i, lts) in self.components.iter().enumerate() {
-            let edges = lts.outgoing(tuple[i]);
-            let mut lo = 0;
-            while lo < edges.len() {
-                let action = edges[lo].action;
-                let hi = lo + edges[lo..].partition_point(|e| e.action == action);
-                match self.roles[i][action.index()] {
-                    Role::Alone(g) => {
-                        for e in &edges[lo..hi] {
-                            scratch.target[i] = e.target;
-                            f(g, &scratch.target)?;
-                        }
-                        scratch.target[i] = tuple[i];
+        for (i, moves) in self.moves.iter().enumerate() {
+            for group in moves.groups(tuple[i]) {
+                let (g, lo, hi) = (group.action, group.lo as usize, group.hi as usize);
+                if group.leads {
+                    self.synchronise(i, g, lo..hi, tuple, scratch, &mut f)?;
+                } else {
+                    for &t in &moves.targets[lo..hi] {
+                        scratch.target[i] = t;
+                        f(g, &scratch.target)?;
                     }
-                    Role::Leader(g) => {
-                        self.synchronise(i, g, &edges[lo..hi], tuple, scratch, &mut f)?;
-                    }
-                    Role::Follower => {}
+                    scratch.target[i] = tuple[i];
                 }
-                lo = hi;
             }
         }
         ControlFlow::Continue(())
@@ -258,27 +259,26 @@ impl<'a> Product<'a> {
         &self,
         leader: usize,
         g: ActionId,
-        lead: &[Edge],
+        lead: std::ops::Range<usize>,
         tuple: &[StateId],
         scratch: &mut Scratch,
         f: &mut impl FnMut(ActionId, &[StateId]) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         scratch.sync.clear();
-        for &(j, local) in &self.owners[g.index()][1..] {
-            let out = self.components[j as usize].outgoing(tuple[j as usize]);
-            let lo = out.partition_point(|e| e.action < local);
-            let hi = lo + out[lo..].partition_point(|e| e.action == local);
+        for fol in &self.followers[g.index()] {
+            let j = fol.component as usize;
+            let (lo, hi) = self.moves[j].follow(self.components[j], tuple[j], fol.local, fol.slot);
             if lo == hi {
                 return ControlFlow::Continue(()); // a sharer refuses: no joint move
             }
             scratch.sync.push(SyncSlot {
-                component: j,
-                lo: lo as u32,
-                hi: hi as u32,
-                cur: lo as u32,
+                component: fol.component,
+                lo,
+                hi,
+                cur: lo,
             });
         }
-        let result = self.odometer(leader, g, lead, tuple, scratch, f);
+        let result = self.odometer(leader, g, lead, scratch, f);
         for slot in &scratch.sync {
             scratch.target[slot.component as usize] = tuple[slot.component as usize];
         }
@@ -291,17 +291,14 @@ impl<'a> Product<'a> {
         &self,
         leader: usize,
         g: ActionId,
-        lead: &[Edge],
-        tuple: &[StateId],
+        lead: std::ops::Range<usize>,
         scratch: &mut Scratch,
         f: &mut impl FnMut(ActionId, &[StateId]) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
-        let edge_of = |slot: &SyncSlot, at: u32| {
-            let j = slot.component as usize;
-            self.components[j].outgoing(tuple[j])[at as usize].target
-        };
-        for e in lead {
-            scratch.target[leader] = e.target;
+        let edge_of =
+            |slot: &SyncSlot, at: u32| self.moves[slot.component as usize].targets[at as usize];
+        for &t in &self.moves[leader].targets[lead] {
+            scratch.target[leader] = t;
             for slot in &mut scratch.sync {
                 slot.cur = slot.lo;
                 scratch.target[slot.component as usize] = edge_of(slot, slot.lo);
@@ -336,14 +333,29 @@ impl<'a> Product<'a> {
     }
 }
 
-/// The role of an action of component `i` that is product action `g`, given all owners.
-fn role_of(i: usize, g: ActionId, owners: &[SmallVec<[(u32, ActionId); 4]>]) -> Role {
+/// One non-leading owner of a shared action: its component, its local id and its follower slot.
+#[derive(Clone, Copy, Debug)]
+struct Follower {
+    component: u32,
+    local: ActionId,
+    slot: u32,
+}
+
+/// The role of an action of component `i` that is product action `g`, given all owners; a
+/// follower takes the next of the component's slots.
+fn role_of(
+    i: usize,
+    g: ActionId,
+    owners: &[SmallVec<[(u32, ActionId); 4]>],
+    slots: &mut u32,
+) -> Role {
     let list = &owners[g.index()];
     if g.is_tau() || list.len() < 2 {
         Role::Alone(g)
     } else if list[0].0 as usize == i {
         Role::Leader(g)
     } else {
-        Role::Follower
+        *slots += 1;
+        Role::Follower { slot: *slots - 1 }
     }
 }
