@@ -133,8 +133,43 @@ pub(crate) fn build(
     keep_tuples: bool,
     layout: Layout,
 ) -> Result<Composition, ComposeError> {
+    build_product(&Product::new(components)?, config, keep_tuples, layout)
+}
+
+/// Like [`compose_with_tuples`], under LTSA's action `priority` (see [`crate::priority`]):
+/// transitions a state's preferred transitions prune are not built, nor what only they reach.
+///
+/// ```
+/// use guarantor_compose::{compose_with_priority, Config, Priority};
+/// use guarantor_lts::{LtsBuilder, StateId};
+/// let mut b = LtsBuilder::new();
+/// b.ensure_states(3)?;
+/// b.add_transition_named(StateId::must(0), "fast", StateId::must(1))?;
+/// b.add_transition_named(StateId::must(0), "slow", StateId::must(2))?;
+/// let lts = b.build()?;
+/// let c = compose_with_priority(&[&lts], &Priority::high(["fast"]), &Config::default())?;
+/// assert_eq!((c.lts().num_states(), c.lts().num_transitions()), (2, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`compose`].
+pub fn compose_with_priority(
+    components: &[&Lts],
+    priority: &crate::Priority,
+    config: &Config,
+) -> Result<Composition, ComposeError> {
+    let product = Product::with_priority(components, priority)?;
+    build_product(&product, config, true, Layout::Auto)
+}
+
+fn build_product(
+    product: &Product<'_>,
+    config: &Config,
+    keep_tuples: bool,
+    layout: Layout,
+) -> Result<Composition, ComposeError> {
     let mut budget = config.budget()?;
-    let product = Product::new(components)?;
     let mut rec = Recorder {
         builder: LtsBuilder::with_alphabet(product.alphabet().clone()),
         into_error: Vec::new(),
@@ -142,7 +177,7 @@ pub(crate) fn build(
         keep_tuples,
         tuples: Vec::new(),
     };
-    let walk = run(&product, &mut rec, &mut budget, false, layout)?;
+    let walk = run(product, &mut rec, &mut budget, false, layout)?;
     let states = walk.stats.states;
     let has_error = rec.initial_is_error || !rec.into_error.is_empty();
     budget.check_states(states + usize::from(has_error))?;

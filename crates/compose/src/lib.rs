@@ -14,6 +14,9 @@
 //! - [`error_lts()`]: `P_err` of a deterministic safety property.
 //! - [`check_safety`]: on-the-fly check of `M1 || ... || Mn || P1_err || ... || Pk_err`, breadth
 //!   first, with a shortest counterexample; [`find_deadlock`].
+//! - [`check_system`]: LTSA's whole analysis in one walk — errors, then deadlocks (with `END`
+//!   states), under an optional action [`Priority`] ([`Product::with_priority`](product::Product::with_priority),
+//!   [`compose_with_priority`]).
 //! - [`ag`]: the triple `<A> M <P>` and the circular premise `M |= A > P` of Elkader et al.
 //! - [`replay`]: confirms that a counterexample is a run of the system and that it violates.
 //!
@@ -93,16 +96,20 @@ pub mod error;
 pub mod error_lts;
 mod explore;
 mod moves;
+pub mod priority;
 pub mod product;
 pub mod replay;
 pub mod safety;
 mod store;
+pub mod system;
 pub mod verdict;
 
 pub use ag::{check_circular_premise, check_triple};
-pub use compose::{Composition, compose, compose_with_tuples};
+pub use compose::{Composition, compose, compose_with_priority, compose_with_tuples};
 pub use config::{Budget, Config};
 pub use error::ComposeError;
 pub use error_lts::error_lts;
+pub use priority::Priority;
 pub use safety::{SafetyReport, Stats, check_safety, find_deadlock, find_deadlock_with};
+pub use system::{SystemOptions, check_system};
 pub use verdict::{Assumption, Certificate, Counterexample, Verdict, Violation};

@@ -41,6 +41,9 @@ struct SyncSlot {
 pub struct Scratch {
     target: Vec<StateId>,
     sync: Vec<SyncSlot>,
+    /// Successors buffered for priority pruning: actions, and tuples back to back.
+    actions: Vec<ActionId>,
+    tuples: Vec<StateId>,
 }
 
 impl Scratch {
@@ -88,6 +91,8 @@ pub struct Product<'a> {
     /// `(component, error state)` of the components that have an error state, by component: the
     /// error test runs once per transition, and most components have no error state.
     errors: Vec<(u32, StateId)>,
+    /// `preferred[g]` under a priority (see [`crate::priority`]); empty without one.
+    preferred: Vec<bool>,
 }
 
 impl<'a> Product<'a> {
@@ -149,7 +154,39 @@ impl<'a> Product<'a> {
             owners,
             followers,
             errors,
+            preferred: Vec::new(),
         })
+    }
+
+    /// Sets up the product of `components` under `priority`: from every tuple, only the preferred
+    /// transitions are enumerated when there are any (see [`crate::priority`]).
+    ///
+    /// ```
+    /// use guarantor_compose::{Priority, product::Product};
+    /// use guarantor_lts::{LtsBuilder, StateId};
+    /// let mut b = LtsBuilder::new();
+    /// b.ensure_states(1)?;
+    /// b.add_transition_named(StateId::must(0), "fast", StateId::must(0))?;
+    /// b.add_transition_named(StateId::must(0), "slow", StateId::must(0))?;
+    /// let lts = b.build()?;
+    /// let product = Product::with_priority(&[&lts], &Priority::low(["slow"]))?;
+    /// let names: Vec<_> =
+    ///     product.successors(&product.initial()).map(|(a, _)| product.action_name(a)).collect();
+    /// assert_eq!(names, ["fast"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_priority(
+        components: &[&'a Lts],
+        priority: &crate::Priority,
+    ) -> Result<Self, ComposeError> {
+        let mut product = Self::new(components)?;
+        product.preferred = (0..product.alphabet.id_bound())
+            .map(|g| {
+                let name = product.alphabet.try_name(ActionId::must(g));
+                priority.prefers(name.unwrap_or("tau"))
+            })
+            .collect();
+        Ok(product)
     }
 
     /// The components, in tuple order.
@@ -225,7 +262,7 @@ impl<'a> Product<'a> {
         &self,
         tuple: &[StateId],
         scratch: &mut Scratch,
-        mut f: impl FnMut(ActionId, &[StateId]) -> ControlFlow<B>,
+        f: impl FnMut(ActionId, &[StateId]) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         assert_eq!(
             tuple.len(),
@@ -235,6 +272,20 @@ impl<'a> Product<'a> {
         if self.error_component(tuple).is_some() {
             return ControlFlow::Continue(());
         }
+        if self.preferred.is_empty() {
+            self.enumerate(tuple, scratch, f)
+        } else {
+            self.enumerate_preferred(tuple, scratch, f)
+        }
+    }
+
+    /// Enumerates all the successors of a non-error tuple, prioritised or not.
+    fn enumerate<B>(
+        &self,
+        tuple: &[StateId],
+        scratch: &mut Scratch,
+        mut f: impl FnMut(ActionId, &[StateId]) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         scratch.target.clear();
         scratch.target.extend_from_slice(tuple);
         for (i, moves) in self.moves.iter().enumerate() {
@@ -252,6 +303,35 @@ impl<'a> Product<'a> {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// Enumerates the successors into a buffer, then hands out the preferred ones if there are
+    /// any, else all of them.
+    fn enumerate_preferred<B>(
+        &self,
+        tuple: &[StateId],
+        scratch: &mut Scratch,
+        mut f: impl FnMut(ActionId, &[StateId]) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let mut actions = std::mem::take(&mut scratch.actions);
+        let mut tuples = std::mem::take(&mut scratch.tuples);
+        actions.clear();
+        tuples.clear();
+        let _ = self.enumerate::<()>(tuple, scratch, |a, t| {
+            actions.push(a);
+            tuples.extend_from_slice(t);
+            ControlFlow::Continue(())
+        });
+        let any = actions.iter().any(|a| self.preferred[a.index()]);
+        let w = self.width();
+        let result = actions
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| !any || self.preferred[a.index()])
+            .try_for_each(|(k, &a)| f(a, &tuples[k * w..(k + 1) * w]));
+        scratch.actions = actions;
+        scratch.tuples = tuples;
+        result
     }
 
     /// Enumerates the joint moves on shared action `g`, led by component `leader` with `lead` edges.
