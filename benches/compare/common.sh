@@ -1,0 +1,36 @@
+# Shared helpers of the comparison scripts (sourced, not run): the family manifest, the model
+# generator, and the release build of the CLI. Kept in one place so spin.sh and methods.sh read
+# benchmarks/families.tsv and substitute N the same way.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+MANIFEST="$ROOT/benchmarks/families.tsv"
+: "${CARGO_TARGET_DIR:=$ROOT/target}"
+GUARANTOR="$CARGO_TARGET_DIR/release/guarantor"
+
+# build_cli: the release build of the command-line tool.
+build_cli() {
+    (cd "$ROOT" && CARGO_TARGET_DIR="$CARGO_TARGET_DIR" cargo build --release -q -p guarantor-cli) ||
+        { echo "cannot build guarantor-cli" >&2; exit 2; }
+}
+
+# manifest_rows [FAMILY]: the manifest's data lines (comments dropped), optionally one family.
+manifest_rows() {
+    grep -v '^[[:space:]]*#' "$MANIFEST" | grep -v '^[[:space:]]*$' |
+        awk -v f="${1:-}" 'f == "" || $1 == f'
+}
+
+# generate FAMILY N OUT: writes the FSP model of FAMILY with `const N = N` to OUT.
+generate() {
+    sed "s/^const N = .*/const N = $2/" "$ROOT/benchmarks/$1/$1.lts" > "$3"
+}
+
+# json_field JSON NAME: one scalar field of the CLI's JSON output (no jq needed).
+json_field() {
+    printf '%s' "$1" | sed -n "s/.*\"$2\":\(\"[^\"]*\"\|[^,}]*\).*/\1/p" | tr -d '"'
+}
+
+# peak_kb FILE: the "%M" line written by /usr/bin/time -f "%e %M" into FILE, as "seconds kB".
+timed() {
+    local out=$1; shift
+    /usr/bin/time -f "%e %M" -o "$out" "$@"
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# SPIN against `guarantor check --method mono` on the benchmark families, one size at a time.
+#
+# For every (family, variant, N) of benchmarks/families.tsv (or the ones named on the command
+# line) it generates the FSP model, runs the release CLI, compiles SPIN's verifier from the Promela
+# twin (spin -a; gcc -O2 -DSAFETY) and runs it, then prints one line with both verdicts, state
+# counts, times, peak memory and the ratio (our wall time / pan's wall time). Writes a CSV
+# (benchmarks/results/spin.csv) and a markdown table between the "spin:begin/end" markers of
+# docs/benchmarks.md. Installs spin with apt-get if it is missing.
+#
+# Usage: benches/compare/spin.sh [--sizes small|large] [--timeout S] [--no-doc] [FAMILY...]
+# Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
+#
+# Fairness: pan's hash table is sized from our state count (-w = ceil(log2 states) + 1, so SPIN
+# gets a load factor at most 1/2) and its depth limit is our state count (no truncation). Compile
+# time (spin -a, gcc) is reported apart and not in the ratio; our time is the whole process
+# (parsing, elaboration and checking) and the JSON's own check time is reported apart.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+SIZES=large; TIMEOUT=600; DOC=1; FAMILIES=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --sizes) SIZES=$2; shift 2 ;;
+        --timeout) TIMEOUT=$2; shift 2 ;;
+        --no-doc) DOC=0; shift ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        *) FAMILIES+=("$1"); shift ;;
+    esac
+done
+
+if ! command -v spin >/dev/null; then
+    echo "spin not found: installing it with apt-get" >&2
+    apt-get update -qq && apt-get install -y -qq spin >/dev/null
+fi
+build_cli
+WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$ROOT/benchmarks/results"
+CSV="$ROOT/benchmarks/results/spin.csv"
+echo "family,target,n,expected,verdict,spin_verdict,states,spin_states,transitions,spin_transitions,seconds,check_seconds,peak_kb,spin_seconds,spin_compile_seconds,spin_peak_kb,ratio" > "$CSV"
+TABLE="$WORK/table.md"
+{
+    echo "| family | variant | N | verdict (ours / SPIN) | states (ours / SPIN) | ours: wall (check) | SPIN pan (compile) | peak MB (ours / SPIN) | ratio |"
+    echo "|---|---|---:|---|---:|---:|---:|---:|---:|"
+} > "$TABLE"
+
+# ours FAMILY TARGET EXPECTED N: runs the CLI; sets O_VERDICT O_STATES O_TRANS O_CHECK O_WALL O_KB.
+ours() {
+    local model="$WORK/m.lts" flags=() out rc
+    generate "$1" "$4" "$model"
+    [ "$3" = deadlock ] && flags+=(--deadlock)
+    set +e
+    out=$(timed "$WORK/time" "$GUARANTOR" check "$model" --target "$2" --format json \
+        --method mono --timeout "$TIMEOUT" "${flags[@]}" 2>"$WORK/err")
+    rc=$?
+    set -e
+    read -r O_WALL O_KB < <(tail -1 "$WORK/time")
+    case $rc in
+        0|1) O_VERDICT=$(json_field "$out" verdict); O_STATES=$(json_field "$out" states)
+             O_TRANS=$(json_field "$out" transitions); O_CHECK=$(json_field "$out" seconds) ;;
+        3) O_VERDICT=budget; O_STATES=; O_TRANS=; O_CHECK= ;;
+        *) O_VERDICT=error; O_STATES=; O_TRANS=; O_CHECK=; cat "$WORK/err" >&2 ;;
+    esac
+}
+
+# spin_run FAMILY FLAG N EXPECTED STATES: compiles and runs pan; sets S_VERDICT S_STATES S_TRANS
+# S_WALL S_KB S_COMPILE. A deadlock variant runs on past the first invalid end state (-c0), as our
+# check explores the whole product before its deadlock search; a violation stops both at once.
+spin_run() {
+    local dir="$WORK/spin" w m start stop=-c1
+    rm -rf "$dir"; mkdir -p "$dir"
+    cp "$ROOT/benchmarks/$1/$1.pml" "$dir/model.pml"
+    local defs=(-DN="$3")
+    [ "$2" != - ] && defs+=("$2")
+    start=$(date +%s.%N)
+    (cd "$dir" && spin "${defs[@]}" -a model.pml >/dev/null && gcc -w -O2 -DSAFETY -o pan pan.c)
+    S_COMPILE=$(echo "$(date +%s.%N) - $start" | bc)
+    [ "$4" = deadlock ] && stop=-c0
+    w=$(awk -v s="${5:-1000000}" 'BEGIN { w = 18; while (2 ^ (w - 1) < s && w < 30) w++; print w }')
+    m=$(( ${5:-10000000} + 1000 ))
+    [ "$4" = violated ] && m=10000000
+    set +e
+    (cd "$dir" && timed "$dir/time" timeout "$TIMEOUT" ./pan -w"$w" -m"$m" "$stop" > out.txt 2>&1)
+    local rc=$?
+    set -e
+    read -r S_WALL S_KB < <(tail -1 "$dir/time")
+    S_STATES=$(awk '/states, stored/ { print $1; exit }' "$dir/out.txt")
+    S_TRANS=$(awk '/transitions \(= stored\+matched\)/ { print $1; exit }' "$dir/out.txt")
+    if [ $rc -eq 124 ]; then S_VERDICT=budget
+    elif grep -q '^pan:[0-9]*: assertion violated' "$dir/out.txt"; then S_VERDICT=violated
+    elif grep -q '^pan:[0-9]*: invalid end state' "$dir/out.txt"; then S_VERDICT=deadlock
+    elif grep -q 'errors: 0' "$dir/out.txt"; then S_VERDICT=holds
+    else S_VERDICT=error; fi
+    grep -q 'max search depth too small' "$dir/out.txt" && S_VERDICT="$S_VERDICT(truncated)"
+    # pan's transition count includes the initial store; ours counts edges only.
+    [ -n "$S_TRANS" ] && S_TRANS=$((S_TRANS - 1))
+    return 0
+}
+
+mb() { [ -n "$1" ] && awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
+
+while read -r family target expected flag small large; do
+    if [ ${#FAMILIES[@]} -gt 0 ] && [[ ! " ${FAMILIES[*]} " == *" $family "* ]]; then continue; fi
+    sizes=$large; [ "$SIZES" = small ] && sizes=$small
+    for n in ${sizes//,/ }; do
+        ours "$family" "$target" "$expected" "$n"
+        spin_run "$family" "$flag" "$n" "$expected" "${O_STATES:-}"
+        ratio=$(awk -v a="$O_WALL" -v b="$S_WALL" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+        echo "$family,$target,$n,$expected,$O_VERDICT,$S_VERDICT,$O_STATES,$S_STATES,$O_TRANS,$S_TRANS,$O_WALL,$O_CHECK,$O_KB,$S_WALL,$S_COMPILE,$S_KB,$ratio" >> "$CSV"
+        printf '%-12s %-8s N=%-3s ours %-9s %10s st %7ss %7sMB | spin %-9s %10s st %7ss %7sMB | ratio %s\n' \
+            "$family" "$target" "$n" "$O_VERDICT" "$O_STATES" "$O_WALL" "$(mb "$O_KB")" \
+            "$S_VERDICT" "$S_STATES" "$S_WALL" "$(mb "$S_KB")" "$ratio"
+        echo "| $family | $target | $n | $O_VERDICT / $S_VERDICT | $O_STATES / $S_STATES | $O_WALL s (${O_CHECK:0:6} s) | $S_WALL s ($(printf '%.1f' "$S_COMPILE") s) | $(mb "$O_KB") / $(mb "$S_KB") | $ratio |" >> "$TABLE"
+        [ "$O_VERDICT" = budget ] && break
+    done
+done < <(manifest_rows)
+
+echo "CSV: $CSV"
+if [ "$DOC" = 1 ]; then
+    DOCS="$ROOT/docs/benchmarks.md"
+    if grep -q '<!-- spin:begin -->' "$DOCS"; then
+        awk -v table="$TABLE" '
+            /<!-- spin:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
+            /<!-- spin:end -->/ { skip = 0 }
+            !skip' "$DOCS" > "$WORK/doc" && cp "$WORK/doc" "$DOCS"
+        echo "table written into $DOCS"
+    else
+        cat "$TABLE"
+    fi
+fi
