@@ -17,7 +17,7 @@ use guarantor::fsp::System;
 use guarantor::lts::Lts;
 use guarantor::lts::io::aut::{AutWriteOptions, write_aut};
 use guarantor::lts::io::dot::{DotOptions, write_dot};
-use guarantor::{CheckError, Checker, Method, model};
+use guarantor::{CheckError, Checker, Method, MethodOptions, model};
 
 use crate::output::{Report, print_report};
 
@@ -66,6 +66,8 @@ enum Format {
     Json,
 }
 
+// Command-line flags are independent switches; an enum per flag would only obscure them.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, clap::Args)]
 struct CheckArgs {
     /// Component LTSs (Aldebaran .aut files), composed in parallel; or one FSP model (.lts, .fsp)
@@ -78,9 +80,32 @@ struct CheckArgs {
     /// A safety property (a deterministic LTS in an .aut file); may be repeated.
     #[arg(long = "property", short = 'p', value_name = "FILE")]
     properties: Vec<PathBuf>,
-    /// The verification method.
+    /// The verification method: mono, lstar, lstar-sym, lstar-nway, quotient, circ or auto.
     #[arg(long, default_value = "mono", value_parser = parse_method)]
     method: Method,
+    /// lstar, circ --two-way: the components of the first group, by name or number (from 0),
+    /// comma-separated; the rest form the second group.
+    #[arg(long, value_name = "NAMES")]
+    split: Option<String>,
+    /// circ: two groups (see --split) instead of one assumption per component.
+    #[arg(long)]
+    two_way: bool,
+    /// circ: use the completeness alphabets from the start instead of refining.
+    #[arg(long)]
+    no_alphabet_refinement: bool,
+    /// circ: which guarantees each premise may assume.
+    #[arg(long, value_enum, default_value_t = PremisePolicy::All)]
+    premise_policy: PremisePolicy,
+    /// quotient: the component to replace by its quotient, by name or number; default: the
+    /// largest.
+    #[arg(long, value_name = "NAME")]
+    component: Option<String>,
+    /// quotient: the most refinement steps of the modal abstraction.
+    #[arg(long, value_name = "K")]
+    max_steps: Option<usize>,
+    /// No progress messages on stderr.
+    #[arg(long, short = 'q')]
+    quiet: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -99,8 +124,58 @@ struct CheckArgs {
     lenient: bool,
 }
 
+/// Which guarantees a circular premise may assume.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+enum PremisePolicy {
+    /// Every other component's guarantee (the paper's default).
+    #[default]
+    All,
+    /// Only those of components sharing actions.
+    Neighbours,
+}
+
 fn parse_method(name: &str) -> Result<Method, String> {
-    Method::from_name(name).ok_or_else(|| format!("unknown method {name:?} (available: mono)"))
+    Method::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = guarantor::METHODS.iter().map(|(_, n)| *n).collect();
+        format!("unknown method {name:?} (available: {})", names.join(", "))
+    })
+}
+
+/// Resolves a component named by its name or its number.
+fn component_index(checker: &Checker, what: &str) -> Result<usize, Failure> {
+    let by_name = checker.components().position(|(n, _)| n == what);
+    by_name
+        .or_else(|| {
+            what.parse::<usize>()
+                .ok()
+                .filter(|&i| i < checker.components().len())
+        })
+        .ok_or_else(|| {
+            let names: Vec<&str> = checker.components().map(|(n, _)| n).collect();
+            input_error(anyhow::anyhow!(
+                "no component {what:?} (components: {})",
+                names.join(", ")
+            ))
+        })
+}
+
+fn options_of(args: &CheckArgs, checker: &Checker) -> Result<MethodOptions, Failure> {
+    let mut options = MethodOptions::default();
+    if let Some(split) = &args.split {
+        let indices = split
+            .split(',')
+            .map(|part| component_index(checker, part.trim()))
+            .collect::<Result<Vec<_>, _>>()?;
+        options.split = Some(indices);
+    }
+    if let Some(name) = &args.component {
+        options.quotient_component = Some(component_index(checker, name)?);
+    }
+    options.two_way = args.two_way;
+    options.no_alphabet_refinement = args.no_alphabet_refinement;
+    options.neighbours_only = args.premise_policy == PremisePolicy::Neighbours;
+    options.max_steps = args.max_steps;
+    Ok(options)
 }
 
 /// The three ways a run can end besides a verdict.
@@ -225,12 +300,21 @@ fn checker_of(args: &CheckArgs) -> Result<Checker, Failure> {
     for path in &args.properties {
         checker = checker.property(display_name(path), load(path, args.lenient)?);
     }
-    Ok(checker.method(args.method).config(config_of(args)?))
+    let options = options_of(args, &checker)?;
+    Ok(checker
+        .method(args.method)
+        .options(options)
+        .config(config_of(args)?))
 }
 
 fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let checker = checker_of(args)?;
     let outcome = checker.check().map_err(classify)?;
+    if !args.quiet {
+        for (method, why) in &outcome.stats.tried {
+            eprintln!("{} gave up: {why}", method.name());
+        }
+    }
     let deadlock = if args.deadlock && outcome.verdict.is_holds() {
         checker.find_deadlock().map_err(classify)?
     } else {

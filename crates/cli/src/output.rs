@@ -4,7 +4,7 @@
 //! later methods add fields, never rename these.
 
 use guarantor::compose::{Counterexample, Verdict, Violation};
-use guarantor::{Checker, Outcome};
+use guarantor::{AssumptionSummary, Checker, MethodStats, Outcome};
 use serde_json::{Value, json};
 
 /// Everything printed about one check.
@@ -19,6 +19,8 @@ pub(crate) struct Report {
     states: usize,
     transitions: usize,
     seconds: f64,
+    assumptions: Vec<AssumptionSummary>,
+    stats: MethodStats,
 }
 
 impl Report {
@@ -51,6 +53,8 @@ impl Report {
             states: outcome.states,
             transitions: outcome.transitions,
             seconds: outcome.elapsed.as_secs_f64(),
+            assumptions: outcome.assumptions.clone(),
+            stats: outcome.stats.clone(),
         }
     }
 
@@ -72,7 +76,44 @@ impl Report {
         if self.deadlock_checked {
             v["deadlock"] = json!(self.deadlock);
         }
+        if self.method != "mono" {
+            v["assumptions"] = self
+                .assumptions
+                .iter()
+                .map(|a| {
+                    json!({"component": a.component, "states": a.states, "transitions": a.transitions})
+                })
+                .collect();
+        }
+        self.add_stats(&mut v);
         v
+    }
+
+    /// Adds the counters the answering method reported, under the names the issues promise.
+    fn add_stats(&self, v: &mut Value) {
+        let s = &self.stats;
+        if let (Some(m), Some(e)) = (s.membership_queries, s.equivalence_queries) {
+            v["queries"] = json!({"membership": m, "equivalence": e});
+        }
+        let counters = [
+            ("refinement_steps", s.refinement_steps),
+            ("iterations", s.iterations),
+            ("alphabet_refinements", s.alphabet_refinements),
+            ("sat_calls", s.sat_calls),
+            ("max_k", s.max_k),
+        ];
+        for (name, value) in counters {
+            if let Some(x) = value {
+                v[name] = json!(x);
+            }
+        }
+        if !s.tried.is_empty() {
+            v["tried"] = s
+                .tried
+                .iter()
+                .map(|(m, why)| json!({"method": m.name(), "gave_up": why}))
+                .collect();
+        }
     }
 }
 
@@ -119,6 +160,12 @@ pub(crate) fn print_report(report: &Report, json: bool) {
             print_trace("trace to deadlock", trace);
         }
         (None, None) => println!("holds"),
+    }
+    for a in &report.assumptions {
+        println!(
+            "assumption for {}: {} states, {} transitions",
+            a.component, a.states, a.transitions
+        );
     }
     println!(
         "method {}, {} states, {} transitions, {:.3} s",

@@ -258,3 +258,104 @@ fn fsp_deadlock_is_reported_like_ltsa() {
         String::from_utf8_lossy(&e.stdout)
     );
 }
+
+#[test]
+fn every_method_answers_with_its_fields() {
+    for method in [
+        "lstar",
+        "lstar-sym",
+        "lstar-nway",
+        "quotient",
+        "circ",
+        "auto",
+    ] {
+        let out = guarantor(&[
+            "check",
+            "--format",
+            "json",
+            "--method",
+            method,
+            "examples/fsp/order.lts",
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{method}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v = json_of(&out);
+        assert_eq!(v["verdict"], "holds", "{method}");
+        if method != "auto" {
+            assert_eq!(v["method"], method);
+            assert!(
+                v["assumptions"].as_array().is_some_and(|a| !a.is_empty()),
+                "{method}: {v}"
+            );
+        }
+    }
+    let lstar = json_of(&guarantor(&[
+        "check",
+        "--format",
+        "json",
+        "--method",
+        "lstar",
+        "examples/fsp/order.lts",
+    ]));
+    assert!(lstar["queries"]["membership"].as_u64().unwrap() > 0);
+    let circ = json_of(&guarantor(&[
+        "check",
+        "--format",
+        "json",
+        "--method",
+        "circ",
+        "examples/fsp/order.lts",
+    ]));
+    assert!(circ["sat_calls"].as_u64().unwrap() > 0);
+    let quotient = json_of(&guarantor(&[
+        "check",
+        "--format",
+        "json",
+        "--method",
+        "quotient",
+        "examples/fsp/order.lts",
+    ]));
+    assert!(quotient["refinement_steps"].is_u64());
+}
+
+#[test]
+fn split_and_component_options_name_components() {
+    let ok = guarantor(&[
+        "check",
+        "--method",
+        "lstar",
+        "--split",
+        "OUTPUT",
+        "examples/fsp/order.lts",
+    ]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let bad = guarantor(&[
+        "check",
+        "--method",
+        "lstar",
+        "--split",
+        "NOBODY",
+        "examples/fsp/order.lts",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    let q = guarantor(&[
+        "check",
+        "--method",
+        "quotient",
+        "--component",
+        "1",
+        "--target",
+        "BAD",
+        "examples/fsp/order.lts",
+    ]);
+    assert_eq!(q.status.code(), Some(1));
+}

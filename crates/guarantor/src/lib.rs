@@ -30,7 +30,9 @@
 mod checker;
 pub mod model;
 
-pub use checker::{CheckError, Checker, Method, Outcome};
+pub use checker::{
+    AssumptionSummary, CheckError, Checker, METHODS, Method, MethodOptions, MethodStats, Outcome,
+};
 pub use guarantor_circ as circ;
 pub use guarantor_compose as compose;
 pub use guarantor_fsp as fsp;

@@ -14,6 +14,8 @@
 //! states = 6
 //! # optional: accept .aut headers whose transition count is wrong (some LTSA exports)
 //! lenient = false
+//! # optional: methods known to exceed the suite's time budget here (say why in a comment)
+//! slow = ["lstar-sym"]
 //! ```
 //!
 //! Every case must say `why` its verdict is what it is: a verdict nobody can justify is not a test.
@@ -54,6 +56,8 @@ struct RawCase {
     states: Option<usize>,
     #[serde(default)]
     lenient: bool,
+    #[serde(default)]
+    slow: Vec<String>,
 }
 
 /// One model of the suite, loaded.
@@ -72,6 +76,9 @@ pub struct Case {
     pub counterexample_len: Option<usize>,
     /// The expected number of states the monolithic search explores, if recorded.
     pub states: Option<usize>,
+    /// Methods (by command-line name) known to exceed the suite's time budget on this case; the
+    /// manifest says why next to the list.
+    pub slow: Vec<String>,
 }
 
 impl Case {
@@ -172,6 +179,7 @@ pub fn load_manifest(relative: impl AsRef<Path>) -> Result<Vec<Case>, ManifestEr
                 expected: c.verdict,
                 counterexample_len: c.counterexample_len,
                 states: c.states,
+                slow: c.slow,
             })
         })
         .collect()
