@@ -23,6 +23,7 @@ pub mod reach;
 pub mod tau;
 pub mod trace;
 mod util;
+pub mod weak;
 
 pub use bisim::{minimize_strong, quotient, strong_bisimulation_classes};
 pub use complete::{complement, complete};
@@ -34,3 +35,4 @@ pub use tau::{TauClosure, tau_closure};
 pub use trace::{
     accepts_trace, accepts_trace_named, is_trace, language_included, language_included_with_limit,
 };
+pub use weak::{minimize_weak, weak_bisimulation_classes};
