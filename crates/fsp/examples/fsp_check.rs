@@ -19,9 +19,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let sys = model.elaborate(&target)?;
     let elaborated = t0.elapsed();
-    let (props, procs): (Vec<_>, Vec<_>) = sys.components.iter().partition(|c| c.is_property);
+    if !sys.nested.is_empty() {
+        return Err("nested composites are not handled by this example".into());
+    }
+    let (safety, procs): (Vec<_>, Vec<_>) = sys.components.iter().partition(|c| c.is_property);
     let comps: Vec<&Lts> = procs.iter().map(|c| &c.lts).collect();
-    let properties: Vec<&Lts> = props.iter().map(|c| &c.lts).collect();
+    let properties: Vec<&Lts> = safety.iter().map(|c| &c.lts).collect();
     let mut options =
         SystemOptions::default().with_deadlock(procs.iter().map(|c| c.end_state).collect());
     if let Some(p) = &sys.priority {

@@ -40,12 +40,79 @@ pub(crate) struct Ctx<'m> {
     fresh: Cell<u32>,
 }
 
-/// One leaf component during elaboration.
+/// One component during elaboration: a machine, or a nested composite to compose first.
 #[derive(Debug, Clone)]
 pub(crate) struct Comp {
     pub(crate) name: String,
+    /// The machine (empty for a nested composite).
     pub(crate) m: Rc<Machine>,
     pub(crate) property: bool,
+    /// A nested composite that must be composed before its parent (see [`NestedComp`]).
+    pub(crate) nested: Option<Rc<NestedComp>>,
+}
+
+/// A nested composite that LTSA composes before its parent: `minimal`, prioritised, or relabelled
+/// so that labels merge. Its parts are elaborated as usual; what its parent does to it (prefixing,
+/// sharing, relabelling, hiding into fresh names) is recorded in `renames`, to apply to its product.
+#[derive(Debug, Clone)]
+pub(crate) struct NestedComp {
+    pub(crate) parts: Vec<Comp>,
+    /// Hiding written on the composite: (labels, whether it is an interface `@`).
+    pub(crate) hide: Option<(Vec<String>, bool)>,
+    pub(crate) priority: Option<crate::Priority>,
+    pub(crate) minimal: bool,
+    pub(crate) renames: Vec<Rename>,
+}
+
+/// One renaming step applied by an enclosing composite.
+#[derive(Debug, Clone)]
+pub(crate) enum Rename {
+    Relabel(Rc<Relabelling>),
+    Prefix(String),
+    Share(Vec<String>),
+    /// Hidden by a flattened enclosing composite: made fresh with this number.
+    Fresh(Rc<Hider>, u32),
+}
+
+impl Rename {
+    /// The new names of action `x` (fresh, internal names are never renamed).
+    pub(crate) fn apply(&self, x: &str) -> Vec<String> {
+        if x.contains(FRESH_MARK) {
+            return vec![x.to_string()];
+        }
+        match self {
+            Rename::Relabel(rel) => rel.apply(x),
+            Rename::Prefix(p) => vec![format!("{p}.{x}")],
+            Rename::Share(names) => names.iter().map(|p| format!("{p}.{x}")).collect(),
+            Rename::Fresh(hider, k) => vec![if hider.hides(x) {
+                format!("{x}{FRESH_MARK}{k}")
+            } else {
+                x.to_string()
+            }],
+        }
+    }
+}
+
+impl Comp {
+    /// This component renamed by `step`: a machine at once, a nested composite after composing.
+    fn renamed(self, step: Rename, name: String) -> Comp {
+        match self.nested {
+            Some(n) => {
+                let mut n = (*n).clone();
+                n.renames.push(step);
+                Comp {
+                    name,
+                    nested: Some(Rc::new(n)),
+                    ..self
+                }
+            }
+            None => Comp {
+                name,
+                m: Rc::new(self.m.rename(|x| step.apply(x))),
+                ..self
+            },
+        }
+    }
 }
 
 impl<'m> Ctx<'m> {
@@ -315,22 +382,20 @@ impl<'m> Ctx<'m> {
                 self.labelled(label, *share, body, env, out, depth)
             }
             CBody::Relabel(inner, items) => {
-                let rel = Relabelling::new(env, items)?;
+                let rel = Rc::new(Relabelling::new(env, items)?);
                 let mut tmp = Vec::new();
                 self.cbody(inner, env, &mut tmp, depth + 1)?;
-                if rel.merges() && tmp.len() > 1 && !matches!(**inner, CBody::Par(_)) {
-                    self.warn(
-                        "relabelling merges actions of a nested composite; LTSA composes it \
-                         first, here it is pushed down onto its components"
-                            .to_string(),
-                        cbody_pos(inner),
-                    );
+                let named_composite =
+                    matches!(&**inner, CBody::Ref { name, .. } if self.composite(name).is_some());
+                if rel.merges() && tmp.len() > 1 && named_composite {
+                    // LTSA composes a named composite whose relabelling merges labels first:
+                    // pushed down, the merged label would make its parts synchronise. A
+                    // parenthesised body (`(a:P)/{x/a.y}`) is pushed down, as in LTSA.
+                    tmp = vec![nest(tmp, None, None, false)];
                 }
                 for c in tmp {
-                    out.push(Comp {
-                        m: Rc::new(c.m.rename(|n| rel.apply(n))),
-                        ..c
-                    });
+                    let name = c.name.clone();
+                    out.push(c.renamed(Rename::Relabel(Rc::clone(&rel)), name));
                 }
                 Ok(())
             }
@@ -353,18 +418,8 @@ impl<'m> Ctx<'m> {
             self.cbody(body, env, &mut tmp, depth + 1)?;
             let shown = format!("{{{}}}", names.join(","));
             for c in tmp {
-                let m = c.m.rename(|x| {
-                    if x.contains(FRESH_MARK) {
-                        vec![x.to_string()]
-                    } else {
-                        names.iter().map(|p| format!("{p}.{x}")).collect()
-                    }
-                });
-                out.push(Comp {
-                    name: format!("{shown}::{}", c.name),
-                    m: Rc::new(m),
-                    ..c
-                });
+                let name = format!("{shown}::{}", c.name);
+                out.push(c.renamed(Rename::Share(names.clone()), name));
             }
             return Ok(());
         }
@@ -372,18 +427,8 @@ impl<'m> Ctx<'m> {
             let mut tmp = Vec::new();
             self.cbody(body, &env.with(&binds), &mut tmp, depth + 1)?;
             for c in tmp {
-                let m = c.m.rename(|x| {
-                    vec![if x.contains(FRESH_MARK) {
-                        x.to_string()
-                    } else {
-                        format!("{p}.{x}")
-                    }]
-                });
-                out.push(Comp {
-                    name: format!("{p}:{}", c.name),
-                    m: Rc::new(m),
-                    ..c
-                });
+                let name = format!("{p}:{}", c.name);
+                out.push(c.renamed(Rename::Prefix(p.clone()), name));
             }
         }
         Ok(())
@@ -406,6 +451,7 @@ impl<'m> Ctx<'m> {
                 name: display_name(name, &vals),
                 m,
                 property: def.flags.property,
+                nested: None,
             });
             return Ok(());
         }
@@ -421,28 +467,37 @@ impl<'m> Ctx<'m> {
         let vals = param_values(self.globals, &def.params, name, args, env, pos)?;
         let inner_env = bind_params(self.globals, def, &vals);
         self.flag_warnings(def.flags, name, pos);
-        if def.priority.is_some() {
-            self.warn(
-                format!("priority on nested composite '{name}' is ignored"),
-                pos,
-            );
-        }
         let mut tmp = Vec::new();
         self.cbody(&def.body, &inner_env, &mut tmp, depth + 1)?;
+        if def.flags.minimal || def.priority.is_some() {
+            // Minimising or prioritising changes the composite itself: compose it first.
+            let hide = match &def.hide {
+                Some(h) => Some(Hider::new(&inner_env, h)?.into_parts()),
+                None => None,
+            };
+            let priority = match &def.priority {
+                Some(p) => Some(crate::Priority {
+                    high: p.high,
+                    actions: inner_env.set(&p.set)?,
+                }),
+                None => None,
+            };
+            let mut c = nest(tmp, hide, priority, def.flags.minimal);
+            c.name = display_name(name, &vals);
+            out.push(c);
+            return Ok(());
+        }
         if let Some(h) = &def.hide {
-            let hider = Hider::new(&inner_env, h)?;
+            let hider = Rc::new(Hider::new(&inner_env, h)?);
             let k = self.fresh.get();
             self.fresh.set(k + 1);
-            for c in &mut tmp {
-                let m = c.m.rename(|n| {
-                    vec![if n.contains(FRESH_MARK) || !hider.hides(n) {
-                        n.to_string()
-                    } else {
-                        format!("{n}{FRESH_MARK}{k}")
-                    }]
-                });
-                c.m = Rc::new(m);
-            }
+            tmp = tmp
+                .into_iter()
+                .map(|c| {
+                    let name = c.name.clone();
+                    c.renamed(Rename::Fresh(Rc::clone(&hider), k), name)
+                })
+                .collect();
         }
         out.extend(tmp);
         Ok(())
@@ -457,6 +512,28 @@ impl<'m> Ctx<'m> {
                 pos,
             );
         }
+    }
+}
+
+/// Wraps `parts` into one nested component, composed before its parent.
+fn nest(
+    parts: Vec<Comp>,
+    hide: Option<(Vec<String>, bool)>,
+    priority: Option<crate::Priority>,
+    minimal: bool,
+) -> Comp {
+    let names: Vec<&str> = parts.iter().map(|c| c.name.as_str()).collect();
+    Comp {
+        name: format!("({})", names.join(" || ")),
+        m: Rc::new(Machine::default()),
+        property: false,
+        nested: Some(Rc::new(NestedComp {
+            parts,
+            hide,
+            priority,
+            minimal,
+            renames: Vec::new(),
+        })),
     }
 }
 

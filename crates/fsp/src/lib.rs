@@ -13,6 +13,14 @@
 //! - Hiding written on the target composite is returned in [`System::hiding`], to apply after
 //!   composing; hiding on a nested composite renames its hidden actions to fresh names
 //!   ([`System::is_hidden`] says which names are internal).
+//! - A nested composite that LTSA composes first — `minimal`, prioritised, or a named composite
+//!   relabelled so that labels merge — is returned as a [`Nested`] part of the composition tree
+//!   ([`System::nested`]): the caller composes its parts, calls [`Nested::finish`] (hiding,
+//!   weak-bisimulation minimisation, the enclosing prefixes and relabellings) and uses the result
+//!   as one more component. Everything else stays flat in [`System::components`].
+//! - A `minimal` target: [`System::finish`] hides and minimises the product as LTSA reports it.
+//! - Every local process instance is compiled, reachable or not, and unreachable states are pruned
+//!   afterwards, so the actions of unreachable instances stay declared (LTSA's rule).
 //! - An out-of-range local process index becomes `ERROR`, with a [`Warning`].
 //! - `property` processes are returned as written (deterministic), flagged
 //!   [`Component::is_property`]; the checker builds their error form (pi plus a transition to pi for
@@ -36,6 +44,33 @@
 //! assert_eq!(system.components.len(), 2);
 //! assert_eq!(system.components[0].lts.num_states(), 2);
 //! assert!(system.components[1].lts.alphabet().contains("b.on"));
+//! # Ok::<(), guarantor_fsp::FspError>(())
+//! ```
+//!
+//! Building a nested composite with `guarantor-compose` (a dev-dependency here; the facade does the
+//! same):
+//!
+//! ```
+//! use guarantor_compose::{compose, error_lts, Config};
+//! use guarantor_lts::Lts;
+//! fn build(n: &guarantor_fsp::Nested) -> Lts {
+//!     let mut parts: Vec<Lts> = n.components.iter()
+//!         .map(|c| if c.is_property { error_lts(&c.lts).unwrap() } else { c.lts.clone() })
+//!         .collect();
+//!     parts.extend(n.nested.iter().map(build));
+//!     let refs: Vec<&Lts> = parts.iter().collect();
+//!     // (a prioritised one would use compose_with_priority with n.priority)
+//!     n.finish(&compose(&refs, &Config::default()).unwrap()).unwrap()
+//! }
+//! let model = guarantor_fsp::parse(
+//!     "P = (a -> tau_ish -> b -> P).\nminimal ||M = (P) \\ {tau_ish}.\n||S = (x:M || y:M).",
+//!     "m.lts",
+//! )?;
+//! let system = model.elaborate("S")?;
+//! assert_eq!((system.components.len(), system.nested.len()), (0, 2));
+//! let m = build(&system.nested[0]);
+//! assert_eq!(m.num_states(), 2); // a -> b, the hidden step minimised away
+//! assert!(m.alphabet().contains("x.a"));
 //! # Ok::<(), guarantor_fsp::FspError>(())
 //! ```
 
@@ -150,6 +185,102 @@ fn prefix_listed(list: &[String], action: &str) -> bool {
     })
 }
 
+/// A nested composite that must be composed before the composite that contains it, because
+/// LTSA does so: it is `minimal` (minimised by observational equivalence after its hiding), has a
+/// priority, or is relabelled so that two of its labels merge (pushing such a relabelling down
+/// would make its parts synchronise on the merged label).
+///
+/// To use one, compose its [`components`](Self::components) (error forms of properties) and its
+/// built [`nested`](Self::nested) parts under its [`priority`](Self::priority), then call
+/// [`finish`](Self::finish) on the product: it hides, minimises and applies what the enclosing
+/// composites wrote (prefixes, sharing, relabelling). The result is one more component of the
+/// parent. See the crate docs for a ten-line builder.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Nested {
+    /// A readable name (`RPORT`, or the parts when an enclosing relabelling forced nesting).
+    pub name: String,
+    /// Its leaf components.
+    pub components: Vec<Component>,
+    /// Its own nested composites, to build first.
+    pub nested: Vec<Nested>,
+    /// Priority written on it, to apply while composing it.
+    pub priority: Option<Priority>,
+    /// Whether it is minimised (observational equivalence) after hiding.
+    pub minimal: bool,
+    hide: Option<Hiding>,
+    renames: Vec<composite::Rename>,
+}
+
+impl Nested {
+    /// Whether `action` of its product becomes tau: hidden by its own hiding, or internal to a
+    /// composite nested inside it.
+    pub fn is_hidden(&self, action: &str) -> bool {
+        hidden_by(self.hide.as_ref(), action)
+    }
+
+    /// Turns the product of the parts into the component the parent composes: hides, minimises
+    /// by weak bisimulation if `minimal`, then applies the enclosing composites' renaming.
+    ///
+    /// # Errors
+    /// An [`LtsError`](guarantor_lts::LtsError) if the renamed alphabet does not fit in 32-bit ids.
+    pub fn finish(&self, product: &Lts) -> Result<Lts, guarantor_lts::LtsError> {
+        let hidden: Vec<&str> = product
+            .alphabet()
+            .iter()
+            .map(|(_, n)| n)
+            .filter(|n| self.is_hidden(n))
+            .collect();
+        let mut lts = guarantor_lts::ops::hide(product, hidden);
+        if self.minimal {
+            lts = guarantor_lts::ops::minimize_weak(&lts);
+        }
+        for step in &self.renames {
+            lts = rename_lts(&lts, |n| step.apply(n))?;
+        }
+        Ok(lts)
+    }
+}
+
+/// `lts` with every visible action `a` replaced by the actions `f(a)` (several: one transition
+/// each; the declared alphabet follows).
+fn rename_lts(lts: &Lts, f: impl Fn(&str) -> Vec<String>) -> Result<Lts, guarantor_lts::LtsError> {
+    let mut b = guarantor_lts::LtsBuilder::new();
+    let mut map = vec![Vec::new(); lts.alphabet().id_bound()];
+    for (a, name) in lts.alphabet().iter() {
+        for n in f(name) {
+            map[a.index()].push(b.action(&n)?);
+        }
+    }
+    b.ensure_states(lts.num_states())?;
+    for t in lts.transitions() {
+        if t.action.is_tau() {
+            b.add_transition(t.source, t.action, t.target)?;
+        }
+        if !t.action.is_tau() {
+            for &a in &map[t.action.index()] {
+                b.add_transition(t.source, a, t.target)?;
+            }
+        }
+    }
+    b.set_initial(lts.initial())?;
+    if let Some(e) = lts.error_state() {
+        b.set_error(e)?;
+    }
+    b.build()
+}
+
+fn hidden_by(hiding: Option<&Hiding>, action: &str) -> bool {
+    if action.contains(FRESH_MARK) {
+        return true;
+    }
+    match hiding {
+        Some(Hiding::Hide(list)) => prefix_listed(list, action),
+        Some(Hiding::Keep(list)) => !prefix_listed(list, action),
+        None => false,
+    }
+}
+
 /// A target elaborated into leaf components plus what to apply to their product.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -158,6 +289,10 @@ pub struct System {
     pub name: String,
     /// The leaf components, in the order they are written.
     pub components: Vec<Component>,
+    /// Nested composites to compose (and minimise, relabel) first; each then is one more
+    /// component, after [`Self::components`]. Empty unless the target nests a `minimal` or
+    /// prioritised composite, or relabels one so that labels merge.
+    pub nested: Vec<Nested>,
     /// Hiding written on the target composite, to apply after composing.
     pub hiding: Option<Hiding>,
     /// Priority written on the target composite, to apply while composing.
@@ -176,13 +311,23 @@ impl System {
     /// Whether `action` of the product must become tau: hidden by the target's hiding, or internal
     /// to a nested composite (a name made fresh by the elaborator).
     pub fn is_hidden(&self, action: &str) -> bool {
-        if action.contains(FRESH_MARK) {
-            return true;
-        }
-        match &self.hiding {
-            Some(Hiding::Hide(list)) => prefix_listed(list, action),
-            Some(Hiding::Keep(list)) => !prefix_listed(list, action),
-            None => false,
+        hidden_by(self.hiding.as_ref(), action)
+    }
+
+    /// The LTS LTSA reports for the target, from the product of all its components: hidden
+    /// actions become tau, and a `minimal` target is minimised by weak bisimulation.
+    pub fn finish(&self, product: &Lts) -> Lts {
+        let hidden: Vec<&str> = product
+            .alphabet()
+            .iter()
+            .map(|(_, n)| n)
+            .filter(|n| self.is_hidden(n))
+            .collect();
+        let lts = guarantor_lts::ops::hide(product, hidden);
+        if self.minimal {
+            guarantor_lts::ops::minimize_weak(&lts)
+        } else {
+            lts
         }
     }
 }
@@ -213,6 +358,42 @@ pub fn parse(source: &str, file: &str) -> Result<Model, FspError> {
         composites: parsed.composites,
         warnings,
     })
+}
+
+/// Converts elaborated components into leaf components and nested composites.
+fn split(comps: Vec<Comp>) -> Result<(Vec<Component>, Vec<Nested>), RawError> {
+    let mut leaves = Vec::new();
+    let mut nested = Vec::new();
+    for c in comps {
+        if let Some(n) = c.nested {
+            let n = std::rc::Rc::unwrap_or_clone(n);
+            let (components, inner) = split(n.parts)?;
+            nested.push(Nested {
+                name: c.name,
+                components,
+                nested: inner,
+                priority: n.priority,
+                minimal: n.minimal,
+                hide: n.hide.map(|(names, keep)| {
+                    if keep {
+                        Hiding::Keep(names)
+                    } else {
+                        Hiding::Hide(names)
+                    }
+                }),
+                renames: n.renames,
+            });
+            continue;
+        }
+        let lts = c.m.to_lts().map_err(|k| RawError::new(k, 0))?;
+        leaves.push(Component {
+            name: c.name,
+            lts,
+            is_property: c.property,
+            end_state: c.m.end.map(StateId::from_u32),
+        });
+    }
+    Ok((leaves, nested))
 }
 
 fn build_globals(defs: &[(ConstDef, error::Pos)]) -> Result<Globals, RawError> {
@@ -330,6 +511,7 @@ impl Model {
         let mut system = System {
             name: target.to_string(),
             components: Vec::new(),
+            nested: Vec::new(),
             hiding: None,
             priority: None,
             minimal: false,
@@ -366,6 +548,7 @@ impl Model {
                 name: target.to_string(),
                 m,
                 property: def.flags.property,
+                nested: None,
             });
             system.minimal = def.flags.minimal;
             system.deterministic = def.flags.deterministic;
@@ -378,16 +561,7 @@ impl Model {
                 0,
             ));
         }
-        for c in comps {
-            let lts = c.m.to_lts().map_err(|k| RawError::new(k, 0))?;
-            let end_state = c.m.end.map(StateId::from_u32);
-            system.components.push(Component {
-                name: c.name,
-                lts,
-                is_property: c.property,
-                end_state,
-            });
-        }
+        (system.components, system.nested) = split(comps)?;
         Ok(system)
     }
 }

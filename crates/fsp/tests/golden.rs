@@ -12,44 +12,9 @@ const LIGHT_LIMIT: usize = 20_000;
 /// Known mismatches: (file, composite, reason).
 const KNOWN: &[(&str, &str, &str)] = &[
     (
-        "src/main/resources/ic/doc/ltsa/example/chapter10_lts/AsynchMsgDemo.lts",
-        "Abstract",
-        "relabelling merges actions of a nested composite: LTSA composes it first; we push relabelling down",
-    ),
-    (
-        "src/main/resources/ic/doc/ltsa/example/chapter10_lts/Port_recursive.lts",
-        "SYS",
-        "nested `minimal` composite (RPORT): LTSA minimises it before composing",
-    ),
-    (
-        "src/main/resources/ic/doc/ltsa/example/chapter10_lts/Port_recursive.lts",
-        "APORT",
-        "nested `minimal` composite (RPORT): LTSA minimises it before composing",
-    ),
-    (
-        "src/main/resources/ic/doc/ltsa/example/chapter10_lts/Port_recursive_overflow.lts",
-        "PORT",
-        "nested `minimal` composite (RPORT): LTSA minimises it before composing",
-    ),
-    (
-        "src/main/resources/ic/doc/ltsa/example/chapter10_lts/Port_recursive_overflow.lts",
-        "APORT",
-        "nested `minimal` composite (RPORT): LTSA minimises it before composing",
-    ),
-    (
         "src/main/resources/ic/doc/ltsa/example/chapter10_lts/RendezvousEntryDemo.lts",
         "CLIENT",
         "not a composite: the csv extractor matched `||NAME` inside another composite body; LTSA's driver then reported a different composite",
-    ),
-    (
-        "src/main/resources/ic/doc/ltsa/example/chapter12_lts/Parcel_router.lts",
-        "STAGE",
-        "minimal composite: LTSA reports the weak-bisimulation-minimised product; we do not minimise products (and priority with hiding)",
-    ),
-    (
-        "src/main/resources/ic/doc/ltsa/example/chapter12_lts/Parcel_router.lts",
-        "PARCEL_ROUTER",
-        "nested minimal composite STAGE with priority: LTSA composes and minimises it first",
     ),
     (
         "src/main/resources/ic/doc/ltsa/example/chapter12_lts/Parcel_router.lts",
@@ -74,12 +39,7 @@ const KNOWN: &[(&str, &str, &str)] = &[
     (
         "src/main/resources/ic/doc/ltsa/example/chapter13_lts/bufferimpl.lts",
         "Eqivalent",
-        "minimal composite: LTSA reports the weak-bisimulation-minimised product; we do not minimise products",
-    ),
-    (
-        "src/main/resources/ic/doc/ltsa/example/chapter4_lts/Counter_lockvar.lts",
-        "C",
-        "relabelling merges actions of a nested composite: LTSA composes it first; we push relabelling down",
+        "minimal target: we minimise by weak bisimulation (65 states / 144 transitions); LTSA reports 22 / 130 (its transitions look saturated); not yet explained",
     ),
     (
         "src/main/resources/ic/doc/ltsa/example/chapter12_lts/Space_invaders.lts",
@@ -110,18 +70,18 @@ fn run(heavy: bool) {
             .and_then(|m| m.elaborate(&row.composite))
             .map_err(|e| e.to_string())
             .map(|sys| {
-                // compose is the system under test; the naive product covers priority, which
-                // compose does not model, and cross-checks compose on the light rows.
+                // compose is the system under test; the naive product (which cannot minimise)
+                // cross-checks it on the light rows.
                 let composed = common::compose_outcome(&sys);
-                if !heavy && sys.priority.is_none() {
+                if !heavy && !sys.minimal {
                     assert_eq!(
-                        composed,
-                        naive_outcome(&sys, 5_000_000),
+                        Some(&composed),
+                        naive_outcome(&sys, 5_000_000).as_ref(),
                         "{}",
                         row.composite
                     );
                 }
-                composed.or_else(|| naive_outcome(&sys, 5_000_000))
+                Some(composed)
             });
         let ok = matches!(&got, Ok(Some(o)) if *o == row.expected);
         if ok {

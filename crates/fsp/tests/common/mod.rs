@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
-use guarantor_fsp::System;
+use guarantor_fsp::{Nested, System};
 use guarantor_lts::{ActionId, Lts, StateId};
 
 /// What LTSA reports after composing and analysing.
@@ -73,8 +73,9 @@ pub fn naive_outcome(sys: &System, state_cap: usize) -> Option<Outcome> {
                 c.lts.clone()
             }
         })
+        .chain(sys.nested.iter().map(build_nested))
         .collect();
-    let ends: Vec<Option<StateId>> = sys.components.iter().map(|c| c.end_state).collect();
+    let ends = end_states(sys);
     // Global action table.
     let mut names: Vec<String> = vec!["tau".into()];
     let mut gindex: HashMap<String, usize> = HashMap::new();
@@ -274,14 +275,27 @@ pub fn golden_rows() -> Vec<Row> {
         .collect()
 }
 
-/// Composes with `guarantor-compose` (eager, reachable), hides the target's hidden actions, and
-/// counts as LTSA does. Returns `None` when the system has priority, which `compose` does not model.
-pub fn compose_outcome(sys: &System) -> Option<Outcome> {
-    if sys.priority.is_some() {
-        return None;
+/// The end state of every component of `sys` (leaves, then nested composites, which have none).
+pub fn end_states(sys: &System) -> Vec<Option<StateId>> {
+    sys.components
+        .iter()
+        .map(|c| c.end_state)
+        .chain(sys.nested.iter().map(|_| None))
+        .collect()
+}
+
+fn compose_priority(p: &guarantor_fsp::Priority) -> guarantor_compose::Priority {
+    let listed = p.actions.iter().cloned();
+    if p.high {
+        guarantor_compose::Priority::high(listed)
+    } else {
+        guarantor_compose::Priority::low(listed)
     }
-    let comps: Vec<Lts> = sys
-        .components
+}
+
+/// The components to compose: leaves (error forms of properties), then built nested composites.
+pub fn parts_of(components: &[guarantor_fsp::Component], nested: &[Nested]) -> Vec<Lts> {
+    components
         .iter()
         .map(|c| {
             if c.is_property {
@@ -290,29 +304,54 @@ pub fn compose_outcome(sys: &System) -> Option<Outcome> {
                 c.lts.clone()
             }
         })
-        .collect();
-    let refs: Vec<&Lts> = comps.iter().collect();
-    let product =
-        guarantor_compose::compose_with_tuples(&refs, &guarantor_compose::Config::default())
-            .unwrap();
+        .chain(nested.iter().map(build_nested))
+        .collect()
+}
+
+fn compose_all(
+    parts: &[Lts],
+    priority: Option<&guarantor_fsp::Priority>,
+) -> guarantor_compose::Composition {
+    let refs: Vec<&Lts> = parts.iter().collect();
+    let config = guarantor_compose::Config::default();
+    match priority {
+        Some(p) => {
+            guarantor_compose::compose_with_priority(&refs, &compose_priority(p), &config).unwrap()
+        }
+        None => guarantor_compose::compose_with_tuples(&refs, &config).unwrap(),
+    }
+}
+
+/// Builds a nested composite as the facade will: compose its parts, then `finish`.
+pub fn build_nested(n: &Nested) -> Lts {
+    let parts = parts_of(&n.components, &n.nested);
+    let product = compose_all(&parts, n.priority.as_ref());
+    n.finish(product.lts()).unwrap()
+}
+
+/// Composes with `guarantor-compose` (eager, reachable, with priority and nested composites),
+/// applies the target's hiding (and minimisation, for a `minimal` target), and counts as LTSA
+/// does.
+pub fn compose_outcome(sys: &System) -> Outcome {
+    let parts = parts_of(&sys.components, &sys.nested);
+    let product = compose_all(&parts, sys.priority.as_ref());
     let lts = product.lts();
-    let hidden: Vec<&str> = lts
-        .alphabet()
-        .iter()
-        .map(|(_, n)| n)
-        .filter(|n| sys.is_hidden(n))
-        .collect();
-    let shown = guarantor_lts::ops::hide(lts, hidden);
-    let deadlock = lts.states().any(|s| {
-        !lts.is_error(s)
-            && lts.outgoing(s).is_empty()
-            && !product.tuple(s).is_some_and(|t| {
-                t.iter()
-                    .zip(&sys.components)
-                    .all(|(&q, c)| c.end_state == Some(q))
-            })
-    });
-    let error = lts.error_state().is_some();
+    let shown = sys.finish(lts);
+    let ends = end_states(sys);
+    let deadlock = if sys.minimal {
+        shown
+            .states()
+            .any(|s| !shown.is_error(s) && shown.outgoing(s).is_empty())
+    } else {
+        lts.states().any(|s| {
+            !lts.is_error(s)
+                && lts.outgoing(s).is_empty()
+                && !product
+                    .tuple(s)
+                    .is_some_and(|t| t.iter().zip(&ends).all(|(&q, e)| *e == Some(q)))
+        })
+    };
+    let error = shown.error_state().is_some();
     let verdict = if error {
         VIOLATION
     } else if deadlock {
@@ -320,9 +359,9 @@ pub fn compose_outcome(sys: &System) -> Option<Outcome> {
     } else {
         NONE
     };
-    Some(Outcome {
-        states: lts.num_states() - usize::from(error),
+    Outcome {
+        states: shown.num_states() - usize::from(error),
         transitions: shown.num_transitions(),
         verdict: verdict.into(),
-    })
+    }
 }
