@@ -1,7 +1,7 @@
 //! The generic rule CIRC-AG_N and its alphabet-based simplification (sections 3, 4 and 6.3 of the
 //! paper).
 //!
-//! A [`Rule`] fixes, for the current assumption alphabets `alpha g_i = A n alpha M_i`:
+//! A `Rule` fixes, for the current assumption alphabets `alpha g_i = A n alpha M_i`:
 //! - `G_i`, the assumptions premise `i` may use, from the [`Policy`];
 //! - `S(G_i)`: the members of `G_i` connected to `M_i` through shared actions (an assumption
 //!   sharing an action with `M_i` — equivalently with `g_i` — is directly connected; one sharing an
