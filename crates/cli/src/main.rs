@@ -5,6 +5,7 @@
 //! exceeded. clap already exits with 2 on usage errors, which is why bad input uses 2 as well.
 
 mod output;
+mod program;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -71,7 +72,8 @@ enum Format {
 #[derive(Debug, clap::Args)]
 struct CheckArgs {
     /// Component LTSs (Aldebaran .aut files), composed in parallel; or one FSP model (.lts, .fsp)
-    /// whose target composite gives the components and properties.
+    /// whose target composite gives the components and properties; or one guarded-command
+    /// program (.gc), checked by predicate abstraction with `--method` on the abstract system.
     #[arg(required = true, value_name = "COMPONENT")]
     components: Vec<PathBuf>,
     /// The composite to check (FSP only; default: the last composite in the file, as in LTSA).
@@ -178,9 +180,9 @@ fn options_of(args: &CheckArgs, checker: &Checker) -> Result<MethodOptions, Fail
     Ok(options)
 }
 
-/// The three ways a run can end besides a verdict.
+/// The two ways a run can end besides a verdict.
 #[derive(Debug)]
-enum Failure {
+pub(crate) enum Failure {
     /// Bad input: exit 2.
     Input(anyhow::Error),
     /// A budget ran out: exit 3.
@@ -206,7 +208,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn input_error(e: impl Into<anyhow::Error>) -> Failure {
+pub(crate) fn input_error(e: impl Into<anyhow::Error>) -> Failure {
     Failure::Input(e.into())
 }
 
@@ -308,6 +310,16 @@ fn checker_of(args: &CheckArgs) -> Result<Checker, Failure> {
 }
 
 fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
+    if let [one] = args.components.as_slice()
+        && one.extension().is_some_and(|e| e == "gc")
+    {
+        return program::run(
+            one,
+            args.method,
+            &config_of(args)?,
+            args.format == Format::Json,
+        );
+    }
     let checker = checker_of(args)?;
     let outcome = checker.check().map_err(classify)?;
     if !args.quiet {

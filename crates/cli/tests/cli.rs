@@ -359,3 +359,39 @@ fn split_and_component_options_name_components() {
     ]);
     assert_eq!(q.status.code(), Some(1));
 }
+
+#[test]
+fn programs_are_checked_by_predicate_abstraction() {
+    let bug = guarantor(&[
+        "check",
+        "--format",
+        "json",
+        "crates/predabs/tests/data/bakery_bug.gc",
+    ]);
+    assert_eq!(
+        bug.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&bug.stderr)
+    );
+    let v = json_of(&bug);
+    assert_eq!(v["verdict"], "violated");
+    let trace = v["counterexample"].as_array().unwrap();
+    assert!(trace.iter().any(|a| a == "enter1") && trace.iter().any(|a| a == "enter2"));
+    assert!(
+        v["values"].as_str().unwrap().contains("y1="),
+        "values are reported: {v}"
+    );
+    let ok = guarantor(&[
+        "check",
+        "--method",
+        "lstar",
+        "crates/predabs/tests/data/bakery.gc",
+    ]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+}

@@ -29,6 +29,7 @@
 
 mod checker;
 pub mod model;
+pub mod program;
 
 pub use checker::{
     AssumptionSummary, CheckError, Checker, METHODS, Method, MethodOptions, MethodStats, Outcome,
