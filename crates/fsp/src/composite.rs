@@ -35,6 +35,7 @@ pub(crate) struct Ctx<'m> {
     composites: HashMap<&'m str, &'m CompositeDef>,
     pub(crate) cache: RefCell<HashMap<CacheKey, Rc<Machine>>>,
     warnings: RefCell<Vec<(String, Pos)>>,
+    warned: RefCell<std::collections::HashSet<(String, Pos)>>,
     pub(crate) max_states: usize,
     pub(crate) max_transitions: usize,
     fresh: Cell<u32>,
@@ -129,6 +130,7 @@ impl<'m> Ctx<'m> {
             composites: composites.iter().map(|c| (c.name.as_str(), c)).collect(),
             cache: RefCell::default(),
             warnings: RefCell::default(),
+            warned: RefCell::default(),
             max_states,
             max_transitions,
             fresh: Cell::new(0),
@@ -144,10 +146,10 @@ impl<'m> Ctx<'m> {
     }
 
     pub(crate) fn warn(&self, msg: String, pos: Pos) {
-        let mut w = self.warnings.borrow_mut();
-        // The same problem in many instances is reported once.
-        if !w.iter().any(|(m, p)| *m == msg && *p == pos) {
-            w.push((msg, pos));
+        // The same problem in many instances is reported once; a set, because a model with many
+        // out-of-range instances warns thousands of times (a linear scan made that quadratic).
+        if self.warned.borrow_mut().insert((msg.clone(), pos)) {
+            self.warnings.borrow_mut().push((msg, pos));
         }
     }
 
