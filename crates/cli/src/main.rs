@@ -287,7 +287,10 @@ fn classify(e: CheckError) -> Failure {
 
 fn checker_of(args: &CheckArgs) -> Result<Checker, Failure> {
     let mut checker = match fsp_input(&args.components)? {
-        Some(path) => Checker::from_fsp(&load_fsp(path, args.target.as_deref())?),
+        Some(path) => {
+            let system = load_fsp(path, args.target.as_deref())?;
+            Checker::from_fsp(&system, &config_of(args)?).map_err(|e| classify(e.into()))?
+        }
         None => {
             if args.target.is_some() {
                 return Err(input_error(anyhow::anyhow!("--target needs an FSP model")));

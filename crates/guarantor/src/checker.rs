@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use guarantor_circ::{CircConfig, CircError, Mode, Policy, check_circ};
 use guarantor_compose::replay::find_violation;
 use guarantor_compose::{
-    ComposeError, Config, Counterexample, Verdict, check_safety, compose, find_deadlock_with,
+    ComposeError, Config, Counterexample, Priority, SystemOptions, Verdict, check_system, compose,
 };
 use guarantor_lstar::LstarError;
 use guarantor_lstar::ag::{AgConfig, AgReport, check_asym, check_asym_n, check_sym_n};
@@ -210,6 +210,8 @@ pub struct Checker {
     /// Per component, the state that stands for successful termination (FSP's `END`), if any.
     end_states: Vec<Option<StateId>>,
     properties: Vec<(String, Lts)>,
+    /// Action priority over the whole product (FSP's `<<` / `>>`); monolithic checking only.
+    priority: Option<Priority>,
     method: Method,
     options: MethodOptions,
     config: Config,
@@ -245,6 +247,14 @@ impl Checker {
     #[must_use]
     pub fn property(mut self, name: impl Into<String>, lts: Lts) -> Self {
         self.properties.push((name.into(), lts));
+        self
+    }
+
+    /// Sets action priority over the whole product (FSP's `<<` and `>>`). Only the monolithic
+    /// method honours it; the compositional methods refuse a prioritised system.
+    #[must_use]
+    pub fn priority(mut self, priority: Option<Priority>) -> Self {
+        self.priority = priority;
         self
     }
 
@@ -294,18 +304,9 @@ impl Checker {
         if self.components.is_empty() {
             return Err(CheckError::NoComponents);
         }
-        let ends = &self.end_states;
-        let all_terminated = |tuple: &[StateId]| {
-            tuple
-                .iter()
-                .zip(ends)
-                .all(|(s, end)| end.is_some_and(|e| e == *s))
-        };
-        Ok(find_deadlock_with(
-            &self.component_refs(),
-            &self.config,
-            all_terminated,
-        )?)
+        let options = self.system_options().with_deadlock(self.end_states.clone());
+        let report = check_system(&self.component_refs(), &[], &options, &self.config)?;
+        Ok(report.verdict.counterexample().cloned())
     }
 
     /// Runs the chosen method.
@@ -322,6 +323,12 @@ impl Checker {
     }
 
     fn run(&self, method: Method, config: &Config) -> Result<Outcome, CheckError> {
+        if self.priority.is_some() && !matches!(method, Method::Monolithic | Method::Auto) {
+            return Err(CheckError::BadOption(format!(
+                "the system has action priority, which only the monolithic method honours (not {})",
+                method.name()
+            )));
+        }
         match method {
             Method::Monolithic => self.run_monolithic(config),
             Method::Lstar | Method::LstarSym | Method::LstarNway => self.run_lstar(method, config),
@@ -331,8 +338,22 @@ impl Checker {
         }
     }
 
+    fn system_options(&self) -> SystemOptions {
+        let options = SystemOptions::default();
+        match &self.priority {
+            Some(p) => options.with_priority(p.clone()),
+            None => options,
+        }
+    }
+
     fn run_monolithic(&self, config: &Config) -> Result<Outcome, CheckError> {
-        let report = check_safety(&self.component_refs(), &self.property_refs(), config)?;
+        let options = self.system_options();
+        let report = check_system(
+            &self.component_refs(),
+            &self.property_refs(),
+            &options,
+            config,
+        )?;
         let mut outcome = Outcome::new(report.verdict, Method::Monolithic);
         outcome.states = report.stats.states;
         outcome.transitions = report.stats.transitions;
@@ -446,6 +467,9 @@ impl Checker {
             Some(n) if n < mono_states => self.config.clone(),
             _ => self.config.clone().with_max_states(mono_states),
         };
+        if self.priority.is_some() {
+            return self.run(Method::Monolithic, &self.config);
+        }
         let attempts = [
             (Method::Monolithic, &capped),
             (Method::Circ, &self.config),

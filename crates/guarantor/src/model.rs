@@ -6,11 +6,12 @@
 
 use std::path::{Path, PathBuf};
 
-use guarantor_compose::{ComposeError, Config, compose, error_lts};
-use guarantor_fsp::{FspError, System, Warning};
+use guarantor_compose::{
+    ComposeError, Config, Priority, compose, compose_with_priority, error_lts,
+};
+use guarantor_fsp::{Component, FspError, Nested, System, Warning};
 use guarantor_lts::Lts;
 use guarantor_lts::io::aut::{AutFileError, AutReadOptions, read_aut_file_with};
-use guarantor_lts::ops::hide;
 
 use crate::Checker;
 
@@ -78,39 +79,76 @@ pub fn warnings(system: &System) -> impl Iterator<Item = &Warning> {
 
 impl Checker {
     /// A checker over an elaborated FSP system: its processes become components (with their `END`
-    /// states), its `property` processes become properties.
-    pub fn from_fsp(system: &System) -> Checker {
-        system.components.iter().fold(Checker::new(), |checker, c| {
+    /// states), its `property` processes become properties, and nested composites that LTSA
+    /// composes first (`minimal`, prioritised, or relabelled so that labels merge) are composed,
+    /// finished and added as one component each.
+    pub fn from_fsp(system: &System, config: &Config) -> Result<Checker, ComposeError> {
+        let mut checker = system.components.iter().fold(Checker::new(), |checker, c| {
             if c.is_property {
                 checker.property(c.name.clone(), c.lts.clone())
             } else {
                 checker.component_with_end(c.name.clone(), c.lts.clone(), c.end_state)
             }
-        })
+        });
+        for nested in &system.nested {
+            checker = checker.component(nested.name.clone(), build_nested(nested, config)?);
+        }
+        Ok(checker.priority(system.priority.as_ref().map(priority_of)))
     }
 }
 
-/// The product of an FSP system as LTSA builds it: processes and the error forms of properties
-/// composed, one error state for every violation, then the composite's hiding applied.
-pub fn compose_fsp(system: &System, config: &Config) -> Result<Lts, ComposeError> {
-    let parts: Vec<Lts> = system
-        .components
-        .iter()
-        .map(|c| {
-            if c.is_property {
-                error_lts(&c.lts)
-            } else {
-                Ok(c.lts.clone())
-            }
-        })
-        .collect::<Result<_, _>>()?;
+/// The composition engine's form of an FSP priority.
+pub fn priority_of(p: &guarantor_fsp::Priority) -> Priority {
+    let listed = p.actions.iter().cloned();
+    if p.high {
+        Priority::high(listed)
+    } else {
+        Priority::low(listed)
+    }
+}
+
+/// What gets composed for a composite: processes, the error forms of properties, then the nested
+/// composites built first.
+fn parts_of(
+    components: &[Component],
+    nested: &[Nested],
+    config: &Config,
+) -> Result<Vec<Lts>, ComposeError> {
+    let leaves = components.iter().map(|c| {
+        if c.is_property {
+            error_lts(&c.lts)
+        } else {
+            Ok(c.lts.clone())
+        }
+    });
+    let built = nested.iter().map(|n| build_nested(n, config));
+    leaves.chain(built).collect()
+}
+
+fn compose_parts(
+    parts: &[Lts],
+    priority: Option<&guarantor_fsp::Priority>,
+    config: &Config,
+) -> Result<Lts, ComposeError> {
     let refs: Vec<&Lts> = parts.iter().collect();
-    let product = compose(&refs, config)?;
-    let hidden: Vec<String> = product
-        .alphabet()
-        .iter()
-        .filter(|(_, name)| system.is_hidden(name))
-        .map(|(_, name)| name.to_owned())
-        .collect();
-    Ok(hide(&product, hidden.iter().map(String::as_str)))
+    match priority {
+        Some(p) => Ok(compose_with_priority(&refs, &priority_of(p), config)?.into_lts()),
+        None => compose(&refs, config),
+    }
+}
+
+/// Composes a nested composite and finishes it (hiding, minimisation, the enclosing renaming).
+fn build_nested(nested: &Nested, config: &Config) -> Result<Lts, ComposeError> {
+    let parts = parts_of(&nested.components, &nested.nested, config)?;
+    let product = compose_parts(&parts, nested.priority.as_ref(), config)?;
+    Ok(nested.finish(&product)?)
+}
+
+/// The product of an FSP system as LTSA builds it: processes and the error forms of properties
+/// composed (nested composites first), one error state for every violation, then the composite's
+/// hiding (and minimisation, for a `minimal` target) applied.
+pub fn compose_fsp(system: &System, config: &Config) -> Result<Lts, ComposeError> {
+    let parts = parts_of(&system.components, &system.nested, config)?;
+    let product = compose_parts(&parts, system.priority.as_ref(), config)?;
+    Ok(system.finish(&product))
 }
