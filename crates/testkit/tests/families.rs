@@ -75,7 +75,8 @@ fn ours(row: &Row, n: usize) -> (String, usize) {
     let system = model
         .elaborate(&row.target)
         .unwrap_or_else(|e| panic!("{} {} N={n} elaborates: {e}", row.family, row.target));
-    let checker = Checker::from_fsp(&system);
+    let checker = Checker::from_fsp(&system, &guarantor::compose::Config::default())
+        .unwrap_or_else(|e| panic!("{} {} N={n} builds: {e}", row.family, row.target));
     let outcome = checker
         .check()
         .unwrap_or_else(|e| panic!("{} {} N={n}: {e}", row.family, row.target));
