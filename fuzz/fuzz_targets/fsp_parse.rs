@@ -1,0 +1,37 @@
+//! Fuzz target: the FSP front end (`guarantor_fsp::parse` and `Model::elaborate`) never panics on
+//! arbitrary text. Elaboration runs with small limits so that a model that blows up ends in a
+//! typed error quickly; errors are rendered (their `Display` quotes the source line with a caret)
+//! so the formatter is covered too.
+
+#![no_main]
+
+use guarantor_fsp::Limits;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
+    let model = match guarantor_fsp::parse(src, "fuzz.lts") {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.to_string();
+            return;
+        }
+    };
+    let limits = Limits::default().max_states(5_000).max_transitions(20_000);
+    let mut targets: Vec<String> = model.composite_names().iter().map(|s| s.to_string()).collect();
+    targets.extend(model.process_names().iter().take(4).map(|s| s.to_string()));
+    for target in targets.iter().take(8) {
+        match model.elaborate_with(target, limits) {
+            Ok(system) => {
+                for w in &system.warnings {
+                    let _ = w.to_string();
+                }
+            }
+            Err(e) => {
+                let _ = e.to_string();
+            }
+        }
+    }
+});
