@@ -36,6 +36,41 @@ enum Command {
     Check(CheckArgs),
     /// Writes the composed LTS of an FSP composite (or of .aut components) as .aut or DOT.
     Export(ExportArgs),
+    /// Prints an assumption about the rest of the system under which one component satisfies
+    /// the properties: the weakest one (learned) or its quotient.
+    Assume(AssumeArgs),
+}
+
+/// How `assume` computes the assumption.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+enum AssumeMethod {
+    /// The weakest assumption, learned by L* with a W-method conformance oracle.
+    #[default]
+    Lstar,
+    /// The quotient of the component (Finkbeiner, Schewe, Brill), with its state classes.
+    Quotient,
+}
+
+#[derive(Debug, clap::Args)]
+struct AssumeArgs {
+    /// An FSP model (.lts, .fsp).
+    #[arg(value_name = "MODEL")]
+    model: PathBuf,
+    /// The composite (default: the last in the file).
+    #[arg(long)]
+    target: Option<String>,
+    /// The component the assumption is for, by name or number.
+    #[arg(long, value_name = "NAME")]
+    component: String,
+    /// How to compute it.
+    #[arg(long, value_enum, default_value_t = AssumeMethod::Lstar)]
+    method: AssumeMethod,
+    /// Write Graphviz DOT instead of Aldebaran .aut.
+    #[arg(long)]
+    dot: bool,
+    /// lstar: how many states beyond each conjecture the conformance test explores.
+    #[arg(long, default_value_t = 2)]
+    extra_states: usize,
 }
 
 #[derive(Debug, clap::Args)]
@@ -194,6 +229,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => run_check(&args),
         Command::Export(args) => run_export(&args),
+        Command::Assume(args) => run_assume(&args),
     };
     match result {
         Ok(code) => code,
@@ -340,6 +376,48 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::from(report.exit_code()))
 }
 
+fn write_lts(lts: &Lts, dot: bool) -> Result<(), Failure> {
+    let stdout = std::io::stdout().lock();
+    let written = if dot {
+        write_dot(lts, stdout, &DotOptions::default())
+    } else {
+        write_aut(lts, stdout, &AutWriteOptions::default())
+    };
+    written.map_err(input_error)
+}
+
+fn run_assume(args: &AssumeArgs) -> Result<ExitCode, Failure> {
+    let Some(path) = fsp_input(std::slice::from_ref(&args.model))? else {
+        return Err(input_error(anyhow::anyhow!(
+            "assume needs an FSP model (.lts, .fsp)"
+        )));
+    };
+    let config = Config::default();
+    let system = load_fsp(path, args.target.as_deref())?;
+    let checker = Checker::from_fsp(&system, &config).map_err(|e| classify(e.into()))?;
+    let component = component_index(&checker, &args.component)?;
+    match args.method {
+        AssumeMethod::Lstar => {
+            let lts = checker
+                .weakest_assumption(component, args.extra_states, &config)
+                .map_err(classify)?;
+            write_lts(&lts, args.dot)?;
+        }
+        AssumeMethod::Quotient => {
+            let qc = guarantor::quotient::QuotientConfig::new();
+            let a = checker
+                .quotient_assumption(component, &qc)
+                .map_err(classify)?;
+            write_lts(&a.lts, args.dot)?;
+            // The class of each state of the component, on stderr so stdout stays one LTS.
+            for (state, class) in a.classes.iter().flatten().enumerate() {
+                eprintln!("state {state} -> class {class}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn run_export(args: &ExportArgs) -> Result<ExitCode, Failure> {
     let mut config = Config::default();
     if let Some(n) = args.max_states {
@@ -360,12 +438,6 @@ fn run_export(args: &ExportArgs) -> Result<ExitCode, Failure> {
             compose(&refs, &config).map_err(|e| classify(e.into()))?
         }
     };
-    let stdout = std::io::stdout().lock();
-    let written = if args.dot {
-        write_dot(&lts, stdout, &DotOptions::default())
-    } else {
-        write_aut(&lts, stdout, &AutWriteOptions::default())
-    };
-    written.map_err(input_error)?;
+    write_lts(&lts, args.dot)?;
     Ok(ExitCode::SUCCESS)
 }

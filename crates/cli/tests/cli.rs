@@ -395,3 +395,35 @@ fn programs_are_checked_by_predicate_abstraction() {
         String::from_utf8_lossy(&ok.stderr)
     );
 }
+
+#[test]
+fn assume_prints_the_weakest_assumption_and_the_quotient() {
+    // Cobleigh et al.: the weakest assumption of Input over {send, output, ack} has 4 states.
+    let w = guarantor(&["assume", "examples/fsp/order.lts", "--component", "INPUT"]);
+    assert_eq!(
+        w.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&w.stderr)
+    );
+    assert!(String::from_utf8_lossy(&w.stdout).starts_with("des (0, 9, 4)"));
+    let q = guarantor(&[
+        "assume",
+        "examples/fsp/order.lts",
+        "--component",
+        "OUTPUT",
+        "--method",
+        "quotient",
+        "--dot",
+    ]);
+    assert_eq!(
+        q.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&q.stderr)
+    );
+    assert!(String::from_utf8_lossy(&q.stdout).starts_with("digraph"));
+    assert!(String::from_utf8_lossy(&q.stderr).contains("state 0 -> class"));
+    let none = guarantor(&["assume", "examples/fsp/order.lts", "--component", "NOBODY"]);
+    assert_eq!(none.status.code(), Some(2));
+}

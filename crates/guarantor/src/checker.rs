@@ -362,7 +362,7 @@ impl Checker {
 
     /// The properties as one: learning rules take a single property, and the product of
     /// deterministic properties is a deterministic property violated exactly when one of them is.
-    fn single_property(&self, config: &Config) -> Result<Lts, CheckError> {
+    pub(crate) fn single_property(&self, config: &Config) -> Result<Lts, CheckError> {
         match self.property_refs().as_slice() {
             [] => Ok(trivial_property()?),
             [one] => Ok((*one).clone()),

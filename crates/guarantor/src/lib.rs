@@ -27,10 +27,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod assume;
 mod checker;
 pub mod model;
 pub mod program;
 
+pub use assume::ComponentAssumption;
 pub use checker::{
     AssumptionSummary, CheckError, Checker, METHODS, Method, MethodOptions, MethodStats, Outcome,
 };
