@@ -345,6 +345,7 @@ fn checker_of(args: &CheckArgs) -> Result<Checker, Failure> {
     Ok(checker
         .method(args.method)
         .options(options)
+        .deadlock(args.deadlock)
         .config(config_of(args)?))
 }
 
@@ -366,11 +367,13 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
             eprintln!("{} gave up: {why}", method.name());
         }
     }
-    let deadlock = if args.deadlock && outcome.verdict.is_holds() {
-        checker.find_deadlock().map_err(classify)?
-    } else {
-        None
-    };
+    // The monolithic walk looks for deadlocks itself; other methods need a second walk.
+    let deadlock =
+        if args.deadlock && outcome.verdict.is_holds() && outcome.method != Method::Monolithic {
+            checker.find_deadlock().map_err(classify)?
+        } else {
+            None
+        };
     let report = Report::new(&checker, &outcome, deadlock.as_ref(), args.deadlock);
     print_report(&report, args.format == Format::Json);
     Ok(ExitCode::from(report.exit_code()))

@@ -30,8 +30,16 @@ impl Report {
         deadlock: Option<&Counterexample>,
         deadlock_checked: bool,
     ) -> Self {
+        let walk_deadlock = match &outcome.verdict {
+            Verdict::Violated(cex) if cex.violation == Violation::Deadlock => Some(cex),
+            _ => None,
+        };
+        let deadlock = deadlock.or(walk_deadlock);
         let (verdict, counterexample, violated) = match &outcome.verdict {
             Verdict::Holds(_) => ("holds", None, None),
+            Verdict::Violated(cex) if cex.violation == Violation::Deadlock => {
+                ("deadlock", None, None)
+            }
             Verdict::Violated(cex) => (
                 "violated",
                 Some(cex.trace.clone()),

@@ -12,9 +12,10 @@
 use std::time::{Duration, Instant};
 
 use guarantor_circ::{CircConfig, CircError, Mode, Policy, check_circ};
-use guarantor_compose::replay::find_violation;
+use guarantor_compose::replay::{find_violation, replay};
 use guarantor_compose::{
-    ComposeError, Config, Counterexample, Priority, SystemOptions, Verdict, check_system, compose,
+    ComposeError, Config, Counterexample, Priority, SystemOptions, Verdict, Violation,
+    check_system, compose,
 };
 use guarantor_lstar::LstarError;
 use guarantor_lstar::ag::{AgConfig, AgReport, check_asym, check_asym_n, check_sym_n};
@@ -212,6 +213,8 @@ pub struct Checker {
     properties: Vec<(String, Lts)>,
     /// Action priority over the whole product (FSP's `<<` / `>>`); monolithic checking only.
     priority: Option<Priority>,
+    /// Whether the monolithic walk also looks for deadlocks (in the same walk).
+    deadlock: bool,
     method: Method,
     options: MethodOptions,
     config: Config,
@@ -255,6 +258,16 @@ impl Checker {
     #[must_use]
     pub fn priority(mut self, priority: Option<Priority>) -> Self {
         self.priority = priority;
+        self
+    }
+
+    /// Makes the monolithic method also look for deadlocks, in the same walk as the safety check
+    /// (LTSA's analysis): the verdict is then a violation if an error is reachable, else a
+    /// [`Violation::Deadlock`](guarantor_compose::Violation::Deadlock) counterexample if a deadlock
+    /// is. Other methods ignore it; use [`Checker::find_deadlock`] after them.
+    #[must_use]
+    pub fn deadlock(mut self, on: bool) -> Self {
+        self.deadlock = on;
         self
     }
 
@@ -347,7 +360,10 @@ impl Checker {
     }
 
     fn run_monolithic(&self, config: &Config) -> Result<Outcome, CheckError> {
-        let options = self.system_options();
+        let mut options = self.system_options();
+        if self.deadlock {
+            options = options.with_deadlock(self.end_states.clone());
+        }
         let report = check_system(
             &self.component_refs(),
             &self.property_refs(),
@@ -506,6 +522,15 @@ impl Checker {
         let Verdict::Violated(cex) = &mut outcome.verdict else {
             return Ok(());
         };
+        if cex.violation == Violation::Deadlock {
+            // A deadlock trace violates nothing; it must still be a run of the components.
+            return replay(&self.component_refs(), &cex.trace).map_err(|_| {
+                CheckError::BadEvidence {
+                    method,
+                    trace: cex.trace.clone(),
+                }
+            });
+        }
         let found = find_violation(&self.component_refs(), &self.property_refs(), &cex.trace)?;
         match found {
             Some(violation) => {
