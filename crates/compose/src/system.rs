@@ -6,7 +6,7 @@
 //! one walk looks for both: it stops at the first error tuple and remembers the first deadlock it
 //! passes. Errors take precedence, as in LTSA's report: the verdict is a violation if any error
 //! tuple is reachable, else a deadlock if any is, else the system holds. Both counterexamples are
-//! shortest; as in [`crate::explore`]'s two-walk scheme, parent pointers are only stored in a second
+//! shortest; as in `explore`'s two-walk scheme, parent pointers are only stored in a second
 //! walk that runs when there is something to report.
 
 use guarantor_lts::{ActionId, Lts, StateId};

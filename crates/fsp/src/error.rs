@@ -3,7 +3,7 @@
 //! Every error names the file, line and column it comes from and, when shown, quotes the line with a
 //! caret under the column — the rustc/regex-syntax habit, because a bare "syntax error" in a
 //! 200-line model is useless. Locations are byte offsets inside the front end and are turned into
-//! line/column pairs only when an error or warning is reported ([`SourceMap`]).
+//! line/column pairs only when an error or warning is reported (`SourceMap`).
 
 use std::fmt;
 
