@@ -24,19 +24,30 @@ pub(crate) struct Known {
     pub(crate) inferred: bool,
 }
 
+/// One trie node's own data, kept together so that creating a node grows one vector, not four,
+/// and reading a node touches one cache line.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// The parent node and the symbol leading here, to spell the node's word.
+    parent: u32,
+    symbol: Symbol,
+    /// The length of the node's word.
+    depth: u32,
+    answer: u8,
+    /// Whether the answer was given by the teacher for exactly this word.
+    asked: bool,
+}
+
+/// Nodes reserved up front: a few hundred, so small runs never reallocate.
+const INITIAL_NODES: usize = 512;
+
 /// A trie of membership answers.
 #[derive(Clone, Debug)]
 pub(crate) struct Cache {
     k: usize,
     prefix_closed: bool,
     children: Vec<u32>,
-    answer: Vec<u8>,
-    /// Whether the answer at a node was given by the teacher for exactly that word.
-    asked: Vec<bool>,
-    /// The parent of each node and the symbol leading to it, to spell a node's word.
-    parent: Vec<(u32, Symbol)>,
-    /// The length of each node's word.
-    depth: Vec<u32>,
+    nodes: Vec<Node>,
     /// Scratch space of [`Cache::first_disagreement`], kept to avoid a large allocation (and
     /// its page faults) per hypothesis.
     scratch: Vec<u32>,
@@ -44,17 +55,21 @@ pub(crate) struct Cache {
 
 impl Cache {
     pub(crate) fn new(k: usize, prefix_closed: bool) -> Self {
-        // Room for a few hundred nodes up front: small runs then never reallocate.
-        let mut children = Vec::with_capacity(256 * k);
+        let mut children = Vec::with_capacity(INITIAL_NODES * k);
         children.resize(k, NONE);
+        let mut nodes = Vec::with_capacity(INITIAL_NODES);
+        nodes.push(Node {
+            parent: 0,
+            symbol: Symbol::new(0),
+            depth: 0,
+            answer: UNKNOWN,
+            asked: false,
+        });
         Self {
             k,
             prefix_closed,
             children,
-            answer: vec![UNKNOWN],
-            asked: vec![false],
-            parent: vec![(0, Symbol::new(0))],
-            depth: vec![0],
+            nodes,
             scratch: Vec::new(),
         }
     }
@@ -75,13 +90,17 @@ impl Cache {
         if let Some(c) = self.child(node, a) {
             return c;
         }
-        let c = self.answer.len();
+        let c = self.nodes.len();
         self.children[node * self.k + a.index()] = c as u32;
-        self.children.extend(std::iter::repeat_n(NONE, self.k));
-        self.answer.push(UNKNOWN);
-        self.asked.push(false);
-        self.parent.push((node as u32, a));
-        self.depth.push(self.depth[node] + 1);
+        self.children.resize(self.children.len() + self.k, NONE);
+        let depth = self.nodes[node].depth + 1;
+        self.nodes.push(Node {
+            parent: node as u32,
+            symbol: a,
+            depth,
+            answer: UNKNOWN,
+            asked: false,
+        });
         c
     }
 
@@ -89,9 +108,9 @@ impl Cache {
     fn spell(&self, mut node: usize) -> Word {
         let mut w = Vec::new();
         while node != 0 {
-            let (p, a) = self.parent[node];
-            w.push(a);
-            node = p as usize;
+            let n = self.nodes[node];
+            w.push(n.symbol);
+            node = n.parent as usize;
         }
         w.reverse();
         w
@@ -106,7 +125,7 @@ impl Cache {
     pub(crate) fn lookup_iter(&self, w: impl IntoIterator<Item = Symbol>) -> Option<Known> {
         let mut node = 0;
         for a in w {
-            if self.prefix_closed && self.answer[node] == REJECTED {
+            if self.prefix_closed && self.nodes[node].answer == REJECTED {
                 return Some(Known {
                     accepted: false,
                     inferred: true,
@@ -114,17 +133,7 @@ impl Cache {
             }
             node = self.child(node, a)?;
         }
-        match self.answer[node] {
-            ACCEPTED => Some(Known {
-                accepted: true,
-                inferred: !self.asked[node],
-            }),
-            REJECTED => Some(Known {
-                accepted: false,
-                inferred: !self.asked[node],
-            }),
-            _ => None,
-        }
+        self.answer_at(node as u32)
     }
 
     /// Looks the word spelled by `w` up; if it is unknown, marks it pending (creating its node) so
@@ -139,7 +148,7 @@ impl Cache {
     pub(crate) fn probe_from(&mut self, start: u32, w: impl IntoIterator<Item = Symbol>) -> Probe {
         let mut node = start as usize;
         for a in w {
-            if self.prefix_closed && self.answer[node] == REJECTED {
+            if self.prefix_closed && self.nodes[node].answer == REJECTED {
                 return Probe::Known(Known {
                     accepted: false,
                     inferred: true,
@@ -147,8 +156,9 @@ impl Cache {
             }
             node = self.child_or_insert(node, a);
         }
-        let inferred = !self.asked[node];
-        match self.answer[node] {
+        let n = &mut self.nodes[node];
+        let inferred = !n.asked;
+        match n.answer {
             ACCEPTED => Probe::Known(Known {
                 accepted: true,
                 inferred,
@@ -159,7 +169,7 @@ impl Cache {
             }),
             PENDING => Probe::Pending(node as u32),
             _ => {
-                self.answer[node] = PENDING;
+                n.answer = PENDING;
                 Probe::Fresh(node as u32)
             }
         }
@@ -167,8 +177,9 @@ impl Cache {
 
     /// The answer recorded at `node` itself (no prefix-closure inference), if any.
     pub(crate) fn answer_at(&self, node: u32) -> Option<Known> {
-        let inferred = !self.asked[node as usize];
-        match self.answer[node as usize] {
+        let n = &self.nodes[node as usize];
+        let inferred = !n.asked;
+        match n.answer {
             ACCEPTED => Some(Known {
                 accepted: true,
                 inferred,
@@ -190,21 +201,21 @@ impl Cache {
     pub(crate) fn insert_at(&mut self, node: u32, accepted: bool) -> Result<(), LstarError> {
         let node = node as usize;
         let value = if accepted { ACCEPTED } else { REJECTED };
-        let answer = self.answer[node];
+        let answer = self.nodes[node].answer;
         if matches!(answer, ACCEPTED | REJECTED) && answer != value {
             return Err(self.inconsistent(node));
         }
-        self.answer[node] = value;
-        self.asked[node] = true;
+        self.nodes[node].answer = value;
+        self.nodes[node].asked = true;
         if self.prefix_closed && accepted {
             // Mark the prefixes accepted, bottom-up; an accepted ancestor means all above it are.
             let mut up = node;
             while up != 0 {
-                up = self.parent[up].0 as usize;
-                match self.answer[up] {
+                up = self.nodes[up].parent as usize;
+                match self.nodes[up].answer {
                     ACCEPTED => break,
                     REJECTED => return Err(self.inconsistent(node)),
-                    _ => self.answer[up] = ACCEPTED,
+                    _ => self.nodes[up].answer = ACCEPTED,
                 }
             }
         }
@@ -233,17 +244,17 @@ impl Cache {
         // Every entry is written (parents first) before it is read, so old contents need no
         // clearing; only growth is zero-filled.
         let mut state = std::mem::take(&mut self.scratch);
-        state.resize(self.answer.len(), 0);
+        // Sized for the trie's capacity, not its length, so growing nodes rarely means regrowing.
+        state.reserve(self.nodes.capacity().saturating_sub(state.len()));
+        state.resize(self.nodes.len(), 0);
         state[0] = 0;
         let mut best: Option<usize> = None;
-        for node in 0..self.answer.len() {
+        for (node, n) in self.nodes.iter().enumerate() {
             if node > 0 {
-                let (p, a) = self.parent[node];
-                state[node] = dfa.successor(state[p as usize] as usize, a) as u32;
+                state[node] = dfa.successor(state[n.parent as usize] as usize, n.symbol) as u32;
             }
-            let answer = self.answer[node];
-            let wrong = matches!(answer, ACCEPTED | REJECTED)
-                && (answer == ACCEPTED) != dfa.is_accepting(state[node] as usize);
+            let wrong = matches!(n.answer, ACCEPTED | REJECTED)
+                && (n.answer == ACCEPTED) != dfa.is_accepting(state[node] as usize);
             if wrong && best.is_none_or(|b| self.before(node, b)) {
                 best = Some(node);
             }
@@ -254,7 +265,7 @@ impl Cache {
 
     /// Whether the word of node `x` is shorter than, or as long as and smaller than, that of `y`.
     fn before(&self, x: usize, y: usize) -> bool {
-        (self.depth[x], self.spell(x)) < (self.depth[y], self.spell(y))
+        (self.nodes[x].depth, self.spell(x)) < (self.nodes[y].depth, self.spell(y))
     }
 }
 

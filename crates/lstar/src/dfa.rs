@@ -5,14 +5,9 @@
 //! and dense indices let the observation table and the membership cache index arrays directly.
 //! Names come back only at the border, when a [`Dfa`] is exported as an [`Lts`].
 
-use std::collections::VecDeque;
-
 use guarantor_lts::{ActionId, Lts, LtsBuilder, LtsError, StateId};
 
 use crate::error::LstarError;
-
-/// Marks a pair not yet discovered by [`Dfa::shortest_difference`].
-const UNSEEN: u32 = u32::MAX;
 
 /// One letter of the learner's alphabet: an index in `0..k`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
@@ -126,6 +121,11 @@ impl Dfa {
         self.delta[q * self.num_symbols + a.index()] as usize
     }
 
+    /// The successors of state `q`, by symbol.
+    fn row(&self, q: usize) -> &[u32] {
+        &self.delta[q * self.num_symbols..(q + 1) * self.num_symbols]
+    }
+
     /// Whether state `q` accepts.
     pub fn is_accepting(&self, q: usize) -> bool {
         self.accepting[q]
@@ -160,37 +160,7 @@ impl Dfa {
 
     /// Like [`Dfa::shortest_difference`], from state `p` of `self` and state `q` of `other`.
     pub(crate) fn shortest_difference_from(&self, p: usize, other: &Dfa, q: usize) -> Option<Word> {
-        assert_eq!(self.num_symbols, other.num_symbols, "alphabets differ");
-        // One u32 per pair (the predecessor pair, `UNSEEN` before discovery) and one symbol: a
-        // compact table keeps large products below the allocator's mmap threshold.
-        let width = other.num_states();
-        let mut parent = vec![UNSEEN; self.num_states() * width];
-        let mut via = vec![Symbol::default(); parent.len()];
-        let start = p * width + q;
-        parent[start] = start as u32;
-        let mut queue = VecDeque::from([start]);
-        while let Some(pair) = queue.pop_front() {
-            let (p, q) = (pair / width, pair % width);
-            if self.accepting[p] != other.accepting[q] {
-                let mut w = Vec::new();
-                let mut node = pair;
-                while node != start {
-                    w.push(via[node]);
-                    node = parent[node] as usize;
-                }
-                w.reverse();
-                return Some(w);
-            }
-            for a in Symbol::all(self.num_symbols) {
-                let next = self.successor(p, a) * width + other.successor(q, a);
-                if parent[next] == UNSEEN {
-                    parent[next] = pair as u32;
-                    via[next] = a;
-                    queue.push_back(next);
-                }
-            }
-        }
-        None
+        PairSearch::default().shortest_difference(self, p, other, q)
     }
 
     /// The states reachable from the initial state, in breadth-first order.
@@ -368,5 +338,93 @@ impl Dfa {
             }
         }
         Ok(Dfa::from_parts(k, delta, accepting))
+    }
+}
+
+/// The breadth-first search over pairs of states behind [`Dfa::shortest_difference`], with its
+/// arrays kept between searches: a teacher answering many equivalence queries then allocates and
+/// clears nothing per query. A pair counts as discovered when its stamp is the current search's,
+/// so starting a new search is one increment instead of clearing a hypothesis x target table.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairSearch {
+    /// The search that last discovered each pair.
+    stamp: Vec<u32>,
+    /// The current search's stamp (never 0 once a search has started; fresh entries are 0).
+    current: u32,
+    /// The predecessor pair and the symbol leading to each discovered pair.
+    parent: Vec<(u32, Symbol)>,
+    /// The first-in first-out queue: every pair enters at most once, so nothing is popped.
+    queue: Vec<u32>,
+}
+
+impl PairSearch {
+    /// A shortest word on which `x` from state `p` and `y` from state `q` disagree, first in
+    /// breadth-first, symbol order.
+    ///
+    /// # Panics
+    /// Panics if the two DFAs have different alphabets.
+    pub(crate) fn shortest_difference(
+        &mut self,
+        x: &Dfa,
+        p: usize,
+        y: &Dfa,
+        q: usize,
+    ) -> Option<Word> {
+        assert_eq!(x.num_symbols, y.num_symbols, "alphabets differ");
+        let width = y.num_states();
+        self.begin(x.num_states() * width);
+        let start = p * width + q;
+        self.discover(start, start, Symbol::default());
+        let mut head = 0;
+        while let Some(&pair) = self.queue.get(head) {
+            head += 1;
+            let pair = pair as usize;
+            let (p, q) = (pair / width, pair % width);
+            if x.accepting[p] != y.accepting[q] {
+                return Some(self.spell(start, pair));
+            }
+            let (xs, ys) = (x.row(p), y.row(q));
+            for (a, (&s, &t)) in xs.iter().zip(ys).enumerate() {
+                let next = s as usize * width + t as usize;
+                if self.stamp[next] != self.current {
+                    self.discover(next, pair, Symbol::new(a));
+                }
+            }
+        }
+        None
+    }
+
+    /// Starts a search over `pairs` pairs.
+    fn begin(&mut self, pairs: usize) {
+        if self.stamp.len() < pairs {
+            self.stamp.resize(pairs, 0);
+            self.parent.resize(pairs, (0, Symbol::default()));
+        }
+        self.queue.reserve(pairs);
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            // After 2^32 searches the stamps wrap around: clear them once.
+            self.stamp.fill(0);
+            self.current = 1;
+        }
+        self.queue.clear();
+    }
+
+    fn discover(&mut self, pair: usize, from: usize, a: Symbol) {
+        self.stamp[pair] = self.current;
+        self.parent[pair] = (from as u32, a);
+        self.queue.push(pair as u32);
+    }
+
+    /// The word leading from `start` to `pair` along the recorded parents.
+    fn spell(&self, start: usize, mut pair: usize) -> Word {
+        let mut w = Vec::new();
+        while pair != start {
+            let (from, a) = self.parent[pair];
+            w.push(a);
+            pair = from as usize;
+        }
+        w.reverse();
+        w
     }
 }

@@ -47,9 +47,24 @@ impl Queries {
         })
     }
 
+    /// Room for `words` words of a few symbols each.
+    fn with_capacity(words: usize) -> Self {
+        Self {
+            symbols: Vec::with_capacity(8 * words),
+            ends: Vec::with_capacity(words),
+        }
+    }
+
     /// Appends a word.
     pub(crate) fn push(&mut self, word: impl IntoIterator<Item = Symbol>) {
         self.symbols.extend(word);
+        self.ends.push(self.symbols.len());
+    }
+
+    /// Appends the word `head·tail` (slice copies, cheaper than a chained iterator).
+    pub(crate) fn push_concat(&mut self, head: &[Symbol], tail: &[Symbol]) {
+        self.symbols.extend_from_slice(head);
+        self.symbols.extend_from_slice(tail);
         self.ends.push(self.symbols.len());
     }
 
@@ -140,8 +155,8 @@ impl Learner {
             cache: Cache::new(num_symbols, config.prefix_closed),
             config,
             stats: Stats::default(),
-            pending: Queries::default(),
-            pending_nodes: Vec::new(),
+            pending: Queries::with_capacity(256),
+            pending_nodes: Vec::with_capacity(256),
             phase: Phase::Table,
             hypothesis: None,
             access: Vec::new(),

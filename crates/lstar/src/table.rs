@@ -28,6 +28,9 @@ struct Row {
     upper: bool,
 }
 
+/// Rows of S reserved up front.
+const INITIAL_UPPER: usize = 32;
+
 fn get_bit(v: &[u64], j: usize) -> bool {
     v.get(j / 64).is_some_and(|x| x >> (j % 64) & 1 == 1)
 }
@@ -65,6 +68,10 @@ pub(crate) struct Table {
     index_cols: usize,
     /// How many rows of S (in promotion order) are in `index`.
     indexed: usize,
+    /// `rep[r]`: the representative of row `r` (see [`Table::representative`]) once looked up,
+    /// `u32::MAX` before. A row's content and its representative (the first row of S with that
+    /// content) stay fixed until a column is added, so each row is hashed once per column set.
+    rep: Vec<u32>,
     /// Rows below this index were found closed (or promoted) under the current columns; S only
     /// grows and their cells are fixed, so they stay closed until a column is added.
     closed_rows: usize,
@@ -74,23 +81,27 @@ impl Table {
     /// The table with S = {ε} and E = {ε}; `index_words` keeps an index of rows by word, needed
     /// when [`Table::add_upper_word`] may name an existing row.
     pub(crate) fn new(k: usize, index_words: bool) -> Self {
+        // Room for a few dozen states up front: a fresh learner's vectors would otherwise be
+        // reallocated a dozen times each, which dominates small runs.
+        let rows = INITIAL_UPPER * (k + 1);
         let mut t = Self {
             k,
-            suffixes: Vec::new(),
+            suffixes: Vec::with_capacity(16),
             suffix_set: FxHashSet::default(),
-            rows: Vec::new(),
-            syms: Vec::new(),
-            bits: Vec::new(),
-            known: Vec::new(),
+            rows: Vec::with_capacity(rows),
+            syms: Vec::with_capacity(rows * 8),
+            bits: Vec::with_capacity(rows),
+            known: Vec::with_capacity(rows),
             stride: 1,
-            waiting: Vec::new(),
+            waiting: Vec::with_capacity(rows),
             row_of_word: index_words.then(FxHashMap::default),
-            upper: Vec::new(),
-            succ: Vec::new(),
+            upper: Vec::with_capacity(INITIAL_UPPER),
+            succ: Vec::with_capacity(rows * k),
             index: FxHashMap::default(),
             index_small: FxHashMap::default(),
             index_cols: 0,
             indexed: 0,
+            rep: Vec::with_capacity(rows),
             closed_rows: 0,
         };
         t.add_suffix(Vec::new());
@@ -137,6 +148,7 @@ impl Table {
         self.bits.extend(std::iter::repeat_n(0, self.stride));
         self.known.extend(std::iter::repeat_n(0, self.stride));
         self.succ.extend(std::iter::repeat_n(u32::MAX, self.k));
+        self.rep.push(u32::MAX);
         r
     }
 
@@ -260,7 +272,7 @@ impl Table {
                     Probe::Fresh(at) => {
                         prefix = false;
                         self.waiting.push((r as u32, j as u32, at));
-                        words.push(word.iter().chain(&self.suffixes[j]).copied());
+                        words.push_concat(word, &self.suffixes[j]);
                         nodes.push(at);
                     }
                 }
@@ -274,7 +286,8 @@ impl Table {
 
     /// Records the answers of cells that were waiting for their queries.
     fn settle(&mut self, cache: &Cache, stats: &mut Stats) {
-        for (r, j, node) in std::mem::take(&mut self.waiting) {
+        // Drained in place (not taken) so the vector keeps its capacity between rounds.
+        for (r, j, node) in self.waiting.drain(..) {
             if let Some(known) = cache.answer_at(node) {
                 let (r, j) = (r as usize, j as usize);
                 let cell = r * self.stride + j / 64;
@@ -292,6 +305,7 @@ impl Table {
             self.index_small.clear();
             self.indexed = 0;
             self.closed_rows = 0;
+            self.rep.fill(u32::MAX);
             self.index_cols = self.suffixes.len();
         }
         for i in self.indexed..self.upper.len() {
@@ -306,14 +320,20 @@ impl Table {
         self.indexed = self.upper.len();
     }
 
-    /// The first row of S with the content of row `r`, if any.
-    fn representative(&self, r: usize) -> Option<usize> {
+    /// The first row of S with the content of row `r`, if any; remembered once found. Call only
+    /// when row `r` is filled and `index` is up to date.
+    fn representative(&mut self, r: usize) -> Option<usize> {
+        if self.rep[r] != u32::MAX {
+            return Some(self.rep[r] as usize);
+        }
         let found = if self.stride == 1 {
             self.index_small.get(&self.bits[r])
         } else {
             self.index.get(self.content(r))
         };
-        found.map(|&s| s as usize)
+        let s = *found?;
+        self.rep[r] = s;
+        Some(s as usize)
     }
 
     /// A row's cells.
@@ -326,16 +346,14 @@ impl Table {
     /// row is filled.
     pub(crate) fn close(&mut self) -> bool {
         self.refresh_index();
-        let mut fresh: Vec<usize> = Vec::new();
+        let missing: Vec<usize> = (self.closed_rows..self.rows.len())
+            .filter(|&r| !self.rows[r].upper && self.representative(r).is_none())
+            .collect();
         let mut contents = FxHashSet::default();
-        for r in self.closed_rows..self.rows.len() {
-            if !self.rows[r].upper
-                && self.representative(r).is_none()
-                && contents.insert(self.content(r))
-            {
-                fresh.push(r);
-            }
-        }
+        let mut fresh: Vec<usize> = missing
+            .into_iter()
+            .filter(|&r| contents.insert(self.content(r)))
+            .collect();
         self.closed_rows = self.rows.len();
         fresh.sort_by_key(|&r| self.rows[r].len);
         for &r in &fresh {
@@ -375,8 +393,9 @@ impl Table {
     pub(crate) fn hypothesis(&mut self) -> (Dfa, Vec<usize>) {
         self.refresh_index();
         let mut state_of_row = vec![u32::MAX; self.rows.len()];
-        let mut access = Vec::new();
-        for &r in &self.upper {
+        let mut access = Vec::with_capacity(self.upper.len());
+        for i in 0..self.upper.len() {
+            let r = self.upper[i];
             if self.representative(r) == Some(r) {
                 state_of_row[r] = access.len() as u32;
                 access.push(r);

@@ -5,7 +5,7 @@
 use std::convert::Infallible;
 
 use crate::config::Stats;
-use crate::dfa::{Dfa, Symbol, Word};
+use crate::dfa::{Dfa, PairSearch, Symbol, Word};
 use crate::error::{LearnError, LstarError};
 use crate::learner::{Learner, Step};
 
@@ -73,14 +73,15 @@ pub fn learn<T: Teacher>(
     learner: &mut Learner,
     teacher: &mut T,
 ) -> Result<Outcome<T::Verdict>, LearnError<T::Error>> {
+    // One answer buffer for the whole run rather than one allocation per batch.
+    let mut answers = Vec::new();
     loop {
         let eq = match learner.step()? {
             Step::Queries(words) => {
-                let answers = words
-                    .iter()
-                    .map(|w| teacher.membership(w))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(LearnError::Teacher)?;
+                answers.clear();
+                for w in words.iter() {
+                    answers.push(teacher.membership(w).map_err(LearnError::Teacher)?);
+                }
                 learner.answer(&answers)?;
                 continue;
             }
@@ -111,6 +112,8 @@ pub fn learn<T: Teacher>(
 pub struct DfaTeacher {
     target: Dfa,
     stats: Stats,
+    /// The equivalence search's arrays, reused by every query.
+    search: PairSearch,
 }
 
 impl DfaTeacher {
@@ -119,6 +122,7 @@ impl DfaTeacher {
         Self {
             target,
             stats: Stats::default(),
+            search: PairSearch::default(),
         }
     }
 
@@ -145,7 +149,10 @@ impl Teacher for DfaTeacher {
 
     fn equivalence(&mut self, hypothesis: &Dfa) -> Result<EqAnswer<Infallible>, Infallible> {
         self.stats.equivalence_queries += 1;
-        Ok(match hypothesis.shortest_difference(&self.target) {
+        let found = self
+            .search
+            .shortest_difference(hypothesis, 0, &self.target, 0);
+        Ok(match found {
             None => EqAnswer::Equivalent,
             Some(w) => EqAnswer::Counterexample(w),
         })
