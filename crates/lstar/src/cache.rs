@@ -1,8 +1,10 @@
 //! The membership cache: a trie of every answer the teacher gave, with prefix-closure inference.
 //!
-//! The trie stores children densely (`k` slots per node) because the learner's alphabet is small and
-//! dense, which makes a lookup one array access per symbol. In prefix-closed mode an accepted word
-//! marks its whole path accepted and a rejected node answers for its whole subtree, which is how
+//! A node with one child stores it inline; a node that gets a second child gets a dense block of
+//! `k` slots (the alphabet is small and dense), so a lookup is one or two array accesses. Most
+//! nodes are interior nodes of one suffix and have at most one child, so the trie stays compact and
+//! cache-friendly even for large alphabets. In prefix-closed mode an accepted word
+//! //! marks its whole path accepted and a rejected node answers for its whole subtree, which is how
 //! "prefixes of accepted words are accepted, extensions of rejected words are rejected" costs
 //! nothing at lookup time.
 
@@ -16,6 +18,21 @@ const REJECTED: u8 = 2;
 const PENDING: u8 = 3;
 /// Child slot meaning "no child": the root is node 0 and is never anyone's child.
 const NONE: u32 = 0;
+/// [`Link::symbol`] of a node whose children live in a block of `children`.
+const BRANCHING: u32 = u32::MAX;
+
+/// How to find a node's children: no child (`child == NONE`), one child `child` reached by
+/// `symbol`, or (`symbol == BRANCHING`) a block of `k` slots starting at `children[child * k]`.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    child: u32,
+    symbol: u32,
+}
+
+const LEAF: Link = Link {
+    child: NONE,
+    symbol: 0,
+};
 
 /// What the cache knows about a word, and whether it was inferred rather than asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +63,10 @@ const INITIAL_NODES: usize = 512;
 pub(crate) struct Cache {
     k: usize,
     prefix_closed: bool,
+    /// Child blocks of branching nodes, `k` slots each.
     children: Vec<u32>,
+    /// Each node's [`Link`], apart from [`Node`] so that walks read 8 bytes per node.
+    links: Vec<Link>,
     nodes: Vec<Node>,
     /// Scratch space of [`Cache::first_disagreement`], kept to avoid a large allocation (and
     /// its page faults) per hypothesis.
@@ -55,8 +75,9 @@ pub(crate) struct Cache {
 
 impl Cache {
     pub(crate) fn new(k: usize, prefix_closed: bool) -> Self {
-        let mut children = Vec::with_capacity(INITIAL_NODES * k);
-        children.resize(k, NONE);
+        let children = Vec::with_capacity(INITIAL_NODES / 4 * k);
+        let mut links = Vec::with_capacity(INITIAL_NODES);
+        links.push(LEAF);
         let mut nodes = Vec::with_capacity(INITIAL_NODES);
         nodes.push(Node {
             parent: 0,
@@ -69,6 +90,7 @@ impl Cache {
             k,
             prefix_closed,
             children,
+            links,
             nodes,
             scratch: Vec::new(),
         }
@@ -80,19 +102,43 @@ impl Cache {
     }
 
     fn child(&self, node: usize, a: Symbol) -> Option<usize> {
-        match self.children[node * self.k + a.index()] {
-            NONE => None,
-            c => Some(c as usize),
-        }
+        let link = self.links[node];
+        let c = if link.symbol == BRANCHING {
+            self.children[link.child as usize * self.k + a.index()]
+        } else if link.symbol as usize == a.index() {
+            link.child
+        } else {
+            NONE
+        };
+        (c != NONE).then_some(c as usize)
     }
 
     fn child_or_insert(&mut self, node: usize, a: Symbol) -> usize {
         if let Some(c) = self.child(node, a) {
             return c;
         }
-        let c = self.nodes.len();
-        self.children[node * self.k + a.index()] = c as u32;
-        self.children.resize(self.children.len() + self.k, NONE);
+        let c = self.nodes.len() as u32;
+        let link = self.links[node];
+        if link.symbol == BRANCHING {
+            self.children[link.child as usize * self.k + a.index()] = c;
+        } else if link.child == NONE {
+            self.links[node] = Link {
+                child: c,
+                symbol: a.index() as u32,
+            };
+        } else {
+            // A second child: move both into a fresh block.
+            let block = self.children.len() / self.k;
+            self.children.resize(self.children.len() + self.k, NONE);
+            self.children[block * self.k + link.symbol as usize] = link.child;
+            self.children[block * self.k + a.index()] = c;
+            self.links[node] = Link {
+                child: block as u32,
+                symbol: BRANCHING,
+            };
+        }
+        self.links.push(LEAF);
+        let c = c as usize;
         let depth = self.nodes[node].depth + 1;
         self.nodes.push(Node {
             parent: node as u32,
@@ -295,6 +341,31 @@ mod tests {
         assert_eq!(c.lookup(&word(&[1, 0, 0])).map(|k| k.accepted), Some(false));
         assert_eq!(c.lookup(&word(&[0, 0])), None);
         assert!(c.insert(&word(&[1, 1]), true).is_err());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Inline children and branching blocks answer like a map from words: every inserted word
+        /// is found with its answer, and a word never inserted is unknown.
+        #[test]
+        fn trie_agrees_with_a_map(
+            entries in proptest::collection::vec(
+                (proptest::collection::vec(0usize..4, 0..6), proptest::bool::ANY), 0..40),
+            probes in proptest::collection::vec(proptest::collection::vec(0usize..4, 0..6), 0..20),
+        ) {
+            let mut c = Cache::new(4, false);
+            let mut map = std::collections::HashMap::new();
+            for (w, a) in &entries {
+                if map.insert(w.clone(), *a).is_none_or(|old| old == *a) {
+                    c.insert(&word(w), *a).unwrap();
+                } else {
+                    map.insert(w.clone(), !*a);
+                }
+            }
+            for w in entries.iter().map(|(w, _)| w).chain(&probes) {
+                proptest::prop_assert_eq!(c.lookup(&word(w)).map(|k| k.accepted), map.get(w).copied());
+            }
+        }
     }
 
     #[test]
