@@ -158,6 +158,9 @@ pub(crate) struct Acr<'a> {
     reused: usize,
     sat_time: Duration,
     check_time: Duration,
+    /// Test-only record of the constraints reused at each refinement (see `tests`).
+    #[cfg(test)]
+    audit: tests::AuditLog,
 }
 
 impl<'a> Acr<'a> {
@@ -190,11 +193,13 @@ impl<'a> Acr<'a> {
             reused: 0,
             sat_time: Duration::ZERO,
             check_time: Duration::ZERO,
+            #[cfg(test)]
+            audit: tests::AuditLog::default(),
         })
     }
 
     /// Runs ACR to a verdict; `originals` name the violation of a counterexample.
-    pub(crate) fn run(mut self, originals: (&[&Lts], &[&Lts])) -> Result<CircReport, CircError> {
+    pub(crate) fn run(&mut self, originals: (&[&Lts], &[&Lts])) -> Result<CircReport, CircError> {
         loop {
             let view = View::new(self.sys, &self.g_sets, &self.alphabet);
             let mut synth = self.synthesizer(&view)?;
@@ -243,11 +248,16 @@ impl<'a> Acr<'a> {
         };
         let mut synth = Synthesizer::new(names, options);
         if self.config.reuse_constraints {
-            for inc in &self.incremental {
-                if let Some(c) = view.refined(inc) {
-                    synth.add(c)?;
-                    self.reused += 1;
-                }
+            let kept: Vec<Constraint> = self
+                .incremental
+                .iter()
+                .filter_map(|inc| view.refined(inc))
+                .collect();
+            #[cfg(test)]
+            self.audit.refined(view, &kept);
+            for c in kept {
+                synth.add(c)?;
+                self.reused += 1;
             }
         }
         Ok(synth)
@@ -379,10 +389,18 @@ impl<'a> Acr<'a> {
             // Lemma 4(1) on the whole trace, then on its prefix.
             if let Some(cl) = view.rule.t(i).find(|cl| in_all(cl, &t)) {
                 cs.extend(cl.iter().map(|&j| Constraint(vec![view.plus(j, &t)])));
+                #[cfg(test)]
+                self.audit.membership(cl.iter().map(|&j| (j, t.clone())));
                 done = true;
             } else if let Some(cl) = view.rule.t(i).find(|cl| in_all(cl, sigma)) {
                 cs.extend(cl.iter().map(|&j| Constraint(vec![view.plus(j, sigma)])));
                 cs.push(Constraint(vec![view.plus(i, &t)]));
+                #[cfg(test)]
+                self.audit.membership(
+                    cl.iter()
+                        .map(|&j| (j, sigma.to_vec()))
+                        .chain([(i, t.clone())]),
+                );
                 done = true;
             }
             // Lemma 4(2): the property is violated along the trace (or its prefix).
@@ -614,3 +632,6 @@ fn backward_disagreement(u: &[u32], v: &[u32], common: &ActSet, a: &ActSet, add:
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
