@@ -41,15 +41,13 @@ pub(crate) struct Known {
     pub(crate) inferred: bool,
 }
 
-/// One trie node's own data, kept together so that creating a node grows one vector, not four,
-/// and reading a node touches one cache line.
+/// One trie node's own data (12 bytes), kept together so that creating a node grows one vector,
+/// not four, and the known-answer scan reads one small record per node.
 #[derive(Clone, Copy, Debug)]
 struct Node {
     /// The parent node and the symbol leading here, to spell the node's word.
     parent: u32,
     symbol: Symbol,
-    /// The length of the node's word.
-    depth: u32,
     answer: u8,
     /// Whether the answer was given by the teacher for exactly this word.
     asked: bool,
@@ -82,7 +80,6 @@ impl Cache {
         nodes.push(Node {
             parent: 0,
             symbol: Symbol::new(0),
-            depth: 0,
             answer: UNKNOWN,
             asked: false,
         });
@@ -139,11 +136,9 @@ impl Cache {
         }
         self.links.push(LEAF);
         let c = c as usize;
-        let depth = self.nodes[node].depth + 1;
         self.nodes.push(Node {
             parent: node as u32,
             symbol: a,
-            depth,
             answer: UNKNOWN,
             asked: false,
         });
@@ -294,24 +289,33 @@ impl Cache {
         state.reserve(self.nodes.capacity().saturating_sub(state.len()));
         state.resize(self.nodes.len(), 0);
         state[0] = 0;
-        let mut best: Option<usize> = None;
+        let mut best: Option<Word> = None;
         for (node, n) in self.nodes.iter().enumerate() {
             if node > 0 {
                 state[node] = dfa.successor(state[n.parent as usize] as usize, n.symbol) as u32;
             }
             let wrong = matches!(n.answer, ACCEPTED | REJECTED)
                 && (n.answer == ACCEPTED) != dfa.is_accepting(state[node] as usize);
-            if wrong && best.is_none_or(|b| self.before(node, b)) {
-                best = Some(node);
+            if wrong && best.as_ref().is_none_or(|b| self.depth(node) <= b.len()) {
+                let w = self.spell(node);
+                if best.as_ref().is_none_or(|b| (w.len(), &w) < (b.len(), b)) {
+                    best = Some(w);
+                }
             }
         }
         self.scratch = state;
-        best.map(|n| self.spell(n))
+        best
     }
 
-    /// Whether the word of node `x` is shorter than, or as long as and smaller than, that of `y`.
-    fn before(&self, x: usize, y: usize) -> bool {
-        (self.nodes[x].depth, self.spell(x)) < (self.nodes[y].depth, self.spell(y))
+    /// The length of the word of `node`. Not stored (a smaller node makes scans faster); only
+    /// needed when a disagreement is found.
+    fn depth(&self, mut node: usize) -> usize {
+        let mut d = 0;
+        while node != 0 {
+            node = self.nodes[node].parent as usize;
+            d += 1;
+        }
+        d
     }
 }
 
