@@ -8,7 +8,9 @@
 # (benchmarks/results/spin.csv) and a markdown table between the "spin:begin/end" markers of
 # docs/benchmarks.md. Installs spin with apt-get if it is missing.
 #
-# Usage: benches/compare/spin.sh [--sizes small|large] [--timeout S] [--no-doc] [FAMILY...]
+# Usage: benches/compare/spin.sh [--sizes small|large] [--timeout S] [--append] [--no-doc] [FAMILY...]
+# --append keeps the CSV's earlier rows (to run families in several sessions); the table is
+# always made from the whole CSV.
 # Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
 #
 # Fairness: pan's hash table is sized from our state count (-w = ceil(log2 states) + 1, so SPIN
@@ -18,13 +20,14 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-SIZES=large; TIMEOUT=600; DOC=1; FAMILIES=()
+SIZES=large; TIMEOUT=600; DOC=1; APPEND=0; FAMILIES=()
 while [ $# -gt 0 ]; do
     case $1 in
         --sizes) SIZES=$2; shift 2 ;;
         --timeout) TIMEOUT=$2; shift 2 ;;
         --no-doc) DOC=0; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        --append) APPEND=1; shift ;;
+        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
         *) FAMILIES+=("$1"); shift ;;
     esac
 done
@@ -37,12 +40,9 @@ build_cli
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$ROOT/benchmarks/results"
 CSV="$ROOT/benchmarks/results/spin.csv"
-echo "family,target,n,expected,verdict,spin_verdict,states,spin_states,transitions,spin_transitions,seconds,check_seconds,peak_kb,spin_seconds,spin_compile_seconds,spin_peak_kb,ratio" > "$CSV"
-TABLE="$WORK/table.md"
-{
-    echo "| family | variant | N | verdict (ours / SPIN) | states (ours / SPIN) | ours: wall (check) | SPIN pan (compile) | peak MB (ours / SPIN) | ratio |"
-    echo "|---|---|---:|---|---:|---:|---:|---:|---:|"
-} > "$TABLE"
+if [ "$APPEND" = 0 ] || [ ! -s "$CSV" ]; then
+    echo "family,target,n,expected,verdict,spin_verdict,states,spin_states,transitions,spin_transitions,seconds,check_seconds,peak_kb,spin_seconds,spin_compile_seconds,spin_peak_kb,ratio" > "$CSV"
+fi
 
 # ours FAMILY TARGET EXPECTED N: runs the CLI; sets O_VERDICT O_STATES O_TRANS O_CHECK O_WALL O_KB.
 ours() {
@@ -110,12 +110,22 @@ while read -r family target expected flag small large; do
         printf '%-12s %-8s N=%-3s ours %-9s %10s st %7ss %7sMB | spin %-9s %10s st %7ss %7sMB | ratio %s\n' \
             "$family" "$target" "$n" "$O_VERDICT" "$O_STATES" "$O_WALL" "$(mb "$O_KB")" \
             "$S_VERDICT" "$S_STATES" "$S_WALL" "$(mb "$S_KB")" "$ratio"
-        echo "| $family | $target | $n | $O_VERDICT / $S_VERDICT | $O_STATES / $S_STATES | $O_WALL s (${O_CHECK:0:6} s) | $S_WALL s ($(printf '%.1f' "$S_COMPILE") s) | $(mb "$O_KB") / $(mb "$S_KB") | $ratio |" >> "$TABLE"
         [ "$O_VERDICT" = budget ] && break
     done
 done < <(manifest_rows)
 
 echo "CSV: $CSV"
+# The markdown table, from the whole CSV.
+TABLE="$WORK/table.md"
+awk -F, 'NR == 1 { next }
+    { mb = sprintf("%.0f / %.0f", $13 / 1024, $16 / 1024)
+      same = ($7 == $8) ? "=" : "!="
+      rows[NR] = sprintf("| %s | %s | %s | %s / %s | %s %s %s | %s s (%.3g s) | %s s (%.1f s) | %s | %s |",
+          $1, $2, $3, $5, $6, $7, same, $8, $11, $12, $14, $15, mb, $17) }
+    END {
+      print "| family | variant | N | verdict (ours / SPIN) | states (ours, SPIN) | ours: wall (check) | SPIN pan (compile) | peak MB (ours / SPIN) | ratio |"
+      print "|---|---|---:|---|---:|---:|---:|---:|---:|"
+      for (i = 2; i <= NR; i++) if (i in rows) print rows[i] }' "$CSV" > "$TABLE"
 if [ "$DOC" = 1 ]; then
     DOCS="$ROOT/docs/benchmarks.md"
     if grep -q '<!-- spin:begin -->' "$DOCS"; then
