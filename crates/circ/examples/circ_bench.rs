@@ -9,7 +9,8 @@
 //! cargo run --release -p guarantor-circ --example circ_bench -- mer 2 3 4 5
 //! ```
 //! Optional environment: `CIRC_TIMEOUT` (seconds per run, default 60), `MER_R` (resources, default
-//! 2), `CIRC_BUG=1` (make the system violate).
+//! 2), `CIRC_BUG=1` (buggy variants, which violate for `n >= 2`). Every CIRC-AG_N verdict is compared
+//! with the monolithic one; a disagreement is printed as `MISMATCH` in the time cell.
 
 use std::time::{Duration, Instant};
 
@@ -34,7 +35,8 @@ fn lts(edges: &[(usize, String, usize)], alphabet: &[String]) -> Lts {
 
 /// Client-Server: `Server = (request_i -> grant_i -> release_i -> Server)`,
 /// `Client_i = (request_i -> grant_i -> use_i -> release_i -> Client_i)`; property: the uses are
-/// mutually exclusive. With `bug`, the server may grant client 0 without a request.
+/// mutually exclusive. With `bug` (and `n >= 2`), the server, while client 0 holds the grant,
+/// may accept and grant client 1's request, so both can use at once (a violation).
 fn client_server(n: usize, bug: bool) -> (Vec<Lts>, Vec<Lts>) {
     let mut server = Vec::new();
     let mut next = 1;
@@ -44,9 +46,9 @@ fn client_server(n: usize, bug: bool) -> (Vec<Lts>, Vec<Lts>) {
         server.push((next + 1, format!("release_{i}"), 0));
         next += 2;
     }
-    if bug {
-        server.push((1, "grant_0".to_owned(), 2));
-        server.push((3, "request_0".to_owned(), 1));
+    if bug && n >= 2 {
+        // State 2 is "client 0 holds the grant"; 3 is "client 1 requested".
+        server.push((2, "request_1".to_owned(), 3));
     }
     let mut comps = vec![lts(&server, &[])];
     for i in 0..n {
@@ -113,7 +115,17 @@ fn run(
     let config = config.with_compose(Config::default().with_timeout(timeout));
     let t0 = Instant::now();
     match check_circ(comps, props, &config) {
-        Ok(r) => (format!("{:.3}", t0.elapsed().as_secs_f64()), Some(r)),
+        Ok(r) => {
+            let expected =
+                check_safety(comps, props, &Config::default()).is_ok_and(|m| m.verdict.is_holds());
+            let cell = format!("{:.3}", t0.elapsed().as_secs_f64());
+            let cell = if r.verdict.is_holds() == expected {
+                cell
+            } else {
+                format!("MISMATCH {cell}")
+            };
+            (cell, Some(r))
+        }
         Err(e) if e.is_budget() => ("—".to_owned(), None),
         Err(e) => (format!("error: {e}"), None),
     }
