@@ -82,6 +82,7 @@ mod lexer;
 mod machine;
 mod parser;
 mod process;
+mod reduce;
 
 use std::sync::Arc;
 
@@ -186,7 +187,7 @@ fn prefix_listed(list: &[String], action: &str) -> bool {
 }
 
 /// A nested composite that must be composed before the composite that contains it, because
-/// LTSA does so: it is `minimal` (minimised by observational equivalence after its hiding), has a
+/// LTSA does so: it is `minimal` (tau-reduced and minimised after its hiding), has a
 /// priority, or is relabelled so that two of its labels merge (pushing such a relabelling down
 /// would make its parts synchronise on the merged label).
 ///
@@ -220,7 +221,8 @@ impl Nested {
     }
 
     /// Turns the product of the parts into the component the parent composes: hides, minimises
-    /// by weak bisimulation if `minimal`, then applies the enclosing composites' renaming.
+    /// by weak bisimulation if `minimal` (after LTSA's tau reduction, which merges a move into a
+    /// state offering only tau moves with those moves), then applies the enclosing composites' renaming.
     ///
     /// # Errors
     /// An [`LtsError`](guarantor_lts::LtsError) if the renamed alphabet does not fit in 32-bit ids.
@@ -233,7 +235,7 @@ impl Nested {
             .collect();
         let mut lts = guarantor_lts::ops::hide(product, hidden);
         if self.minimal {
-            lts = guarantor_lts::ops::minimize_weak(&lts);
+            lts = guarantor_lts::ops::minimize_weak(&reduce::ltsa_tau_reduction(&lts)?);
         }
         for step in &self.renames {
             lts = rename_lts(&lts, |n| step.apply(n))?;
@@ -315,7 +317,12 @@ impl System {
     }
 
     /// The LTS LTSA reports for the target, from the product of all its components: hidden
-    /// actions become tau, and a `minimal` target is minimised by weak bisimulation.
+    /// actions become tau, and a `minimal` target is minimised by weak bisimulation, after LTSA's
+    /// tau reduction (`a -> (tau -> P | tau -> Q)` becomes `a -> P | a -> Q`, as LTSA does by
+    /// default; it is coarser than observational equivalence).
+    ///
+    /// # Panics
+    /// Never: the reduction only removes states and transitions.
     pub fn finish(&self, product: &Lts) -> Lts {
         let hidden: Vec<&str> = product
             .alphabet()
@@ -325,7 +332,9 @@ impl System {
             .collect();
         let lts = guarantor_lts::ops::hide(product, hidden);
         if self.minimal {
-            guarantor_lts::ops::minimize_weak(&lts)
+            // The reduction only removes states and moves, so it cannot overflow an id.
+            let reduced = reduce::ltsa_tau_reduction(&lts).expect("no larger than its input");
+            guarantor_lts::ops::minimize_weak(&reduced)
         } else {
             lts
         }

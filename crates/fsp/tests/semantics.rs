@@ -25,3 +25,21 @@ fn unreachable_local_instances_declare_their_actions() {
     assert_eq!(lts.num_states(), 1);
     assert!(lts.alphabet().contains("b"));
 }
+
+/// LTSA reduces a `minimal` composite before minimising it: a move into a state that offers only
+/// tau moves is redirected to that state's tau successors (bufferimpl's `Eqivalent`, 22 states).
+/// Observational equivalence alone keeps `a.(tau.b + tau.c)` at 5 states; LTSA reports
+/// `a.b + a.c`: 4 states, 4 transitions.
+#[test]
+fn minimal_composite_bypasses_tau_only_states() {
+    let sys = guarantor_fsp::parse(
+        "P = (a -> (h1 -> b -> STOP | h2 -> c -> STOP)).\nminimal ||M = (P) \\ {h1, h2}.",
+        "t.lts",
+    )
+    .unwrap()
+    .elaborate("M")
+    .unwrap();
+    let shown = sys.finish(&sys.components[0].lts);
+    assert_eq!((shown.num_states(), shown.num_transitions()), (4, 4));
+    assert!(!shown.has_tau());
+}
