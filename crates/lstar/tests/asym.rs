@@ -333,14 +333,14 @@ fn bad_input_is_a_typed_error() {
             guarantor_compose::ComposeError::PropertyNotDeterministic { .. }
         )
     ));
-    // An ERROR state in the environment is outside rule ASYM as implemented.
+    // An ERROR state in the environment (here unreachable) is checked on the composition first.
     let mut b = output().to_builder();
     let e = b.add_state().unwrap();
     b.set_error(e).unwrap();
     let faulty = b.build().unwrap();
-    let err = check_asym(&input(), &faulty, &order(), &AgConfig::default()).unwrap_err();
-    assert!(matches!(err, guarantor_lstar::LstarError::Unsupported(_)));
-    // ... but fine in the first position, where the membership check sees it.
+    let report = check_asym(&input(), &faulty, &order(), &AgConfig::default()).unwrap();
+    assert!(report.verdict.is_holds());
+    // An ERROR in the first position is seen by the membership check.
     let report = check_asym(&faulty, &input(), &order(), &AgConfig::default()).unwrap();
     let mono = check_safety(&[&faulty, &input()], &[&order()], &Config::default()).unwrap();
     assert_eq!(report.verdict.is_holds(), mono.verdict.is_holds());
@@ -359,5 +359,59 @@ proptest! {
     ) {
         let report = check_asym(&m1, &m2, &p, &AgConfig::default()).unwrap();
         recheck(&m1, &m2, &p, &report)?;
+    }
+}
+
+/// `lts` without its error marker and the transitions into its error state.
+fn without_error(lts: &Lts) -> Lts {
+    let mut b = LtsBuilder::with_alphabet(lts.alphabet().clone());
+    b.ensure_states(lts.num_states()).unwrap();
+    b.set_initial(lts.initial()).unwrap();
+    for t in lts.transitions().filter(|t| !lts.is_error(t.target)) {
+        b.add_transition(t.source, t.action, t.target).unwrap();
+    }
+    b.build().unwrap()
+}
+
+#[test]
+fn reachable_error_in_m2_is_a_violation() {
+    // M2 = (send -> ERROR): after input, M1 offers send, so M2 reaches ERROR.
+    let mut b = LtsBuilder::new();
+    b.ensure_states(2).unwrap();
+    b.add_transition_named(StateId::must(0), "send", StateId::must(1))
+        .unwrap();
+    b.set_error(StateId::must(1)).unwrap();
+    let m2 = b.build().unwrap();
+    let report = check_asym(&input(), &m2, &order(), &AgConfig::default()).unwrap();
+    let Verdict::Violated(cex) = &report.verdict else {
+        panic!("expected a violation, got {:?}", report.verdict)
+    };
+    assert_eq!(cex.trace, ["input", "send"]);
+    assert!(replay(&[&input(), &m2], &cex.trace).is_ok());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// ERROR states in M2: the verdict is the monolithic one, a counterexample replays in both
+    /// components, and a certificate is valid for M2 without its (unreachable) ERROR transitions.
+    #[test]
+    fn asym_handles_error_states_in_m2(
+        m1 in guarantor_lts::strategy::arb_lts(3, &["a", "b", "c"], 6),
+        m2 in guarantor_lts::strategy::arb_lts_with(
+            guarantor_lts::strategy::LtsStrategyConfig::new(4, &["b", "c", "d"]).error_state(true)
+        ),
+        p in arb_deterministic_property(2, &["a", "b", "d"]),
+    ) {
+        let report = check_asym(&m1, &m2, &p, &AgConfig::default()).unwrap();
+        let mono = check_safety(&[&m1, &m2], &[&p], &Config::default()).unwrap();
+        prop_assert_eq!(report.verdict.is_holds(), mono.verdict.is_holds());
+        match &report.verdict {
+            Verdict::Violated(cex) => {
+                prop_assert!(replay(&[&m1, &m2], &cex.trace).is_ok());
+                prop_assert!(violates(&[&m1, &m2], &[&p], &cex.trace).unwrap());
+            }
+            _ => recheck(&m1, &without_error(&m2), &p, &report)?,
+        }
     }
 }

@@ -11,7 +11,7 @@
 use guarantor_compose::{
     Assumption, Certificate, Counterexample, Verdict, check_safety, check_triple,
 };
-use guarantor_lts::Lts;
+use guarantor_lts::{Lts, LtsBuilder};
 
 use super::{AgConfig, AgReport, add_stats, chain, merge, names, project};
 use crate::config::Stats;
@@ -42,8 +42,8 @@ impl<'a> AsymTeacher<'a> {
     ///
     /// # Errors
     /// [`LstarError::Unsupported`] if `env` is empty or an environment component has an error
-    /// state (its violations would need a second property; LTSA components with `ERROR` belong in
-    /// the `m1` position).
+    /// state (its violations would need a second property; [`check_asym_n`] handles them by a
+    /// check of the composition first).
     pub fn new(
         m1: &'a Lts,
         env: &[&'a Lts],
@@ -198,7 +198,11 @@ impl Teacher for AsymTeacher<'_> {
 /// # Errors
 /// Budgets of the learner ([`AgConfig::learner`]) or of a model check ([`AgConfig::compose`];
 /// [`LstarError::Compose`] with [`ComposeError::is_budget`](guarantor_compose::ComposeError::is_budget));
-/// a nondeterministic property; an `ERROR` state in `m2` ([`LstarError::Unsupported`]).
+/// a nondeterministic property.
+///
+/// An `ERROR` state in `m2` is checked first, on the composition: reaching it is a violation
+/// whatever the assumption. If it is unreachable in `m1 || m2`, its transitions are dropped and
+/// the certificate's assumption is guaranteed by `m2` without them.
 pub fn check_asym(
     m1: &Lts,
     m2: &Lts,
@@ -236,6 +240,9 @@ pub fn check_asym_n(
                 interface: Vec::new(),
             })
         }
+        [_, env @ ..] if env.iter().any(|m| m.error_state().is_some()) => {
+            check_env_errors(components, property, config)
+        }
         [m1, env @ ..] => {
             let mut teacher = AsymTeacher::new(m1, env, property, config)?;
             let mut learner = Learner::new(teacher.interface.len(), config.learner.clone());
@@ -256,6 +263,50 @@ pub fn check_asym_n(
             })
         }
     }
+}
+
+/// An environment with `ERROR` states: reaching one is a violation of the whole system whatever
+/// the assumption, so the composition is first searched for a reachable `ERROR` of any component
+/// (a monolithic check without the property). If there is none, the `ERROR` transitions of the
+/// environment can never fire in the system, so they are removed and rule ASYM runs on the rest;
+/// the certificate's assumptions are then guaranteed by the environment *without* those
+/// transitions.
+fn check_env_errors(
+    components: &[&Lts],
+    property: &Lts,
+    config: &AgConfig,
+) -> Result<AgReport, LstarError> {
+    let report = check_safety(components, &[], &config.compose)?;
+    if !report.verdict.is_holds() {
+        return Ok(AgReport {
+            verdict: report.verdict,
+            stats: Stats::default(),
+            assumption_sizes: Vec::new(),
+            interface: Vec::new(),
+        });
+    }
+    let env = components[1..]
+        .iter()
+        .map(|m| without_error(m))
+        .collect::<Result<Vec<_>, _>>()?;
+    let all: Vec<&Lts> = std::iter::once(components[0]).chain(&env).collect();
+    check_asym_n(&all, property, config)
+}
+
+/// `lts` without its error marker and the transitions into its error state (which stays, isolated).
+fn without_error(lts: &Lts) -> Result<Lts, LstarError> {
+    let mut b = LtsBuilder::with_alphabet(lts.alphabet().clone());
+    b.ensure_states(lts.num_states())?;
+    b.set_initial(lts.initial())?;
+    for t in lts.transitions().filter(|t| !lts.is_error(t.target)) {
+        b.add_transition(t.source, t.action, t.target)?;
+    }
+    if lts.accepting_set().is_some() {
+        for s in lts.states() {
+            b.set_accepting(s, lts.is_accepting(s))?;
+        }
+    }
+    Ok(b.build()?)
 }
 
 /// Adds `by` to every index in a comma-separated component list.
