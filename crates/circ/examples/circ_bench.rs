@@ -7,7 +7,10 @@
 //! ```text
 //! cargo run --release -p guarantor-circ --example circ_bench -- cs 2 3 4 5
 //! cargo run --release -p guarantor-circ --example circ_bench -- mer 2 3 4 5
+//! cargo run --release -p guarantor-circ --example circ_bench -- ablate-cs 3 4 5
 //! ```
+//! `ablate-cs` / `ablate-mer` print instead what each SAT-encoding switch buys: NW+AR with
+//! symmetry breaking off, a fresh solver per SAT call, or selector-variable disjunctions.
 //! Optional environment: `CIRC_TIMEOUT` (seconds per run, default 60), `MER_R` (resources, default
 //! 2), `CIRC_BUG=1` (buggy variants, which violate for `n >= 2`). Every CIRC-AG_N verdict is compared
 //! with the monolithic one; a disagreement is printed as `MISMATCH` in the time cell.
@@ -142,9 +145,63 @@ fn iters(r: Option<&guarantor_circ::CircReport>) -> String {
     })
 }
 
+/// The encoding ablation: NW+AR with each SAT-encoding switch flipped alone; per cell total time,
+/// SAT time and SAT calls.
+fn ablation(family: &str, sizes: &[usize], resources: usize, bug: bool, timeout: Duration) {
+    use guarantor_circ::Disjunction;
+    println!(
+        "| instance | default: s (SAT s, calls) | no symmetry breaking | fresh solver per call | selector disjunctions |"
+    );
+    println!("|---|---|---|---|---|");
+    for &n in sizes {
+        let (comps, props) = if family == "mer" {
+            mer(n, resources, bug)
+        } else {
+            client_server(n, bug)
+        };
+        let c: Vec<&Lts> = comps.iter().collect();
+        let p: Vec<&Lts> = props.iter().collect();
+        let base = CircConfig::default();
+        let configs = [
+            base.clone(),
+            base.clone().with_symmetry_breaking(false),
+            base.clone().with_incremental(false),
+            base.with_disjunction(Disjunction::Selectors),
+        ];
+        let cells: Vec<String> = configs
+            .into_iter()
+            .map(|config| match run(&c, &p, config, timeout) {
+                (t, Some(r)) => format!("{t} ({:.3}, {})", r.sat_time.as_secs_f64(), r.sat_calls),
+                (t, None) => t,
+            })
+            .collect();
+        let label = if family == "mer" {
+            "MER"
+        } else {
+            "Client-Server"
+        };
+        println!("| {label} n={n} | {} |", cells.join(" | "));
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let family = args.first().map_or("cs", String::as_str).to_owned();
+    if let Some(f) = family.strip_prefix("ablate-") {
+        let sizes: Vec<usize> = args.iter().skip(1).filter_map(|s| s.parse().ok()).collect();
+        let timeout = Duration::from_secs(
+            std::env::var("CIRC_TIMEOUT")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(60),
+        );
+        let resources = std::env::var("MER_R")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2);
+        ablation(f, &sizes, resources, false, timeout);
+        return;
+    }
     let timeout = Duration::from_secs(
         std::env::var("CIRC_TIMEOUT")
             .ok()
