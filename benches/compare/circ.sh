@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# CIRC-AG_N in its four configurations (NW+AR, NW, 2W, 2W+AR) against the monolithic check on the
+# FSP benchmark families (benchmarks/FAMILY/FAMILY.lts, N substituted), for growing N, each run
+# under a timeout. Prints a markdown table: per method the wall time of the whole CLI process,
+# the assumption sizes (max/min states), the iterations (with alphabet refinements); the verdict
+# column is mono's, and a circ verdict that differs from it is flagged "MISMATCH".
+# After a timeout a method is not run on larger N of that variant.
+#
+# Usage: benches/compare/circ.sh [--timeout S] [--sizes 2,4,6] [FAMILY...]
+#   (default: --timeout 10 --sizes 2,3,4,6,8; families clientserver mer gas dining)
+# Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+TIMEOUT=10; SIZES=2,3,4,6,8; FAMILIES=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --timeout) TIMEOUT=$2; shift 2 ;;
+        --sizes) SIZES=$2; shift 2 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        *) FAMILIES+=("$1"); shift ;;
+    esac
+done
+[ ${#FAMILIES[@]} -eq 0 ] && FAMILIES=(clientserver mer gas dining)
+
+build_cli
+mkdir -p "$CARGO_TARGET_DIR"
+WORK=$(mktemp -d "$CARGO_TARGET_DIR/circ-bench.XXXXXX"); trap 'rm -rf "$WORK"' EXIT
+declare -A GAVE_UP=()
+
+# cell JSON SECONDS: "seconds|max/min|iterations (AR)|verdict" from the CLI's JSON.
+cell() {
+    python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+sizes = [a.get("states", 0) for a in (j.get("assumptions") or [])]
+g = f"{max(sizes)}/{min(sizes)}" if sizes else "-"
+it = j.get("iterations")
+ar = j.get("alphabet_refinements", 0)
+it = "-" if it is None else "%s (%s)" % (it, ar)
+print("%s|%s|%s|%s" % (sys.argv[2], g, it, j.get("verdict", "?")))' "$1" "$2"
+}
+
+# run FAMILY TARGET N KEY ARGS...: sets CELL to "seconds|sizes|iterations|verdict".
+run() {
+    local fam=$1 target=$2 n=$3 key=$4; shift 4
+    if [ -n "${GAVE_UP[$fam/$target/$key]:-}" ]; then CELL="—|—|—|skip"; return; fi
+    local out rc secs
+    set +e
+    out=$(timed "$WORK/time" "$GUARANTOR" check "$WORK/m.lts" --target "$target" --format json \
+        --timeout "$TIMEOUT" "$@" 2>"$WORK/err")
+    rc=$?
+    set -e
+    secs=$( (tail -1 "$WORK/time" 2>/dev/null || echo '?') | cut -d' ' -f1)
+    case $rc in
+        0|1) CELL=$(cell "$out" "$secs") ;;
+        3) CELL="> $TIMEOUT|—|—|timeout"; GAVE_UP[$fam/$target/$key]=$n ;;
+        *) CELL="error|—|—|error"; echo "error: $fam $target N=$n $key: $(head -2 "$WORK/err")" >&2 ;;
+    esac
+}
+
+echo "| family | N | verdict (mono) | mono s | NW+AR s | NW s | 2W s | 2W+AR s | g max/min NW+AR | g NW | g 2W | g 2W+AR | iters (AR) NW+AR | NW | 2W | 2W+AR |"
+echo "|---|---:|---|---:|---:|---:|---:|---:|---|---|---|---|---|---|---|---|"
+for fam in "${FAMILIES[@]}"; do
+    while read -r _ target expected _ _ _; do
+        [ "$expected" = deadlock ] && continue
+        for n in ${SIZES//,/ }; do
+            generate "$fam" "$n" "$WORK/m.lts"
+            run "$fam" "$target" "$n" mono --method mono; IFS='|' read -r ms _ _ mv <<< "$CELL"
+            row=(); gs=(); its=()
+            for cfg in "nwar:" "nw:--no-alphabet-refinement" "2w:--two-way --no-alphabet-refinement" "2war:--two-way"; do
+                key=${cfg%%:*}; flags=${cfg#*:}
+                # shellcheck disable=SC2086
+                run "$fam" "$target" "$n" "$key" --method circ $flags
+                IFS='|' read -r s g it v <<< "$CELL"
+                if [ "$v" != "$mv" ] && [ "$v" != timeout ] && [ "$v" != skip ] && [ "$mv" != timeout ]; then
+                    s="MISMATCH $v $s"
+                fi
+                row+=("$s"); gs+=("$g"); its+=("$it")
+            done
+            echo "| $fam $target | $n | $mv | $ms | ${row[0]} | ${row[1]} | ${row[2]} | ${row[3]} | ${gs[0]} | ${gs[1]} | ${gs[2]} | ${gs[3]} | ${its[0]} | ${its[1]} | ${its[2]} | ${its[3]} |"
+        done
+    done < <(manifest_rows "$fam")
+done
