@@ -7,7 +7,8 @@
 # --max-states and records verdict, wall time, peak RSS, the largest product the method built (the
 # JSON's `states`) and the assumption sizes (the JSON's `assumptions`). A method the CLI rejects
 # with "unknown method" is skipped and listed; after a budget is exceeded a method is not run on
-# larger sizes of that variant. Deadlock variants are run with mono only (the other methods check
+# larger sizes of that variant; a run that overruns its --timeout is killed at twice the timeout
+# plus ten seconds and counted as a budget. Deadlock variants are run with mono only (the other methods check
 # safety properties). Writes benchmarks/results/methods.csv and a markdown table between the
 # "methods:begin/end" markers of docs/benchmarks.md.
 #
@@ -31,6 +32,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
+HARD=$(awk -v t="$TIMEOUT" 'BEGIN { printf "%d", 2 * t + 10 }')
 build_cli
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$ROOT/benchmarks/results"
@@ -54,14 +56,16 @@ run_one() {
     generate "$1" "$4" "$model"
     [ "$3" = deadlock ] && flags+=(--deadlock)
     set +e
-    out=$(timed "$WORK/time" "$GUARANTOR" check "$model" --target "$2" --method "$5" --format json \
+    # A hard limit as well, in case a method overruns its --timeout: killed runs count as budget.
+    out=$(timed "$WORK/time" timeout -s KILL "$HARD" "$GUARANTOR" check "$model" --target "$2" --method "$5" --format json \
         --timeout "$TIMEOUT" --max-states "$MAX_STATES" "${flags[@]}" 2>"$WORK/err")
     rc=$?
     set -e
     read -r secs kb < <(tail -1 "$WORK/time")
     case $rc in
         0|1) read -r verdict largest sizes < <(summary "$out") ;;
-        3) verdict=budget; largest=; sizes=-; GAVE_UP["$1/$2/$5"]=$4 ;;
+        3|137) verdict=budget; largest=; sizes=-; GAVE_UP["$1/$2/$5"]=$4
+           [ $rc = 137 ] && echo "killed: $1 $2 N=$4 --method $5 overran --timeout $TIMEOUT" >&2 ;;
         *) if grep -q 'unknown method' "$WORK/err"; then
                SKIPPED[$5]="unknown method"; return 0
            fi
