@@ -427,3 +427,48 @@ fn assume_prints_the_weakest_assumption_and_the_quotient() {
     let none = guarantor(&["assume", "examples/fsp/order.lts", "--component", "NOBODY"]);
     assert_eq!(none.status.code(), Some(2));
 }
+
+#[test]
+fn learning_and_quotient_methods_honour_the_timeout() {
+    // Dining philosophers with 4 philosophers: rule SYM and the quotient refinement both need far
+    // longer than a second in a debug build, so a one-second timeout must end them with exit 3.
+    let text = std::fs::read_to_string(root().join("benchmarks/dining/dining.lts")).unwrap();
+    let text: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("const N = ") {
+                "const N = 4"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let dir = std::env::temp_dir().join(format!("guarantor-cli-timeout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("dining4.lts");
+    std::fs::write(&model, text).unwrap();
+    for method in ["lstar-sym", "quotient"] {
+        let started = std::time::Instant::now();
+        let out = guarantor(&[
+            "check",
+            "--method",
+            method,
+            "--timeout",
+            "1",
+            "--target",
+            "SYS",
+            model.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "{method}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "{method} overran its timeout"
+        );
+    }
+}

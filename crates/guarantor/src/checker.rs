@@ -457,7 +457,11 @@ impl Checker {
             Some(i) => return Err(CheckError::BadOption(format!("no component number {i}"))),
             None => largest(&components),
         };
-        let mut qc = QuotientConfig::new().with_compose(config.clone());
+        // The refinement loop gets the same deadline: when it runs out, the best assumption so far
+        // is still sound and invertible, and the final check decides.
+        let mut qc = QuotientConfig::new()
+            .with_compose(config.clone())
+            .with_refinement(config.clone());
         if let Some(k) = self.options.max_steps {
             qc = qc.with_max_steps(k);
         }

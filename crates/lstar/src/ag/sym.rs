@@ -115,6 +115,9 @@ impl Sym<'_> {
     fn drive(&mut self, side: &mut Side<'_>) -> Result<Driven, LstarError> {
         let (component, index) = (side.component, side.index);
         loop {
+            // Learning may take many rounds between model checks: honour the deadline and the
+            // cancel flag here too, not only inside compose.
+            self.config.budget()?;
             let h = match side.learner.step()? {
                 Step::Queries(words) => {
                     let mut answers = Vec::with_capacity(words.len());
