@@ -2,8 +2,11 @@
 //! assumption to compare the learned one with, and random systems checked against the monolithic
 //! checker with every counterexample replayed and every certificate re-checked.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 
+use common::{input, lts, order, output};
 use guarantor_compose::{
     Config, Verdict, check_safety, check_triple, compose, error_lts,
     replay::{replay, violates},
@@ -14,25 +17,6 @@ use guarantor_lts::strategy::{arb_deterministic_property, arb_system};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
 use proptest::prelude::*;
 
-/// An LTS from `(source, action, target)` triples; state 0 is initial.
-fn lts(edges: &[(usize, &str, usize)]) -> Lts {
-    let mut b = LtsBuilder::new();
-    for &(s, a, t) in edges {
-        b.ensure_states(s.max(t) + 1).unwrap();
-        b.add_transition_named(StateId::must(s), a, StateId::must(t))
-            .unwrap();
-    }
-    b.build().unwrap()
-}
-
-fn input() -> Lts {
-    lts(&[(0, "input", 1), (1, "send", 2), (2, "ack", 0)])
-}
-
-fn output() -> Lts {
-    lts(&[(0, "send", 1), (1, "output", 2), (2, "ack", 0)])
-}
-
 /// Output' = (send -> S), S = (send -> S | output -> ack -> Output').
 fn output_prime() -> Lts {
     lts(&[
@@ -41,10 +25,6 @@ fn output_prime() -> Lts {
         (1, "output", 2),
         (2, "ack", 0),
     ])
-}
-
-fn order() -> Lts {
-    lts(&[(0, "input", 1), (1, "output", 0)])
 }
 
 /// The weakest assumption by brute force: subset construction over `M1 || P_err` with every action

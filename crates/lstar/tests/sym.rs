@@ -2,32 +2,17 @@
 //! the monolithic checker, with counterexamples replayed and all three premises of every
 //! certificate re-checked independently (premise 3 by enumerating short words with `replay`).
 
+mod common;
+
+use common::{input, lts, order};
 use guarantor_compose::{
     Config, Verdict, check_safety, check_triple,
     replay::{replay, violates},
 };
 use guarantor_lstar::ag::{AgConfig, AgReport, check_sym, check_sym_n};
+use guarantor_lts::Lts;
 use guarantor_lts::strategy::{arb_deterministic_property, arb_system};
-use guarantor_lts::{Lts, LtsBuilder, StateId};
 use proptest::prelude::*;
-
-fn lts(edges: &[(usize, &str, usize)]) -> Lts {
-    let mut b = LtsBuilder::new();
-    for &(s, a, t) in edges {
-        b.ensure_states(s.max(t) + 1).unwrap();
-        b.add_transition_named(StateId::must(s), a, StateId::must(t))
-            .unwrap();
-    }
-    b.build().unwrap()
-}
-
-fn input() -> Lts {
-    lts(&[(0, "input", 1), (1, "send", 2), (2, "ack", 0)])
-}
-
-fn order() -> Lts {
-    lts(&[(0, "input", 1), (1, "output", 0)])
-}
 
 /// Every word over `interface` of length at most `max_len`.
 fn words(interface: &[String], max_len: usize) -> Vec<Vec<String>> {
