@@ -68,9 +68,21 @@ impl Labels {
         self.data[r * w..(r + 1) * w].copy_from_slice(other.row(from));
     }
 
-    /// Whether every row of `self` equals the same row of `other`.
-    pub(crate) fn same(&self, other: &Self) -> bool {
-        self.data == other.data
+    /// Appends an empty row.
+    pub(crate) fn add_row(&mut self) {
+        self.rows += 1;
+        self.data.resize(self.rows * self.words, 0);
+    }
+
+    /// Empties row `r`.
+    pub(crate) fn clear_row(&mut self, r: usize) {
+        self.data[r * self.words..(r + 1) * self.words].fill(0);
+    }
+
+    /// Replaces row `r` with row `from` of the same matrix.
+    pub(crate) fn copy_within(&mut self, r: usize, from: usize) {
+        let w = self.words;
+        self.data.copy_within(from * w..(from + 1) * w, r * w);
     }
 }
 

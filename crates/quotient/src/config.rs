@@ -38,6 +38,10 @@ pub struct QuotientConfig {
     /// construction of sections 3 and 4 over the full `M || P_err` (no abstraction, no steps).
     /// Default: `true`.
     pub refine: bool,
+    /// `true`: extract the assumption after every refinement step and list the sizes in
+    /// [`Synthesis::sizes`](crate::Synthesis::sizes) (a full round per step, so slow). `false`:
+    /// extract it once, at the end. Default: `false`.
+    pub record_sizes: bool,
 }
 
 impl Default for QuotientConfig {
@@ -48,6 +52,7 @@ impl Default for QuotientConfig {
             max_steps: None,
             switch_every: 10,
             refine: true,
+            record_sizes: false,
         }
     }
 }
@@ -83,6 +88,13 @@ impl QuotientConfig {
     #[must_use]
     pub fn with_switch_every(mut self, switch_every: usize) -> Self {
         self.switch_every = switch_every;
+        self
+    }
+
+    /// Records the assumption's size after every refinement step (slow; for studying the loop).
+    #[must_use]
+    pub fn with_record_sizes(mut self, record_sizes: bool) -> Self {
+        self.record_sizes = record_sizes;
         self
     }
 

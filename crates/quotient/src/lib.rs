@@ -29,17 +29,21 @@
 //! 4. **Modal abstraction of `M`** (section 5): for a partition `≈` of `M`'s states, may edges
 //!    (some member to some member), *forward* must edges (every target-block member has a
 //!    predecessor in the source block) and *backward* must edges (every source-block member has a
-//!    successor in the target block). Labels over must edges are lower bounds (forward ones need
+//!    successor in the target block). All error tuples are one node, so an edge into it is a
+//!    forward must edge whenever it is a may edge, and a backward one when every source-block
+//!    member has a move into some error tuple. Labels over must edges are lower bounds (forward ones need
 //!    `M`'s initial state alone in its block), labels over may edges upper bounds. Two states of `N`
 //!    are merged only if, at every abstract node, both are in the lower label or both outside the
 //!    upper label; states between the bounds somewhere stay alone. The result refines the exact
 //!    equivalence, so it is still invertible.
 //! 5. **Refinement loop** (section 6): start from `{m0}, {rest}`; while bounds differ, split a block
 //!    on a may edge that is not a must edge, chosen by the paper's heuristic (an edge whose lower
-//!    labels could change, nearest the initial node); reuse the previous lower labels as the start of
-//!    the next fixpoint; alternate forward and backward every ten steps
-//!    ([`QuotientConfig::switch_every`]); stop when both pairs of bounds coincide. Every round gives
-//!    a sound and invertible assumption, so the loop is anytime ([`QuotientConfig::max_steps`],
+//!    labels would change, nearest the initial node); keep the previous lower labels and extend
+//!    them only from the edges the split changed; alternate forward and backward every ten steps
+//!    ([`QuotientConfig::switch_every`]); stop when no such edge is left in either direction (the
+//!    bounds then coincide) or the assumption has one state besides `ERROR`. Upper labels and the
+//!    assumption are computed once, at the end. Every round gives a sound and invertible
+//!    assumption, so the loop is anytime ([`QuotientConfig::max_steps`],
 //!    [`QuotientConfig::refinement`] with its deadline and cancel flag). Details, including the
 //!    choices the paper leaves open, are in the docs of [`synth`].
 //! 6. **n components** ([`check_with_quotients`]): replace one component at a time by its quotient
@@ -105,6 +109,7 @@ mod labels;
 mod modal;
 mod partition;
 mod problem;
+mod refine;
 pub mod synth;
 
 pub use certificate::{CertificateError, Homomorphism, check_homomorphism};

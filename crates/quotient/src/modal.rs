@@ -11,7 +11,11 @@
 //! [`QGraph`] is the abstract environment `M_may || P_err` with every edge flagged by the modal
 //! kinds of its `M` part; restricting to flagged edges gives `M_must || P_err` for either direction
 //! without a second graph. Moves of `P` alone (actions outside `alpha M`) are must edges in both
-//! directions. All error tuples (pi of `P`, or `M`'s `ERROR`) are one node. With the discrete
+//! directions. All error tuples (pi of `P`, or `M`'s `ERROR`) are one node, in the concrete graph
+//! as well, which changes the must flags of the edges into it ([`error_must`]): forward, "every
+//! target has a predecessor" holds for any may edge; backward, a move into *any* error tuple will
+//! do. (Flagging them per target block, as for other edges, was sound but weaker, and cost the
+//! refinement loop steps that split blocks for no change of any label.) With the discrete
 //! partition every may edge is a must edge and the graph is the concrete `Q = M || P_err`.
 
 use guarantor_compose::Budget;
@@ -23,7 +27,7 @@ use crate::error::QuotientError;
 use crate::partition::Partition;
 use crate::problem::Env;
 
-/// Marks a [`QEdge`] made by `P` alone.
+/// The placeholder block and property state of the error node.
 pub(crate) const NO_EDGE: u32 = u32::MAX;
 
 /// One may edge of the abstraction of `M`.
@@ -41,6 +45,9 @@ pub(crate) struct AbsEdge {
     pub(crate) must_f: bool,
     /// Every member of `src` has a successor in `dst`.
     pub(crate) must_b: bool,
+    /// Every member of `src` has an `action` successor in some block (used for edges into the
+    /// error node, where every target block is the same node).
+    pub(crate) any_b: bool,
 }
 
 /// The may edges of the abstraction of `env.m` by `part`, sorted by source block.
@@ -56,22 +63,51 @@ pub(crate) fn abstract_edges(env: &Env<'_>, part: &Partition) -> Vec<AbsEdge> {
         .collect();
     rows.sort_unstable();
     let mut edges = Vec::new();
-    for group in rows.chunk_by_mut(|x, y| (x.0, x.1, x.2) == (y.0, y.1, y.2)) {
-        let (src, action, dst) = (group[0].0, group[0].1, group[0].2);
-        // Sorted by source already; count distinct sources, then distinct targets.
-        let sources = 1 + group.windows(2).filter(|w| w[0].3 != w[1].3).count();
-        group.sort_unstable_by_key(|r| r.4);
-        let targets = 1 + group.windows(2).filter(|w| w[0].4 != w[1].4).count();
-        edges.push(AbsEdge {
-            src,
-            action,
-            g: env.g_of_m[action as usize],
-            dst,
-            must_f: targets == part.size(dst),
-            must_b: sources == part.size(src),
-        });
+    let mut scratch = Vec::new();
+    for group in rows.chunk_by(|x, y| x.0 == y.0) {
+        let mut tail: Vec<(u32, u32, u32, u32)> = group
+            .iter()
+            .map(|&(_, a, bd, s, d)| (a, bd, s, d))
+            .collect();
+        group_edges(env, part, group[0].0, &mut tail, &mut scratch, &mut edges);
     }
     edges
+}
+
+/// Appends the may edges out of block `src`, given its members' transitions as
+/// `(action, target block, source, target)` rows sorted by that tuple.
+pub(crate) fn group_edges(
+    env: &Env<'_>,
+    part: &Partition,
+    src: u32,
+    rows: &mut [(u32, u32, u32, u32)],
+    scratch: &mut Vec<u32>,
+    edges: &mut Vec<AbsEdge>,
+) {
+    let src_size = part.size(src);
+    for by_action in rows.chunk_by_mut(|x, y| x.0 == y.0) {
+        scratch.clear();
+        scratch.extend(by_action.iter().map(|r| r.2));
+        scratch.sort_unstable();
+        scratch.dedup();
+        let any_b = scratch.len() == src_size;
+        for group in by_action.chunk_by_mut(|x, y| x.1 == y.1) {
+            let (action, dst) = (group[0].0, group[0].1);
+            // Sorted by source already; count distinct sources, then distinct targets.
+            let sources = 1 + group.windows(2).filter(|w| w[0].2 != w[1].2).count();
+            group.sort_unstable_by_key(|r| r.3);
+            let targets = 1 + group.windows(2).filter(|w| w[0].3 != w[1].3).count();
+            edges.push(AbsEdge {
+                src,
+                action,
+                g: env.g_of_m[action as usize],
+                dst,
+                must_f: targets == part.size(dst),
+                must_b: sources == src_size,
+                any_b,
+            });
+        }
+    }
 }
 
 /// One edge of [`QGraph`].
@@ -81,8 +117,6 @@ pub(crate) struct QEdge {
     pub(crate) g: u32,
     /// The other end (target in `out`, source in `inc`).
     pub(crate) other: u32,
-    /// Index of the abstract `M` edge, or [`NO_EDGE`] for a move of `P` alone.
-    pub(crate) medge: u32,
     /// A forward must edge.
     pub(crate) must_f: bool,
     /// A backward must edge.
@@ -100,10 +134,6 @@ pub(crate) struct QGraph {
     pub(crate) out: Csr<QEdge>,
     /// Incoming edges per node (`other` is the source).
     pub(crate) inc: Csr<QEdge>,
-    /// The abstract edges of `M` the `medge` fields refer to.
-    pub(crate) medges: Vec<AbsEdge>,
-    /// Node of each non-error `(block, property state)`.
-    pub(crate) index: FxHashMap<(u32, u32), u32>,
 }
 
 impl QGraph {
@@ -150,14 +180,18 @@ impl QGraph {
                     continue;
                 };
                 let to = g.node((e.dst, p2));
+                let (must_f, must_b) = if g.error == Some(to) {
+                    error_must(&e, Some(p2) == p_err)
+                } else {
+                    (e.must_f, e.must_b)
+                };
                 edges.push((
                     from,
                     QEdge {
                         g: e.g,
                         other: to,
-                        medge: i,
-                        must_f: e.must_f,
-                        must_b: e.must_b,
+                        must_f,
+                        must_b,
                     },
                 ));
             }
@@ -168,7 +202,6 @@ impl QGraph {
                     QEdge {
                         g: ga,
                         other: to,
-                        medge: NO_EDGE,
                         must_f: true,
                         must_b: true,
                     },
@@ -186,8 +219,6 @@ impl QGraph {
             inc: Csr::from_pairs(k, &inc),
             nodes: g.nodes,
             error: g.error,
-            medges,
-            index: g.index,
         })
     }
 
@@ -201,6 +232,19 @@ impl QGraph {
     pub(crate) fn is_error(&self, q: u32) -> bool {
         self.error == Some(q)
     }
+}
+
+/// The must flags of an abstract edge `e` whose target is the error node (`refused`: because `P`
+/// refuses its action, not because `M` enters `ERROR`).
+///
+/// All error tuples are one node, concretely as well as abstractly, so "every target has a
+/// predecessor" holds for any may edge into it: forward it is always a must edge. Backward, every
+/// source needs a move into *some* error tuple: when `P` refuses the action, any `action` move of
+/// `M` will do, whatever block it enters ([`AbsEdge::any_b`]); when `M` enters its `ERROR` (a block
+/// of its own) the block-level flag is exact.
+#[inline]
+pub(crate) fn error_must(e: &AbsEdge, refused: bool) -> (bool, bool) {
+    (true, if refused { e.any_b } else { e.must_b })
 }
 
 /// Node numbering during [`QGraph::build`].

@@ -48,11 +48,6 @@ impl Partition {
         self.block[x as usize]
     }
 
-    /// The block of every element.
-    pub(crate) fn blocks(&self) -> &[u32] {
-        &self.block
-    }
-
     /// The members of block `b`.
     pub(crate) fn members(&self, b: u32) -> &[u32] {
         &self.elems[self.start[b as usize] as usize..self.end[b as usize] as usize]

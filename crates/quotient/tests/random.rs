@@ -3,8 +3,10 @@
 //! For random systems of up to three components and a random deterministic property, and for every
 //! component as the replaced one, both the exact construction and the refinement loop must give the
 //! monolithic verdict; every intermediate assumption of the loop (stopping it after 0, 1, 2, ...
-//! steps) must too; counterexamples must replay in the original components and violate; the
-//! certificate must pass the homomorphism checker, and a broken map must not.
+//! steps) must too; counterexamples found after any number of steps must replay in the original
+//! components, violate, and map (through the homomorphism) to runs of the quotient system; the
+//! certificate must pass the homomorphism checker, broken maps must not, and the checker must agree
+//! with the definition on randomly perturbed maps.
 
 use guarantor_compose::compose;
 use guarantor_compose::{Config, check_safety, replay};
@@ -98,6 +100,15 @@ proptest! {
         let m = rest(&comps, r);
         let full = synthesize(&m, comps[r], &[&property], &QuotientConfig::default()).unwrap();
         prop_assert!(full.converged);
+        // The loop's own size list: one entry per refinement step and one for the start.
+        let recorded = QuotientConfig::default().with_record_sizes(true);
+        let sizes = synthesize(&m, comps[r], &[&property], &recorded).unwrap();
+        prop_assert_eq!(sizes.refinement_steps, full.refinement_steps);
+        prop_assert_eq!(sizes.sizes.len(), full.refinement_steps + 1);
+        prop_assert_eq!(sizes.assumption.num_states(), full.assumption.num_states());
+        // Stopping after every number of steps: the assumption of that step (not only the
+        // smallest) is a homomorphic image of N, invertible, and a violation found with it
+        // lifts, through the homomorphism, to a counterexample of the original components.
         for steps in 0..=full.refinement_steps {
             let config = QuotientConfig::default().with_max_steps(steps);
             let s = synthesize(&m, comps[r], &[&property], &config).unwrap();
@@ -106,8 +117,18 @@ proptest! {
             let mut with_a = comps.clone();
             with_a[r] = &s.assumption;
             prop_assert_eq!(holds(&with_a, &[&property]), expected, "after {} steps", steps);
-            // Every round's assumption, not only the smallest, is checked through the sizes list.
-            prop_assert_eq!(s.sizes.len(), s.refinement_steps + 1);
+            let report = check_with_quotient(&comps, &[&property], r, &config).unwrap();
+            prop_assert_eq!(report.verdict.is_holds(), expected, "after {} steps", steps);
+            if let Some(cex) = report.verdict.counterexample() {
+                prop_assert!(replay::replay(&comps, &cex.trace).is_ok(), "{:?}", cex);
+                let found = replay::find_violation(&comps, &[&property], &cex.trace).unwrap();
+                prop_assert_eq!(found, Some(cex.violation));
+                // Its image under the homomorphism is a run of the quotient system.
+                let a = &report.stages[0].synthesis.assumption;
+                let mut with_stage = comps.clone();
+                with_stage[r] = a;
+                prop_assert!(replay::replay(&with_stage, &cex.trace).is_ok());
+            }
         }
     }
 
@@ -146,5 +167,32 @@ proptest! {
         out.classes[0] = a.num_states() as u32;
         prop_assert!(check_homomorphism(comps[r], a, &out).is_err());
         prop_assert!(check_homomorphism(comps[r], comps[r], &Homomorphism::identity(comps[r].num_states())).is_ok());
+    }
+
+    #[test]
+    fn the_checker_agrees_with_the_definition_on_perturbed_maps(
+        (components, property) in system(),
+        state in any::<prop::sample::Index>(),
+        image in any::<prop::sample::Index>(),
+    ) {
+        let comps: Vec<&Lts> = components.iter().collect();
+        let r = 0;
+        let n = comps[r];
+        let m = rest(&comps, r);
+        let s = synthesize(&m, n, &[&property], &QuotientConfig::default()).unwrap();
+        let a = &s.assumption;
+        // Send one state elsewhere: the checker must accept exactly when the map still is a
+        // homomorphism onto `a` by the definition.
+        let mut map = s.homomorphism.clone();
+        map.classes[state.index(n.num_states())] = image.index(a.num_states()) as u32;
+        let h = |x: guarantor_lts::StateId| guarantor_lts::StateId::from_u32(map.classes[x.index()]);
+        let onto = (0..a.num_states() as u32).all(|c| map.classes.contains(&c));
+        let edges = n.transitions().all(|t| a.successors(h(t.source), t.action).any(|x| x == h(t.target)));
+        let valid = onto
+            && edges
+            && h(n.initial()) == a.initial()
+            && n.error_state().map(h) == a.error_state();
+        prop_assert_eq!(check_homomorphism(n, a, &map).is_ok(), valid);
+        prop_assert!(check_homomorphism(n, a, &s.homomorphism).is_ok());
     }
 }

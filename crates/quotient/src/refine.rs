@@ -1,0 +1,1033 @@
+//! The incremental refinement loop of section 6: one abstract graph and two lower labellings kept
+//! up to date across splits, instead of rebuilt per step.
+//!
+//! A step splits one block `B` of the abstraction of `M` into `B` and `B'`. Only a few things can
+//! change, and only those are recomputed:
+//! - the abstract edges out of `B`, `B'` and the blocks with a transition into them (their target
+//!   blocks changed); every other block keeps its edge list;
+//! - the nodes `(block, p)` of those blocks get new out-edge lists; a node `(B', p)` is created
+//!   when an edge first reaches it and starts with the labels of `(B, p)` (or of the nearest
+//!   ancestor block's node), which stay valid lower bounds for a sub-block (section 6: "the
+//!   previously computed bounds remain valid"); node numbers never change, nodes never go;
+//! - the lower labels: only edges that are new, or have newly become must edges, can add to a
+//!   label, so the fixpoints restart from exactly those edges with a delta worklist (each label
+//!   bit is propagated once, when it is added).
+//!
+//! Upper labels are never computed in the loop (the paper: "we avoid the explicit computation of
+//! the upper bounds"). A direction has converged when no may edge out of a node reachable in the
+//! may graph is *useful* (its lower labels would grow if it were a must edge): the lower labels are
+//! then closed under every may edge, so they contain, and hence equal, the least fixpoint over may
+//! edges, which is the upper bound.
+//!
+//! Backward labels are first computed on `N` itself; when the forward bounds coincide, `N_F` is
+//! built, the backward lower labels are carried onto it through the class map (a quotient only adds
+//! behaviour, so they stay valid) and closed once more, and the backward direction is checked
+//! again on `N_F`. The loop ends when both directions have converged, or earlier when the
+//! assumption cannot get any smaller: one class besides `N`'s `ERROR` (the paper: the algorithm
+//! "terminates when the assumption cannot be reduced any further").
+//!
+//! Nodes that are no longer reachable in the may graph (their block was split so that no edge
+//! reaches them) keep their labels but are left out of edge choice and of class extraction.
+
+use guarantor_compose::Budget;
+use guarantor_lts::{Lts, StateId, ops};
+use rustc_hash::FxHashMap;
+
+use crate::bits::{Csr, Labels, ones};
+use crate::equiv::classes;
+use crate::error::QuotientError;
+use crate::modal::{AbsEdge, error_must, group_edges};
+use crate::partition::Partition;
+use crate::problem::{Env, Subject};
+
+/// `action` of an edge made by `P` alone, and `dst` of an edge into the error node on an action
+/// `P` refuses (any target block will do).
+const NONE: u32 = u32::MAX;
+
+/// One edge of the abstract graph.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Edge {
+    /// Shared action id.
+    g: u32,
+    /// The other end (target in `out`, source in `inc`).
+    other: u32,
+    /// `M`'s local action, or [`NONE`] for a move of `P` alone.
+    action: u32,
+    /// The target block of `M`'s move, or [`NONE`] (see there).
+    dst: u32,
+    /// A forward must edge.
+    must_f: bool,
+    /// A backward must edge.
+    must_b: bool,
+}
+
+/// Which equivalence a step refines for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Direction {
+    /// Forward (reachability) labels.
+    Forward,
+    /// Backward (error-reaching) labels.
+    Backward,
+}
+
+/// A lower labelling with its delta worklist.
+struct Lower {
+    labels: Labels,
+    /// Bits added to a row but not yet propagated from it.
+    pending: Labels,
+    queued: Vec<bool>,
+    queue: Vec<u32>,
+}
+
+impl Lower {
+    fn new(cols: usize) -> Self {
+        Self {
+            labels: Labels::new(0, cols),
+            pending: Labels::new(0, cols),
+            queued: Vec::new(),
+            queue: Vec::new(),
+        }
+    }
+
+    fn add_row(&mut self) {
+        self.labels.add_row();
+        self.pending.add_row();
+        self.queued.push(false);
+    }
+
+    #[inline]
+    fn add(&mut self, q: u32, n: u32) {
+        if self.labels.insert(q as usize, n) {
+            self.pending.insert(q as usize, n);
+            if !std::mem::replace(&mut self.queued[q as usize], true) {
+                self.queue.push(q);
+            }
+        }
+    }
+
+    /// Takes the pending bits of the next queued row into `into`.
+    fn next(&mut self, into: &mut Vec<u64>) -> Option<u32> {
+        let q = self.queue.pop()?;
+        self.queued[q as usize] = false;
+        into.clear();
+        into.extend_from_slice(self.pending.row(q as usize));
+        self.pending.clear_row(q as usize);
+        Some(q)
+    }
+}
+
+/// The state of the incremental refinement loop.
+pub(crate) struct Refiner<'a> {
+    env: &'a Env<'a>,
+    n: &'a Lts,
+    subject: &'a Subject,
+    pub(crate) part: Partition,
+    /// Per block: the block it was split from (`NONE` for the initial blocks).
+    parent: Vec<u32>,
+    /// `M`'s moves `(action, target)` by source (none out of `ERROR`), and sources by target.
+    m_out: Csr<(u32, u32)>,
+    m_in: Csr<u32>,
+    m_err: Option<u32>,
+    p_err: Option<u32>,
+    /// Per block: its may edges.
+    bedges: Vec<Vec<AbsEdge>>,
+    nodes: Vec<(u32, u32)>,
+    index: FxHashMap<(u32, u32), u32>,
+    of_block: Vec<Vec<u32>>,
+    error: Option<u32>,
+    out: Vec<Vec<Edge>>,
+    inc: Csr<Edge>,
+    reach: Vec<bool>,
+    fl: Lower,
+    bl: Lower,
+    /// `N_F` and the forward class map, once the forward bounds coincide; until then the backward
+    /// labels are over `N`.
+    nf: Option<(Subject, Vec<u32>)>,
+    done_f: bool,
+    done_b: bool,
+    /// The converged backward labels put every non-error state of their subject in one class.
+    minimal: bool,
+    scratch: Vec<u64>,
+}
+
+impl<'a> Refiner<'a> {
+    /// Sets up `{m0}, {rest}` (with `M`'s `ERROR` alone) and closes the lower labels.
+    pub(crate) fn new(
+        env: &'a Env<'a>,
+        n: &'a Lts,
+        subject: &'a Subject,
+        budget: &mut Budget<'_>,
+    ) -> Result<Self, QuotientError> {
+        let m = env.m;
+        let mut part = Partition::new(m.num_states());
+        part.isolate(m.initial().as_u32());
+        if let Some(e) = m.error_state() {
+            part.isolate(e.as_u32());
+        }
+        let (mut outs, mut ins) = (Vec::new(), Vec::new());
+        for t in m.transitions().filter(|t| !m.is_error(t.source)) {
+            let (s, d) = (t.source.as_u32(), t.target.as_u32());
+            outs.push((s, (t.action.as_u32(), d)));
+            ins.push((d, s));
+        }
+        let k = m.num_states();
+        let mut r = Self {
+            env,
+            n,
+            subject,
+            parent: vec![NONE; part.num_blocks()],
+            m_out: Csr::from_pairs(k, &outs),
+            m_in: Csr::from_pairs(k, &ins),
+            m_err: m.error_state().map(|e| part.block_of(e.as_u32())),
+            p_err: env.p.error_state().map(StateId::as_u32),
+            bedges: Vec::new(),
+            nodes: Vec::new(),
+            index: FxHashMap::default(),
+            of_block: vec![Vec::new(); part.num_blocks()],
+            error: None,
+            out: Vec::new(),
+            inc: Csr::default(),
+            reach: Vec::new(),
+            fl: Lower::new(subject.n),
+            bl: Lower::new(subject.n),
+            nf: None,
+            done_f: false,
+            done_b: false,
+            minimal: false,
+            scratch: Vec::new(),
+            part,
+        };
+        r.bedges = (0..r.part.num_blocks() as u32)
+            .map(|b| r.block_edges(b))
+            .collect();
+        let start = r.node((
+            r.part.block_of(m.initial().as_u32()),
+            env.p.initial().as_u32(),
+        ));
+        r.fl.add(start, subject.initial);
+        let fresh: Vec<u32> = vec![start];
+        r.update(fresh, Vec::new(), budget)?;
+        Ok(r)
+    }
+
+    /// The may edges out of block `b`.
+    fn block_edges(&self, b: u32) -> Vec<AbsEdge> {
+        let mut rows: Vec<(u32, u32, u32, u32)> = Vec::new();
+        for &s in self.part.members(b) {
+            for &(a, d) in self.m_out.of(s) {
+                rows.push((a, self.part.block_of(d), s, d));
+            }
+        }
+        rows.sort_unstable();
+        let mut edges = Vec::new();
+        group_edges(
+            self.env,
+            &self.part,
+            b,
+            &mut rows,
+            &mut Vec::new(),
+            &mut edges,
+        );
+        edges
+    }
+
+    /// The node of `(b, p)`, created if new (every error tuple is the error node). A new node's
+    /// labels start from its nearest ancestor's.
+    fn node(&mut self, (b, p): (u32, u32)) -> u32 {
+        let is_error = Some(b) == self.m_err || Some(p) == self.p_err;
+        if is_error {
+            if let Some(e) = self.error {
+                return e;
+            }
+        } else if let Some(&q) = self.index.get(&(b, p)) {
+            return q;
+        }
+        let q = self.nodes.len() as u32;
+        self.nodes.push((b, p));
+        self.out.push(Vec::new());
+        self.fl.add_row();
+        self.bl.add_row();
+        if is_error {
+            self.error = Some(q);
+            for n in 0..self.bl.labels.cols() as u32 {
+                self.bl.add(q, n);
+            }
+        } else {
+            self.index.insert((b, p), q);
+            self.of_block[b as usize].push(q);
+            let mut a = self.parent[b as usize];
+            while a != NONE {
+                if let Some(&from) = self.index.get(&(a, p)) {
+                    self.fl.labels.copy_within(q as usize, from as usize);
+                    self.bl.labels.copy_within(q as usize, from as usize);
+                    break;
+                }
+                a = self.parent[a as usize];
+            }
+        }
+        if let Some(e) = self.backward_subject().error {
+            self.bl.add(q, e);
+        }
+        q
+    }
+
+    fn backward_subject(&self) -> &Subject {
+        self.nf.as_ref().map_or(self.subject, |(s, _)| s)
+    }
+
+    /// The out-edges of non-error node `q` from its block's abstract edges (creating targets).
+    fn node_edges(&mut self, node: u32) -> Vec<Edge> {
+        let (block, ps) = self.nodes[node as usize];
+        let mut edges = Vec::new();
+        for i in 0..self.bedges[block as usize].len() {
+            let abs = self.bedges[block as usize][i];
+            let Some(ps2) = self.env.p_step(ps, abs.g) else {
+                continue;
+            };
+            let refused = Some(ps2) == self.p_err;
+            let to = self.node((abs.dst, ps2));
+            let (must_f, must_b, dst) = if Some(to) == self.error {
+                let (f, b) = error_must(&abs, refused);
+                (f, b, if refused { NONE } else { abs.dst })
+            } else {
+                (abs.must_f, abs.must_b, abs.dst)
+            };
+            if dst == NONE
+                && edges
+                    .last()
+                    .is_some_and(|l: &Edge| l.action == abs.action && l.dst == NONE)
+            {
+                continue; // one edge into the error node per refused action
+            }
+            edges.push(Edge {
+                g: abs.g,
+                other: to,
+                action: abs.action,
+                dst,
+                must_f,
+                must_b,
+            });
+        }
+        for i in 0..self.env.p_alone.of(ps).len() {
+            let (g, ps2) = self.env.p_alone.of(ps)[i];
+            let to = self.node((block, ps2));
+            edges.push(Edge {
+                g,
+                other: to,
+                action: NONE,
+                dst: NONE,
+                must_f: true,
+                must_b: true,
+            });
+        }
+        edges
+    }
+
+    /// Recomputes the out-edges of `dirty` nodes (and of every node created meanwhile), rebuilds
+    /// the incoming edges and reachability, and closes both lower labellings from the edges that
+    /// are new or newly must. `old` holds the previous out-edges of the dirty nodes.
+    fn update(
+        &mut self,
+        dirty: Vec<u32>,
+        old: Vec<Vec<Edge>>,
+        budget: &mut Budget<'_>,
+    ) -> Result<(), QuotientError> {
+        let mut work = dirty;
+        let mut old = old;
+        let mut i = 0;
+        let mut changed: Vec<(u32, Edge, bool, bool)> = Vec::new(); // (source, edge, new f, new b)
+        while i < work.len() {
+            let q = work[i];
+            let before = if i < old.len() {
+                std::mem::take(&mut old[i])
+            } else {
+                Vec::new()
+            };
+            i += 1;
+            if Some(q) == self.error {
+                continue;
+            }
+            let first_new = self.nodes.len();
+            let edges = self.node_edges(q);
+            work.extend(first_new as u32..self.nodes.len() as u32);
+            budget.check_states(self.nodes.len())?;
+            for e in &edges {
+                let had = |f: fn(&Edge) -> bool| {
+                    before
+                        .iter()
+                        .any(|x| x.g == e.g && x.other == e.other && f(x))
+                };
+                let new_f = e.must_f && !had(|x| x.must_f);
+                let new_b = e.must_b && !had(|x| x.must_b);
+                if new_f || new_b {
+                    changed.push((q, *e, new_f, new_b));
+                }
+            }
+            self.out[q as usize] = edges;
+        }
+        let pairs: Vec<(u32, Edge)> = self
+            .out
+            .iter()
+            .enumerate()
+            .flat_map(|(q, es)| {
+                es.iter().map(move |e| {
+                    (
+                        e.other,
+                        Edge {
+                            other: q as u32,
+                            ..*e
+                        },
+                    )
+                })
+            })
+            .collect();
+        self.inc = Csr::from_pairs(self.nodes.len(), &pairs);
+        self.reachability();
+        for &(q, e, new_f, new_b) in &changed {
+            if new_f {
+                self.scratch.clear();
+                self.scratch
+                    .extend_from_slice(self.fl.labels.row(q as usize));
+                let row = std::mem::take(&mut self.scratch);
+                self.forward_edge(&row, &e);
+                self.scratch = row;
+            }
+            if new_b {
+                self.scratch.clear();
+                self.scratch
+                    .extend_from_slice(self.bl.labels.row(e.other as usize));
+                let row = std::mem::take(&mut self.scratch);
+                self.backward_edge(&row, q, &e);
+                self.scratch = row;
+            }
+        }
+        self.close_forward(budget)?;
+        self.close_backward(budget)
+    }
+
+    /// Marks the nodes reachable from the initial node over may edges.
+    fn reachability(&mut self) {
+        self.reach.clear();
+        self.reach.resize(self.nodes.len(), false);
+        let mut stack = vec![0u32];
+        self.reach[0] = true;
+        while let Some(q) = stack.pop() {
+            if Some(q) == self.error {
+                continue;
+            }
+            for e in &self.out[q as usize] {
+                if !std::mem::replace(&mut self.reach[e.other as usize], true) {
+                    stack.push(e.other);
+                }
+            }
+        }
+    }
+
+    /// Adds to the target of forward edge `e` the images of the states in `from`.
+    fn forward_edge(&mut self, from: &[u64], e: &Edge) {
+        let s = self.subject;
+        for n in ones(from) {
+            if s.error == Some(n) {
+                continue;
+            }
+            if s.syncs[e.g as usize] {
+                for t in s.succ(n, e.g) {
+                    self.fl.add(e.other, t);
+                }
+            } else {
+                self.fl.add(e.other, n);
+            }
+        }
+    }
+
+    /// Adds to node `src` the backward images over edge `e` of the states in `to`.
+    fn backward_edge(&mut self, to: &[u64], src: u32, e: &Edge) {
+        let s = self.nf.as_ref().map_or(self.subject, |(s, _)| s);
+        for n in ones(to) {
+            if s.syncs[e.g as usize] {
+                for p in s.pred(n, e.g) {
+                    self.bl.add(src, p);
+                }
+            } else if s.error != Some(n) {
+                self.bl.add(src, n);
+            }
+        }
+    }
+
+    fn close_forward(&mut self, budget: &mut Budget<'_>) -> Result<(), QuotientError> {
+        let mut delta = Vec::new();
+        while let Some(q) = self.fl.next(&mut delta) {
+            budget.tick()?;
+            if Some(q) == self.error {
+                continue;
+            }
+            let s = self.subject;
+            for n in ones(&delta) {
+                if s.error != Some(n) {
+                    for &t in s.local_out.of(n) {
+                        self.fl.add(q, t);
+                    }
+                }
+            }
+            for i in 0..self.out[q as usize].len() {
+                let e = self.out[q as usize][i];
+                if e.must_f {
+                    self.forward_edge(&delta, &e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn close_backward(&mut self, budget: &mut Budget<'_>) -> Result<(), QuotientError> {
+        let mut delta = Vec::new();
+        while let Some(q) = self.bl.next(&mut delta) {
+            budget.tick()?;
+            if Some(q) != self.error {
+                let s = self.nf.as_ref().map_or(self.subject, |(s, _)| s);
+                for n in ones(&delta) {
+                    for &src in s.local_in.of(n) {
+                        self.bl.add(q, src);
+                    }
+                }
+            }
+            for i in 0..self.inc.of(q).len() {
+                let e = self.inc.of(q)[i];
+                if e.must_b {
+                    self.backward_edge(&delta, e.other, &e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether forward edge `e` out of `s` would add to its target's lower label.
+    fn useful_forward(&self, s: u32, e: &Edge) -> bool {
+        let (sub, fl) = (self.subject, &self.fl.labels);
+        fl.members(s as usize).any(|n| {
+            if sub.error == Some(n) {
+                false
+            } else if sub.syncs[e.g as usize] {
+                sub.succ(n, e.g).any(|t| !fl.get(e.other as usize, t))
+            } else {
+                !fl.get(e.other as usize, n)
+            }
+        })
+    }
+
+    /// Whether backward edge `e` (`s` to `t`) would add to `s`'s lower label.
+    fn useful_backward(&self, s: u32, t: u32, e: &Edge) -> bool {
+        let (sub, bl) = (self.backward_subject(), &self.bl.labels);
+        bl.members(t as usize).any(|n| {
+            if sub.syncs[e.g as usize] {
+                sub.pred(n, e.g).any(|p| !bl.get(s as usize, p))
+            } else {
+                sub.error != Some(n) && !bl.get(s as usize, n)
+            }
+        })
+    }
+
+    /// The reachable nodes in breadth-first order over must edges of `dir` from its start (the
+    /// initial node forward, the error node backward), then the other reachable nodes.
+    fn order(&self, dir: Direction) -> Vec<u32> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut order = Vec::with_capacity(self.nodes.len());
+        let start = match dir {
+            Direction::Forward => Some(0),
+            Direction::Backward => self.error,
+        };
+        if let Some(s) = start {
+            seen[s as usize] = true;
+            order.push(s);
+        }
+        let mut next = 0;
+        while next < order.len() {
+            let q = order[next];
+            next += 1;
+            match dir {
+                Direction::Forward => {
+                    if Some(q) == self.error {
+                        continue;
+                    }
+                    for e in self.out[q as usize].iter().filter(|e| e.must_f) {
+                        if self.reach[e.other as usize]
+                            && !std::mem::replace(&mut seen[e.other as usize], true)
+                        {
+                            order.push(e.other);
+                        }
+                    }
+                }
+                Direction::Backward => {
+                    for e in self.inc.of(q).iter().filter(|e| e.must_b) {
+                        if self.reach[e.other as usize]
+                            && !std::mem::replace(&mut seen[e.other as usize], true)
+                        {
+                            order.push(e.other);
+                        }
+                    }
+                }
+            }
+        }
+        order.extend(
+            (0..self.nodes.len() as u32).filter(|&q| self.reach[q as usize] && !seen[q as usize]),
+        );
+        order
+    }
+
+    /// The split edge for `dir` by the paper's heuristic: a useful non-must edge nearest the start
+    /// of the direction; `None` when the direction has converged.
+    fn choose(&self, dir: Direction) -> Option<(u32, Edge)> {
+        for q in self.order(dir) {
+            match dir {
+                Direction::Forward => {
+                    if Some(q) == self.error {
+                        continue;
+                    }
+                    for e in &self.out[q as usize] {
+                        if e.action != NONE && !e.must_f && self.useful_forward(q, e) {
+                            return Some((q, *e));
+                        }
+                    }
+                }
+                Direction::Backward => {
+                    for e in self.inc.of(q) {
+                        let s = e.other;
+                        if e.action != NONE
+                            && !e.must_b
+                            && self.reach[s as usize]
+                            && self.useful_backward(s, q, e)
+                        {
+                            return Some((s, Edge { other: q, ..*e }));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// One refinement step in direction `preferred` (or the other one if `preferred` has
+    /// converged). Returns `false` when there is nothing to split.
+    pub(crate) fn step(
+        &mut self,
+        preferred: Direction,
+        budget: &mut Budget<'_>,
+    ) -> Result<bool, QuotientError> {
+        let other = match preferred {
+            Direction::Forward => Direction::Backward,
+            Direction::Backward => Direction::Forward,
+        };
+        for dir in [preferred, other] {
+            if self.converged(dir) {
+                continue;
+            }
+            match self.choose(dir) {
+                Some((s, e)) => {
+                    self.split(s, &e, dir, budget)?;
+                    return Ok(true);
+                }
+                None => self.set_converged(dir, budget)?,
+            }
+        }
+        // Converging forward may have rebuilt `N_F` and reopened the backward direction.
+        if !self.done_b {
+            return self.step(Direction::Backward, budget);
+        }
+        Ok(false)
+    }
+
+    fn converged(&self, dir: Direction) -> bool {
+        match dir {
+            Direction::Forward => self.done_f,
+            Direction::Backward => self.done_b,
+        }
+    }
+
+    /// Records that `dir` has converged; forward convergence builds `N_F` and moves the backward
+    /// labels onto it.
+    fn set_converged(
+        &mut self,
+        dir: Direction,
+        budget: &mut Budget<'_>,
+    ) -> Result<(), QuotientError> {
+        match dir {
+            Direction::Backward => {
+                self.done_b = true;
+                let sub = self.backward_subject();
+                let rows = self.reachable_rows(&self.bl.labels);
+                let (_, k) = classes(sub.n, sub.error, &rows, None);
+                self.minimal = k <= 1 + usize::from(sub.error.is_some());
+            }
+            Direction::Forward => {
+                self.done_f = true;
+                let rows = self.reachable_rows(&self.fl.labels);
+                let (cf, _) = classes(self.subject.n, self.subject.error, &rows, None);
+                let n_f = ops::quotient(self.n, &cf)?;
+                let nf = Subject::new(&n_f, &self.env.alphabet);
+                let mut bl = Lower::new(nf.n);
+                for q in 0..self.nodes.len() {
+                    bl.add_row();
+                    for n in self.bl.labels.members(q) {
+                        bl.add(q as u32, cf[n as usize]);
+                    }
+                }
+                if let Some(e) = nf.error {
+                    for q in 0..self.nodes.len() as u32 {
+                        bl.add(q, e);
+                    }
+                }
+                if let Some(pi) = self.error {
+                    for n in 0..nf.n as u32 {
+                        bl.add(pi, n);
+                    }
+                }
+                // Every row is pending again: N_F has more moves than N.
+                for q in 0..self.nodes.len() {
+                    bl.pending.copy_row(q, &bl.labels, q);
+                    if !bl.queued[q] && bl.labels.row(q).iter().any(|&w| w != 0) {
+                        bl.queued[q] = true;
+                        bl.queue.push(q as u32);
+                    }
+                }
+                self.bl = bl;
+                self.nf = Some((nf, cf));
+                self.done_b = false;
+                self.close_backward(budget)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The rows of `labels` at reachable nodes, as a matrix of their own.
+    fn reachable_rows(&self, labels: &Labels) -> Labels {
+        let kept: Vec<usize> = (0..self.nodes.len()).filter(|&q| self.reach[q]).collect();
+        let mut rows = Labels::new(kept.len(), labels.cols());
+        for (i, &q) in kept.iter().enumerate() {
+            rows.copy_row(i, labels, q);
+        }
+        rows
+    }
+
+    /// The final class map if the loop is done: both directions converged, or the backward
+    /// direction converged with every non-error state in one class (no smaller assumption exists).
+    pub(crate) fn finished(&self) -> Option<Vec<u32>> {
+        if !(self.done_b && (self.done_f || self.minimal)) {
+            return None;
+        }
+        debug_assert!(self.choose(Direction::Backward).is_none());
+        debug_assert!(!self.done_f || self.choose(Direction::Forward).is_none());
+        let sub = self.backward_subject();
+        let rows = self.reachable_rows(&self.bl.labels);
+        let (cb, _) = classes(sub.n, sub.error, &rows, None);
+        Some(match &self.nf {
+            Some((_, cf)) => cf.iter().map(|&c| cb[c as usize]).collect(),
+            None => cb,
+        })
+    }
+
+    /// Splits the abstraction on edge `e` out of node `s` for `dir`, then updates the graph and
+    /// the labels.
+    fn split(
+        &mut self,
+        s: u32,
+        e: &Edge,
+        dir: Direction,
+        budget: &mut Budget<'_>,
+    ) -> Result<(), QuotientError> {
+        let src = self.nodes[s as usize].0;
+        let action = e.action;
+        let mut set: Vec<u32> = Vec::new();
+        match dir {
+            Direction::Forward => {
+                for &m in self.part.members(src) {
+                    for &(a, t) in self.m_out.of(m) {
+                        if a == action && self.part.block_of(t) == e.dst {
+                            set.push(t);
+                        }
+                    }
+                }
+            }
+            Direction::Backward => {
+                for &m in self.part.members(src) {
+                    if self.m_out.of(m).iter().any(|&(a, t)| {
+                        a == action && (e.dst == NONE || self.part.block_of(t) == e.dst)
+                    }) {
+                        set.push(m);
+                    }
+                }
+            }
+        }
+        set.sort_unstable();
+        set.dedup();
+        let made = self.part.split(set);
+        let mut affected = vec![false; self.part.num_blocks()];
+        let mut blocks = Vec::new();
+        for &(old, new) in &made {
+            self.parent.push(old);
+            self.of_block.push(Vec::new());
+            for b in [old, new] {
+                if !std::mem::replace(&mut affected[b as usize], true) {
+                    blocks.push(b);
+                }
+                for &m in self.part.members(b) {
+                    for &p in self.m_in.of(m) {
+                        let pb = self.part.block_of(p);
+                        if !std::mem::replace(&mut affected[pb as usize], true) {
+                            blocks.push(pb);
+                        }
+                    }
+                }
+            }
+        }
+        self.bedges.resize(self.part.num_blocks(), Vec::new());
+        for &b in &blocks {
+            self.bedges[b as usize] = self.block_edges(b);
+        }
+        let mut dirty = Vec::new();
+        let mut old = Vec::new();
+        for &b in &blocks {
+            for &q in &self.of_block[b as usize] {
+                dirty.push(q);
+                old.push(std::mem::take(&mut self.out[q as usize]));
+            }
+        }
+        self.update(dirty, old, budget)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The incrementally maintained graph and labels against brute force from the definitions:
+    //! after every step, every node's may edges and must flags are recomputed from `M`'s
+    //! transitions, and the lower labels are checked to be below the concrete labels of every
+    //! member and closed under the must edges.
+
+    use guarantor_compose::Config;
+    use guarantor_lts::strategy::{
+        LtsStrategyConfig, arb_deterministic_property, arb_lts, arb_lts_with,
+    };
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::labels::{Bound, backward, forward};
+    use crate::modal::QGraph;
+
+    /// The may edges of node `q` and their must flags, straight from the definitions (section 5,
+    /// with all error tuples one node), as sorted `(g, target, must_f, must_b)`.
+    fn brute_edges(r: &Refiner<'_>, node: u32) -> Vec<(u32, u32, bool, bool)> {
+        let (block, ps) = r.nodes[node as usize];
+        let err_state = r.env.m.error_state().map(StateId::as_u32);
+        let members = r.part.members(block);
+        let has = |from: u32, action: u32, to: &dyn Fn(u32) -> bool| {
+            r.m_out.of(from).iter().any(|&(x, t)| x == action && to(t))
+        };
+        let mut out = Vec::new();
+        for &w in members {
+            for &(action, t) in r.m_out.of(w) {
+                let g = r.env.g_of_m[action as usize];
+                let Some(ps2) = r.env.p_step(ps, g) else {
+                    continue;
+                };
+                let refused = Some(ps2) == r.p_err;
+                let to_err = refused || Some(t) == err_state;
+                let target = if to_err {
+                    r.error.expect("error node exists")
+                } else {
+                    r.index[&(r.part.block_of(t), ps2)]
+                };
+                let flags = if to_err {
+                    let into: &dyn Fn(u32) -> bool = if refused {
+                        &|_| true
+                    } else {
+                        &|x| Some(x) == err_state
+                    };
+                    (true, members.iter().all(|&v| has(v, action, into)))
+                } else {
+                    let bt = r.part.block_of(t);
+                    let into_bt = |x: u32| r.part.block_of(x) == bt;
+                    let forward = r
+                        .part
+                        .members(bt)
+                        .iter()
+                        .all(|&v2| members.iter().any(|&v| has(v, action, &|x| x == v2)));
+                    (forward, members.iter().all(|&v| has(v, action, &into_bt)))
+                };
+                out.push((g, target, flags.0, flags.1));
+            }
+        }
+        for &(g, ps2) in r.env.p_alone.of(ps) {
+            let target = if Some(ps2) == r.p_err {
+                r.error.unwrap()
+            } else {
+                r.index[&(block, ps2)]
+            };
+            out.push((g, target, true, true));
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn check(
+        r: &Refiner<'_>,
+        concrete: &QGraph,
+        index: &FxHashMap<(u32, u32), u32>,
+        vf: &Labels,
+        vb: &Labels,
+    ) {
+        for q in 0..r.nodes.len() as u32 {
+            if Some(q) == r.error || !r.reach[q as usize] {
+                continue;
+            }
+            let mut have: Vec<_> = r.out[q as usize]
+                .iter()
+                .map(|e| (e.g, e.other, e.must_f, e.must_b))
+                .collect();
+            have.sort_unstable();
+            have.dedup();
+            assert_eq!(
+                have,
+                brute_edges(r, q),
+                "node {q} = {:?}",
+                r.nodes[q as usize]
+            );
+        }
+        // The graph the exact construction and the anytime extraction build from scratch has
+        // the same edges and flags (compared by `(block, property state)`).
+        let fresh =
+            QGraph::build(r.env, &r.part, &mut Config::default().budget().unwrap()).unwrap();
+        let key = |g: &QGraph, q: u32| g.nodes[q as usize];
+        let err = (u32::MAX, u32::MAX);
+        let mine_key = |q: u32| {
+            if Some(q) == r.error {
+                err
+            } else {
+                r.nodes[q as usize]
+            }
+        };
+        for q in 0..fresh.len() as u32 {
+            if fresh.is_error(q) {
+                continue;
+            }
+            let mut theirs: Vec<_> = fresh
+                .out
+                .of(q)
+                .iter()
+                .map(|e| (e.g, key(&fresh, e.other), e.must_f, e.must_b))
+                .collect();
+            theirs.sort_unstable();
+            theirs.dedup();
+            let mut mine: Vec<_> = brute_edges(r, r.index[&key(&fresh, q)])
+                .into_iter()
+                .map(|(g, t, f, b)| (g, mine_key(t), f, b))
+                .collect();
+            mine.sort_unstable();
+            // The fresh graph keeps one edge per target block into the error node; the flags
+            // must agree with the collapsed ones.
+            theirs.dedup_by_key(|x| *x);
+            assert_eq!(theirs, mine, "fresh graph, node {:?}", key(&fresh, q));
+        }
+        // Lower labels are below the concrete labels of every member.
+        for q in 0..r.nodes.len() {
+            let members: Vec<Option<u32>> = if Some(q as u32) == r.error {
+                vec![concrete.error]
+            } else {
+                let (b, p) = r.nodes[q];
+                r.part
+                    .members(b)
+                    .iter()
+                    .map(|&m| index.get(&(m, p)).copied())
+                    .collect()
+            };
+            for c in members {
+                for n in r.fl.labels.members(q) {
+                    assert!(c.is_some_and(|c| vf.get(c as usize, n)), "forward {q} {n}");
+                }
+                if r.nf.is_none() {
+                    if let Some(c) = c {
+                        for n in r.bl.labels.members(q) {
+                            assert!(vb.get(c as usize, n), "backward {q} {n}");
+                        }
+                    }
+                }
+            }
+        }
+        // Closed under must edges (and nothing pending).
+        assert!(r.fl.queue.is_empty() && r.bl.queue.is_empty());
+        let (sub, bsub) = (r.subject, r.backward_subject());
+        for q in 0..r.nodes.len() as u32 {
+            if Some(q) == r.error {
+                continue;
+            }
+            for e in &r.out[q as usize] {
+                let fl = &r.fl.labels;
+                for n in fl.members(q as usize).filter(|&n| sub.error != Some(n)) {
+                    if e.must_f && sub.syncs[e.g as usize] {
+                        assert!(sub.succ(n, e.g).all(|t| fl.get(e.other as usize, t)));
+                    } else if e.must_f {
+                        assert!(fl.get(e.other as usize, n));
+                    }
+                }
+                let bl = &r.bl.labels;
+                for n in bl.members(e.other as usize) {
+                    if e.must_b && bsub.syncs[e.g as usize] {
+                        assert!(bsub.pred(n, e.g).all(|x| bl.get(q as usize, x)));
+                    } else if e.must_b && bsub.error != Some(n) {
+                        assert!(bl.get(q as usize, n));
+                    }
+                }
+            }
+        }
+    }
+
+    fn system() -> impl Strategy<Value = (Lts, Lts, Lts)> {
+        (
+            arb_lts_with(
+                LtsStrategyConfig::new(9, &["a", "b", "c"])
+                    .max_transitions(22)
+                    .tau(true)
+                    .error_state(true),
+            ),
+            arb_lts(5, &["a", "b", "d"], 10),
+            arb_deterministic_property(3, &["a", "b", "d"]),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(160))]
+
+        #[test]
+        fn graph_and_labels_match_brute_force((m, n, p) in system(), switch in 1usize..4) {
+            let config = Config::default();
+            let env = Env::new(&m, &[&p], &config).unwrap();
+            let subject = Subject::new(&n, &env.alphabet);
+            let mut budget = config.budget().unwrap();
+            let mut discrete = Partition::new(m.num_states());
+            for s in 0..m.num_states() as u32 {
+                discrete.isolate(s);
+            }
+            // With the discrete partition, node (block, p) is (state, p) up to numbering.
+            let concrete = QGraph::build(&env, &discrete, &mut budget).unwrap();
+            // Concrete node of each `(state, property state)`.
+            let renamed: FxHashMap<(u32, u32), u32> = (0..concrete.len() as u32)
+                .filter(|&q| !concrete.is_error(q))
+                .map(|q| {
+                    let (b, p) = concrete.nodes[q as usize];
+                    ((discrete.members(b)[0], p), q)
+                })
+                .collect();
+            let vf = forward(&concrete, &subject, Bound::Lower, None, &mut budget).unwrap();
+            let vb = backward(&concrete, &subject, Bound::Lower, None, &mut budget).unwrap();
+            let mut r = Refiner::new(&env, &n, &subject, &mut budget).unwrap();
+            check(&r, &concrete, &renamed, &vf, &vb);
+            for steps in 0..=m.num_states() {
+                let dir = if (steps / switch) % 2 == 0 { Direction::Forward } else { Direction::Backward };
+                if !r.step(dir, &mut budget).unwrap() {
+                    break;
+                }
+                check(&r, &concrete, &renamed, &vf, &vb);
+            }
+            prop_assert!(r.finished().is_some());
+        }
+    }
+}
