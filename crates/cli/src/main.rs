@@ -6,6 +6,7 @@
 
 mod output;
 mod program;
+mod progress;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -21,6 +22,7 @@ use guarantor::lts::io::dot::{DotOptions, write_dot};
 use guarantor::{CheckError, Checker, Method, MethodOptions, model};
 
 use crate::output::{Report, print_report};
+use crate::progress::Progress;
 
 /// Compositional verification of labelled transition systems.
 #[derive(Debug, Parser)]
@@ -353,15 +355,15 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     if let [one] = args.components.as_slice()
         && one.extension().is_some_and(|e| e == "gc")
     {
-        return program::run(
-            one,
-            args.method,
-            &config_of(args)?,
-            args.format == Format::Json,
-        );
+        let (config, _progress) = Progress::start(config_of(args)?, args.method.name(), args.quiet);
+        return program::run(one, args.method, &config, args.format == Format::Json);
     }
     let checker = checker_of(args)?;
-    let outcome = checker.check().map_err(classify)?;
+    let (config, progress) = Progress::start(config_of(args)?, args.method.name(), args.quiet);
+    let checker = checker.config(config);
+    let outcome = checker.check().map_err(classify);
+    drop(progress);
+    let outcome = outcome?;
     if !args.quiet {
         for (method, why) in &outcome.stats.tried {
             eprintln!("{} gave up: {why}", method.name());

@@ -285,6 +285,8 @@ fn every_method_answers_with_its_fields() {
         );
         let v = json_of(&out);
         assert_eq!(v["verdict"], "holds", "{method}");
+        // Every method builds products (the learning ones many small ones): the largest is reported.
+        assert!(v["states"].as_u64().unwrap() > 0, "{method}: {v}");
         if method != "auto" {
             assert_eq!(v["method"], method);
             assert!(
@@ -428,10 +430,9 @@ fn assume_prints_the_weakest_assumption_and_the_quotient() {
     assert_eq!(none.status.code(), Some(2));
 }
 
-#[test]
-fn learning_and_quotient_methods_honour_the_timeout() {
-    // Dining philosophers with 4 philosophers: rule SYM and the quotient refinement both need far
-    // longer than a second in a debug build, so a one-second timeout must end them with exit 3.
+/// Dining philosophers with 4 philosophers (slow for rule SYM and quotient in a debug build),
+/// written to a directory of its own per `tag` so that tests running at once do not share a file.
+fn dining4(tag: &str) -> PathBuf {
     let text = std::fs::read_to_string(root().join("benchmarks/dining/dining.lts")).unwrap();
     let text: String = text
         .lines()
@@ -444,10 +445,54 @@ fn learning_and_quotient_methods_honour_the_timeout() {
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let dir = std::env::temp_dir().join(format!("guarantor-cli-timeout-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("guarantor-cli-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let model = dir.join("dining4.lts");
     std::fs::write(&model, text).unwrap();
+    model
+}
+
+#[test]
+fn long_runs_report_progress_on_stderr_unless_quiet() {
+    let model = dining4("progress");
+    let args = |quiet: bool| {
+        let mut a = vec![
+            "check",
+            "--method",
+            "lstar-sym",
+            "--timeout",
+            "2.5",
+            "--target",
+            "SYS",
+            model.to_str().unwrap(),
+        ];
+        if quiet {
+            a.push("--quiet");
+        }
+        guarantor(&a)
+    };
+    let loud = args(false);
+    let stderr = String::from_utf8_lossy(&loud.stderr);
+    assert!(
+        stderr.contains("] lstar-sym: ") && stderr.contains("model checks, largest product"),
+        "{stderr}"
+    );
+    assert!(
+        loud.stdout.is_empty() || !String::from_utf8_lossy(&loud.stdout).contains("model checks")
+    );
+    let quiet = args(true);
+    assert!(
+        !String::from_utf8_lossy(&quiet.stderr).contains("largest product"),
+        "{}",
+        String::from_utf8_lossy(&quiet.stderr)
+    );
+}
+
+#[test]
+fn learning_and_quotient_methods_honour_the_timeout() {
+    // Dining philosophers with 4 philosophers: rule SYM and the quotient refinement both need far
+    // longer than a second in a debug build, so a one-second timeout must end them with exit 3.
+    let model = dining4("timeout");
     for method in ["lstar-sym", "quotient"] {
         let started = std::time::Instant::now();
         let out = guarantor(&[

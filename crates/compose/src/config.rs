@@ -8,11 +8,13 @@
 //! would dominate a loop that handles a state in about a hundred, so [`Budget::tick`] looks at the
 //! clock and the cancel flag only once every [`Budget::CHECK_EVERY`] ticks.
 
+use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::error::ComposeError;
+use crate::monitor::Monitor;
 
 /// Limits on an exploration. `Config::default()` is unlimited.
 ///
@@ -34,6 +36,9 @@ pub struct Config {
     /// A flag another thread may set to stop the exploration with [`ComposeError::Cancelled`].
     /// Default: `None`, not cancellable.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Live counters every exploration under this config publishes to (for progress reports and
+    /// for the largest product a method built). Default: `None`.
+    pub monitor: Option<Arc<Monitor>>,
 }
 
 impl Config {
@@ -73,12 +78,20 @@ impl Config {
         self
     }
 
+    /// Attaches a [`Monitor`]: every exploration under this config reports its states to it.
+    #[must_use]
+    pub fn with_monitor(mut self, monitor: Arc<Monitor>) -> Self {
+        self.monitor = Some(monitor);
+        self
+    }
+
     /// A fresh [`Budget`] for one exploration under this config, checked once immediately (a
     /// deadline in the past or a raised cancel flag fails here, before any work).
     pub fn budget(&self) -> Result<Budget<'_>, ComposeError> {
         let budget = Budget {
             config: self,
             ticks: 0,
+            states: Cell::new(0),
         };
         budget.check_now()?;
         Ok(budget)
@@ -98,10 +111,15 @@ impl Config {
 /// assert!(matches!(budget.check_states(11), Err(ComposeError::StateLimit { limit: 10 })));
 /// # Ok::<(), ComposeError>(())
 /// ```
+///
+/// When the config carries a [`Monitor`], the budget publishes the largest state count it was
+/// asked about at each look at the clock and when it is dropped (the exploration's end).
 #[derive(Debug)]
 pub struct Budget<'c> {
     config: &'c Config,
     ticks: u32,
+    /// The largest count passed to [`Budget::check_states`], kept for the monitor.
+    states: Cell<usize>,
 }
 
 impl Budget<'_> {
@@ -123,6 +141,9 @@ impl Budget<'_> {
     /// Fails with [`ComposeError::StateLimit`] if `states` exceeds the configured maximum.
     #[inline]
     pub fn check_states(&self, states: usize) -> Result<(), ComposeError> {
+        if states > self.states.get() {
+            self.states.set(states);
+        }
         match self.config.max_states {
             Some(limit) if states > limit => Err(ComposeError::StateLimit { limit }),
             _ => Ok(()),
@@ -131,6 +152,9 @@ impl Budget<'_> {
 
     /// Checks the cancel flag and the deadline now.
     pub fn check_now(&self) -> Result<(), ComposeError> {
+        if let Some(monitor) = &self.config.monitor {
+            monitor.record_states(self.states.get());
+        }
         if self
             .config
             .cancel
@@ -143,6 +167,14 @@ impl Budget<'_> {
             return Err(ComposeError::Deadline);
         }
         Ok(())
+    }
+}
+
+impl Drop for Budget<'_> {
+    fn drop(&mut self) {
+        if let Some(monitor) = &self.config.monitor {
+            monitor.finish_exploration(self.states.get());
+        }
     }
 }
 

@@ -69,7 +69,8 @@
 //! - **Configs and budgets.** Every entry point takes a [`Config`]: `max_states`, a deadline and a
 //!   cancel flag, all unlimited by default. Running out ends in a [`ComposeError`] for which
 //!   [`ComposeError::is_budget`] is true — never in a hang. [`Budget`] is the cheap checker loops
-//!   use; the method crates use it too.
+//!   use; the method crates use it too. A [`Monitor`] attached to the config sees the state count
+//!   of every exploration run under it, for progress reports.
 //! - **Verdicts carry evidence.** [`Verdict::Holds`] carries a [`Certificate`] (assumptions; empty
 //!   for monolithic checks), [`Verdict::Violated`] a [`Counterexample`]: visible action names and
 //!   the [`Violation`] reached. Counterexamples are shortest (breadth-first search) and replay.
@@ -95,6 +96,7 @@ pub mod config;
 pub mod error;
 pub mod error_lts;
 mod explore;
+pub mod monitor;
 mod moves;
 pub mod priority;
 pub mod product;
@@ -109,6 +111,7 @@ pub use compose::{Composition, compose, compose_with_priority, compose_with_tupl
 pub use config::{Budget, Config};
 pub use error::ComposeError;
 pub use error_lts::error_lts;
+pub use monitor::{Monitor, MonitorSnapshot};
 pub use priority::Priority;
 pub use safety::{SafetyReport, Stats, check_safety, find_deadlock, find_deadlock_with};
 pub use system::{SystemOptions, check_system};

@@ -9,12 +9,13 @@
 //! ([`find_violation`]) before it is handed out: a method that claims a violation it cannot
 //! demonstrate is reported as [`CheckError::BadEvidence`], never passed on as a verdict.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use guarantor_circ::{CircConfig, CircError, Mode, Policy, check_circ};
 use guarantor_compose::replay::{find_violation, replay};
 use guarantor_compose::{
-    ComposeError, Config, Counterexample, Priority, SystemOptions, Verdict, Violation,
+    ComposeError, Config, Counterexample, Monitor, Priority, SystemOptions, Verdict, Violation,
     check_system, compose,
 };
 use guarantor_lstar::LstarError;
@@ -192,7 +193,8 @@ pub struct Outcome {
     pub verdict: Verdict,
     /// The method that produced the verdict (for `auto`, the one that answered).
     pub method: Method,
-    /// States explored by the largest search the method ran.
+    /// States explored by the largest search the method ran (for the compositional methods: the
+    /// largest of their many model checks, as seen by a [`Monitor`]).
     pub states: usize,
     /// Transitions explored by the largest search the method ran.
     pub transitions: usize,
@@ -342,13 +344,22 @@ impl Checker {
                 method.name()
             )));
         }
-        match method {
-            Method::Monolithic => self.run_monolithic(config),
+        if method == Method::Auto {
+            return self.run_auto();
+        }
+        // Each run gets its own monitor (forwarding to the caller's, if any) so that the largest
+        // product it built can be reported even by methods that only run many small checks.
+        let monitor = Arc::new(Monitor::child_of(config.monitor.clone()));
+        let config = &config.clone().with_monitor(Arc::clone(&monitor));
+        monitor.note(method.name());
+        let mut outcome = match method {
             Method::Lstar | Method::LstarSym | Method::LstarNway => self.run_lstar(method, config),
             Method::Quotient => self.run_quotient(config),
             Method::Circ => self.run_circ(config),
-            Method::Auto => self.run_auto(),
-        }
+            _ => self.run_monolithic(config),
+        }?;
+        outcome.states = outcome.states.max(monitor.snapshot().largest_states);
+        Ok(outcome)
     }
 
     fn system_options(&self) -> SystemOptions {
