@@ -130,6 +130,12 @@ impl Teacher for AsymTeacher<'_> {
         }
         let assumption = hypothesis.to_safety_lts(&self.interface)?;
         self.sizes.push(assumption.num_states());
+        super::note_conjecture(
+            &self.config.compose,
+            "ASYM",
+            self.sizes.len(),
+            assumption.num_states(),
+        );
         // Oracle 1: is the assumption strong enough to keep M1 safe?
         let premise1 = check_triple(&assumption, self.m1, self.property, &self.config.compose)?;
         if let Some(cex) = premise1.verdict.counterexample() {

@@ -138,6 +138,16 @@ pub(crate) fn merge(witness: &[String], env: &[String], interface: &[String]) ->
     out
 }
 
+/// Tells a progress reader (the config's monitor, if any) about a new conjecture, so that a long
+/// learning run shows how far it is.
+fn note_conjecture(config: &Config, rule: &str, round: usize, states: usize) {
+    if let Some(monitor) = &config.monitor {
+        monitor.note(format!(
+            "{rule}: conjecture {round}, assumption of {states} states"
+        ));
+    }
+}
+
 /// Adds the counts of `other` to `total` (hypothesis sizes are appended).
 pub(crate) fn add_stats(total: &mut Stats, other: &Stats) {
     total.membership_queries += other.membership_queries;

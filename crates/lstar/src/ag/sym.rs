@@ -140,6 +140,12 @@ impl Sym<'_> {
             }
             let assumption = h.to_safety_lts(&self.interface)?;
             self.sizes.push(assumption.num_states());
+            super::note_conjecture(
+                self.config,
+                "SYM",
+                self.sizes.len(),
+                assumption.num_states(),
+            );
             let premise = check_triple(&assumption, side.component, self.property, self.config)?;
             match premise.verdict.counterexample() {
                 Some(cex) => side
