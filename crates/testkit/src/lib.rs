@@ -3,14 +3,15 @@
 //! What every method's tests share, so that each method is held to the same standard:
 //! - [`manifest`]: the data-driven suite — models with their expected verdicts, written down once in
 //!   `testdata/manifest.toml` and run against every method (as regex runs one suite against every
-//!   engine).
+//!   engine). Models are `.aut` files or FSP (LTSA) models.
 //! - [`evidence`]: independent re-checks of what a method returns: a counterexample must replay in
 //!   every component and violate a property; a certificate's assumptions must pass the plain checker.
 //!
 //! It depends on `lts`, `compose` and `fsp` only, and is used as a dev-dependency.
 
 pub mod evidence;
+mod fsp_load;
 pub mod manifest;
 
 pub use evidence::{EvidenceError, check_counterexample, check_verdict_evidence};
-pub use manifest::{Case, Expected, ManifestError, load_manifest, workspace_root};
+pub use manifest::{Case, Expected, ManifestError, load_manifest, parse_manifest, workspace_root};

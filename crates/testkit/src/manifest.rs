@@ -16,15 +16,37 @@
 //! lenient = false
 //! # optional: methods known to exceed the suite's time budget here (say why in a comment)
 //! slow = ["lstar-sym"]
+//! # optional: methods known to give a wrong verdict here, "method: reason"; the suite still runs
+//! # them, reports them loudly, and fails once one agrees again (so the entry gets removed)
+//! known_wrong = ["circ: says holds, see issue notes"]
 //! ```
 //!
+//! An entry of `components` or `properties` is either a path or a table naming an FSP model:
+//!
+//! - `"x.aut"`: one Aldebaran LTS (a component, or a deterministic property).
+//! - `"x.lts"` or `"x.fsp"` (or `{ fsp = "x.lts", target = "SYS" }`): the FSP file's `target`
+//!   (default: its last composite, as in LTSA). As a component, the whole target composed as LTSA
+//!   builds it (nested composites first, its hiding and minimisation applied; a `property` process
+//!   inside takes part in its error form, so its violation shows as the component's error state).
+//!   As a property entry, every process of the target is one property.
+//! - `{ fsp = "x.lts", target = "SYS", split = true }` (components only): every process of the
+//!   target is one component, every nested composite one more, and every `property` process one
+//!   property of the case, so that compositional methods see the model's structure. Its hiding is
+//!   dropped, which cannot change a safety verdict only if nothing outside sees the hidden actions:
+//!   a split entry whose target hides actions must be the case's only entry. A target with action
+//!   priority cannot be split (only the monolithic method honours priority).
+//!
 //! Every case must say `why` its verdict is what it is: a verdict nobody can justify is not a test.
+//! A bad entry (unknown field, unknown extension, a split that would be unsound, a model that does
+//! not load) is a [`ManifestError`] naming the case.
 
 use std::path::{Path, PathBuf};
 
 use guarantor_lts::Lts;
 use guarantor_lts::io::aut::{AutReadOptions, read_aut_file_with};
 use serde::Deserialize;
+
+use crate::fsp_load::{self, Named};
 
 /// What a case must give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -40,16 +62,33 @@ pub enum Expected {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawManifest {
-    case: Vec<RawCase>,
+    case: Vec<toml::Value>,
+}
+
+/// One entry of `components` or `properties`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum RawEntry {
+    Path(PathBuf),
+    Fsp(RawFsp),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFsp {
+    fsp: PathBuf,
+    target: Option<String>,
+    #[serde(default)]
+    split: bool,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawCase {
     name: String,
-    components: Vec<PathBuf>,
+    components: Vec<RawEntry>,
     #[serde(default)]
-    properties: Vec<PathBuf>,
+    properties: Vec<RawEntry>,
     verdict: Expected,
     why: String,
     counterexample_len: Option<usize>,
@@ -58,6 +97,8 @@ struct RawCase {
     lenient: bool,
     #[serde(default)]
     slow: Vec<String>,
+    #[serde(default)]
+    known_wrong: Vec<String>,
 }
 
 /// One model of the suite, loaded.
@@ -66,7 +107,7 @@ struct RawCase {
 pub struct Case {
     /// The case's name.
     pub name: String,
-    /// Components with their names (file stems).
+    /// Components with their names (file stems, or FSP process and composite names).
     pub components: Vec<(String, Lts)>,
     /// Safety properties with their names.
     pub properties: Vec<(String, Lts)>,
@@ -79,6 +120,9 @@ pub struct Case {
     /// Methods (by command-line name) known to exceed the suite's time budget on this case; the
     /// manifest says why next to the list.
     pub slow: Vec<String>,
+    /// Methods (by command-line name) known to give a wrong verdict on this case, with the
+    /// reason: `(method, reason)`.
+    pub known_wrong: Vec<(String, String)>,
 }
 
 impl Case {
@@ -90,6 +134,14 @@ impl Case {
     /// The properties without their names.
     pub fn property_refs(&self) -> Vec<&Lts> {
         self.properties.iter().map(|(_, l)| l).collect()
+    }
+
+    /// Why `method` is known to be wrong here, if it is.
+    pub fn known_wrong(&self, method: &str) -> Option<&str> {
+        self.known_wrong
+            .iter()
+            .find(|(m, _)| m == method)
+            .map(|(_, why)| why.as_str())
     }
 }
 
@@ -113,6 +165,14 @@ pub enum ManifestError {
         /// The TOML error.
         message: String,
     },
+    /// A case's fields are malformed (unknown field, missing `why`, a bad entry).
+    #[error("case {case}: {message}")]
+    BadCase {
+        /// The case (or its position, if it has no name).
+        case: String,
+        /// What is wrong.
+        message: String,
+    },
     /// A model file named by a case did not load.
     #[error("case {case}: {message}")]
     Model {
@@ -128,27 +188,174 @@ pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn load_models(
-    case: &str,
-    root: &Path,
-    paths: &[PathBuf],
+fn is_aut(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("aut"))
+}
+
+fn is_fsp(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("lts") || e.eq_ignore_ascii_case("fsp"))
+}
+
+/// The path of an entry naming an `.aut` file.
+fn aut_entry(entry: &RawEntry) -> Option<&Path> {
+    match entry {
+        RawEntry::Path(p) if is_aut(p) => Some(p),
+        _ => None,
+    }
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+}
+
+/// Loads one case's models.
+struct Loader<'a> {
+    case: &'a str,
+    root: &'a Path,
     lenient: bool,
-) -> Result<Vec<(String, Lts)>, ManifestError> {
-    let opts = AutReadOptions::default().check_transition_count(!lenient);
-    paths
-        .iter()
-        .map(|p| {
-            let lts =
-                read_aut_file_with(&root.join(p), &opts).map_err(|e| ManifestError::Model {
-                    case: case.to_owned(),
-                    message: e.to_string(),
-                })?;
-            let name = p
-                .file_stem()
-                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-            Ok((name, lts))
+}
+
+impl Loader<'_> {
+    fn bad(&self, message: impl Into<String>) -> ManifestError {
+        ManifestError::BadCase {
+            case: self.case.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    fn model(&self, message: impl Into<String>) -> ManifestError {
+        ManifestError::Model {
+            case: self.case.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    fn aut(&self, path: &Path) -> Result<Named, ManifestError> {
+        let opts = AutReadOptions::default().check_transition_count(!self.lenient);
+        let lts = read_aut_file_with(&self.root.join(path), &opts)
+            .map_err(|e| self.model(e.to_string()))?;
+        Ok((stem(path), lts))
+    }
+
+    /// The FSP entry elaborated, or why it is not an FSP entry.
+    fn system(&self, entry: &RawEntry) -> Result<(guarantor_fsp::System, bool), ManifestError> {
+        let (path, target, split) = match entry {
+            RawEntry::Path(p) => (p, None, false),
+            RawEntry::Fsp(f) => (&f.fsp, f.target.as_deref(), f.split),
+        };
+        if !is_fsp(path) {
+            return Err(self.bad(format!(
+                "{}: an FSP model must end in .lts or .fsp",
+                path.display()
+            )));
+        }
+        let system =
+            fsp_load::elaborate(&self.root.join(path), target).map_err(|e| self.model(e))?;
+        Ok((system, split))
+    }
+
+    /// Components and the properties that split FSP entries bring along.
+    fn components(&self, entries: &[RawEntry]) -> Result<(Vec<Named>, Vec<Named>), ManifestError> {
+        let mut components = Vec::new();
+        let mut properties = Vec::new();
+        for entry in entries {
+            if let Some(p) = aut_entry(entry) {
+                components.push(self.aut(p)?);
+                continue;
+            }
+            let (system, split) = self.system(entry)?;
+            if split {
+                if system.hiding.is_some() && entries.len() > 1 {
+                    return Err(self.bad(format!(
+                        "target {} hides actions, so splitting it is sound only as the case's \
+                         only component entry",
+                        system.name
+                    )));
+                }
+                let (c, p) = fsp_load::split(&system).map_err(|e| self.bad(e))?;
+                components.extend(c);
+                properties.extend(p);
+            } else {
+                let lts = fsp_load::composed(&system).map_err(|e| self.model(e))?;
+                components.push((system.name.clone(), lts));
+            }
+        }
+        Ok((components, properties))
+    }
+
+    fn properties(&self, entries: &[RawEntry]) -> Result<Vec<Named>, ManifestError> {
+        let mut properties = Vec::new();
+        for entry in entries {
+            if let Some(p) = aut_entry(entry) {
+                properties.push(self.aut(p)?);
+                continue;
+            }
+            let (system, split) = self.system(entry)?;
+            if split {
+                return Err(self.bad("`split` applies to component entries only"));
+            }
+            properties.extend(fsp_load::properties(&system).map_err(|e| self.bad(e))?);
+        }
+        Ok(properties)
+    }
+}
+
+fn parse_known_wrong(
+    case: &str,
+    entries: Vec<String>,
+) -> Result<Vec<(String, String)>, ManifestError> {
+    entries
+        .into_iter()
+        .map(|e| match e.split_once(':') {
+            Some((m, why)) if !m.trim().is_empty() && !why.trim().is_empty() => {
+                Ok((m.trim().to_owned(), why.trim().to_owned()))
+            }
+            _ => Err(ManifestError::BadCase {
+                case: case.to_owned(),
+                message: format!("known_wrong entry {e:?} is not \"method: reason\""),
+            }),
         })
         .collect()
+}
+
+fn load_case(index: usize, value: toml::Value, root: &Path) -> Result<Case, ManifestError> {
+    let label = value
+        .get("name")
+        .and_then(toml::Value::as_str)
+        .map_or_else(|| format!("#{}", index + 1), str::to_owned);
+    let c = RawCase::deserialize(value).map_err(|e| ManifestError::BadCase {
+        case: label.clone(),
+        message: e.to_string(),
+    })?;
+    if c.why.trim().is_empty() {
+        return Err(ManifestError::BadCase {
+            case: label,
+            message: "empty `why`".into(),
+        });
+    }
+    let loader = Loader {
+        case: &c.name,
+        root,
+        lenient: c.lenient,
+    };
+    let (components, mut properties) = loader.components(&c.components)?;
+    properties.extend(loader.properties(&c.properties)?);
+    if components.is_empty() {
+        return Err(loader.bad("no component"));
+    }
+    Ok(Case {
+        components,
+        properties,
+        expected: c.verdict,
+        counterexample_len: c.counterexample_len,
+        states: c.states,
+        slow: c.slow,
+        known_wrong: parse_known_wrong(&c.name, c.known_wrong)?,
+        name: c.name,
+    })
 }
 
 /// Loads a manifest (path relative to the workspace root) and every model it names.
@@ -159,28 +366,18 @@ pub fn load_manifest(relative: impl AsRef<Path>) -> Result<Vec<Case>, ManifestEr
         path: path.clone(),
         source,
     })?;
-    let raw: RawManifest = toml::from_str(&text).map_err(|e| ManifestError::Syntax {
-        path: path.clone(),
+    parse_manifest(&text, &path, &root)
+}
+
+/// Parses manifest text; model paths are relative to `root`, `path` is for messages only.
+pub fn parse_manifest(text: &str, path: &Path, root: &Path) -> Result<Vec<Case>, ManifestError> {
+    let raw: RawManifest = toml::from_str(text).map_err(|e| ManifestError::Syntax {
+        path: path.to_owned(),
         message: e.to_string(),
     })?;
     raw.case
         .into_iter()
-        .map(|c| {
-            if c.why.trim().is_empty() {
-                return Err(ManifestError::Model {
-                    case: c.name,
-                    message: "empty `why`".into(),
-                });
-            }
-            Ok(Case {
-                components: load_models(&c.name, &root, &c.components, c.lenient)?,
-                properties: load_models(&c.name, &root, &c.properties, c.lenient)?,
-                name: c.name,
-                expected: c.verdict,
-                counterexample_len: c.counterexample_len,
-                states: c.states,
-                slow: c.slow,
-            })
-        })
+        .enumerate()
+        .map(|(i, v)| load_case(i, v, root))
         .collect()
 }

@@ -4,8 +4,18 @@
 //! adding a case to the manifest. Each run checks the verdict and re-checks the evidence. Each
 //! (case, method) pair runs under a time budget; a pair that runs out must be listed in the case's
 //! `slow` field (with the reason in the manifest), so that a method getting slower fails the suite
-//! instead of hiding.
+//! instead of hiding. A pair listed in `known_wrong` still runs: its wrong answer is reported
+//! loudly, and the suite fails once it agrees again, so that the entry is removed.
+//!
+//! To look at a part while working on it, set `SUITE_METHODS` (comma-separated method names) and
+//! `SUITE_CASES` (a substring of case names); the summary then says that the run was filtered.
+//!
+//! Pairs run on a few threads; every failure is collected, and the test fails at the end with all
+//! of them, after a per-method summary.
 
+use std::fmt::Write as _;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use guarantor::compose::{Config, Verdict};
@@ -25,6 +35,16 @@ const METHODS: &[Method] = &[
 /// Per (case, method): generous for debug builds on a loaded 2-core machine.
 const BUDGET: Duration = Duration::from_secs(20);
 
+/// How a (case, method) pair ended.
+#[derive(Debug)]
+enum Result {
+    Pass(Duration),
+    Slow,
+    /// Listed in `known_wrong` and still wrong: what it gave.
+    KnownWrong(String),
+    Fail(String),
+}
+
 fn checker_for(case: &Case, method: Method) -> Checker {
     let mut checker = Checker::new()
         .method(method)
@@ -38,47 +58,186 @@ fn checker_for(case: &Case, method: Method) -> Checker {
     checker
 }
 
-fn run_case(case: &Case, method: Method) {
-    let label = format!("{} with {}", case.name, method.name());
-    if case.slow.iter().any(|m| m == method.name()) {
-        eprintln!("{label}: skipped (listed as slow in the manifest)");
-        return;
-    }
+/// Runs one pair; `Err` says how it disagrees with the manifest.
+fn check_pair(case: &Case, method: Method) -> std::result::Result<Duration, String> {
     let started = Instant::now();
     let outcome = checker_for(case, method)
         .check()
-        .unwrap_or_else(|e| panic!("{label}: {e} after {:?}", started.elapsed()));
-    eprintln!("{label}: {:?}", started.elapsed());
+        .map_err(|e| format!("{e} after {:?}", started.elapsed()))?;
+    let elapsed = started.elapsed();
     let got = if outcome.verdict.is_holds() {
         Expected::Holds
     } else {
         Expected::Violated
     };
-    assert_eq!(got, case.expected, "{label}");
+    if got != case.expected {
+        return Err(format!("verdict {got:?}, expected {:?}", case.expected));
+    }
     check_verdict_evidence(
         &case.component_refs(),
         &case.property_refs(),
         &outcome.verdict,
     )
-    .unwrap_or_else(|e| panic!("{label}: {e}"));
+    .map_err(|e| e.to_string())?;
     if let (Verdict::Violated(cex), Some(len), Method::Monolithic) =
         (&outcome.verdict, case.counterexample_len, method)
     {
         // Breadth-first search finds a shortest counterexample; other methods need not.
-        assert_eq!(cex.trace.len(), len, "{label}: counterexample length");
+        if cex.trace.len() != len {
+            return Err(format!(
+                "counterexample of {} steps, expected {len}: {:?}",
+                cex.trace.len(),
+                cex.trace
+            ));
+        }
     }
     if let (Method::Monolithic, Some(states)) = (method, case.states) {
-        assert_eq!(outcome.states, states, "{label}: explored states");
+        if outcome.states != states {
+            return Err(format!(
+                "explored {} states, expected {states}",
+                outcome.states
+            ));
+        }
     }
+    Ok(elapsed)
+}
+
+fn run_pair(case: &Case, method: Method) -> Result {
+    if case.slow.iter().any(|m| m == method.name()) {
+        return Result::Slow;
+    }
+    let got = check_pair(case, method);
+    match (got, case.known_wrong(method.name())) {
+        (Ok(t), None) => Result::Pass(t),
+        (Err(e), None) => Result::Fail(e),
+        (Err(e), Some(_)) => Result::KnownWrong(e),
+        (Ok(_), Some(why)) => Result::Fail(format!(
+            "agrees with the manifest although listed in known_wrong ({why}): remove the entry"
+        )),
+    }
+}
+
+/// The (case index, method) pairs to run, after the `SUITE_CASES` / `SUITE_METHODS` filters.
+fn selected_pairs(cases: &[Case]) -> (Vec<(usize, Method)>, bool) {
+    let method_filter = std::env::var("SUITE_METHODS").ok();
+    let case_filter = std::env::var("SUITE_CASES").ok();
+    let pairs = (0..cases.len())
+        .filter(|&c| {
+            case_filter
+                .as_deref()
+                .is_none_or(|f| cases[c].name.contains(f))
+        })
+        .flat_map(|c| METHODS.iter().map(move |&m| (c, m)))
+        .filter(|(_, m)| {
+            method_filter
+                .as_deref()
+                .is_none_or(|f| f.split(',').any(|n| n.trim() == m.name()))
+        })
+        .collect();
+    (pairs, method_filter.is_some() || case_filter.is_some())
+}
+
+/// Runs every pair on `threads` threads, printing each result as it comes.
+fn run_all(cases: &[Case], pairs: &[(usize, Method)], threads: usize) -> Vec<Result> {
+    let results: Mutex<Vec<Option<Result>>> =
+        Mutex::new(std::iter::repeat_with(|| None).take(pairs.len()).collect());
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(c, method)) = pairs.get(i) else {
+                        break;
+                    };
+                    let case = &cases[c];
+                    let result = run_pair(case, method);
+                    let label = format!("{} with {}", case.name, method.name());
+                    match &result {
+                        Result::Pass(t) => eprintln!("{label}: {t:?}"),
+                        Result::Slow => eprintln!("{label}: skipped (slow in the manifest)"),
+                        Result::KnownWrong(e) => eprintln!("{label}: KNOWN WRONG: {e}"),
+                        Result::Fail(e) => eprintln!("{label}: FAILED: {e}"),
+                    }
+                    results.lock().unwrap()[i] = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .map(Option::unwrap)
+        .collect()
+}
+
+/// Per-method counts, plus the failures and the known-wrong pairs, one line each.
+fn summarise(cases: &[Case], pairs: &[(usize, Method)], results: &[Result]) -> [String; 3] {
+    let mut summary = String::new();
+    let mut failures = String::new();
+    let mut known = String::new();
+    for &method in METHODS {
+        let (mut pass, mut slow, mut wrong, mut fail) = (0, 0, 0, 0);
+        for ((c, m), r) in pairs.iter().zip(results) {
+            if *m != method {
+                continue;
+            }
+            let label = format!("{} with {}", cases[*c].name, m.name());
+            match r {
+                Result::Pass(_) => pass += 1,
+                Result::Slow => slow += 1,
+                Result::KnownWrong(e) => {
+                    wrong += 1;
+                    let _ = writeln!(known, "  {label}: {e}");
+                }
+                Result::Fail(e) => {
+                    fail += 1;
+                    let _ = writeln!(failures, "  {label}: {e}");
+                }
+            }
+        }
+        let _ = writeln!(
+            summary,
+            "  {:<10} pass {pass:>3}  slow {slow:>3}  known wrong {wrong:>3}  failed {fail:>3}",
+            method.name()
+        );
+    }
+    [summary, failures, known]
 }
 
 #[test]
 fn every_method_agrees_with_the_manifest() {
-    let cases = load_manifest("testdata/manifest.toml").expect("manifest loads");
+    let cases = load_manifest("testdata/manifest.toml").unwrap_or_else(|e| panic!("{e}"));
     assert!(cases.len() >= 2, "the manifest lost its cases");
     for case in &cases {
-        for &method in METHODS {
-            run_case(case, method);
-        }
+        let states: usize = case.components.iter().map(|(_, l)| l.num_states()).sum();
+        eprintln!(
+            "{}: {} components ({states} states in all), {} properties",
+            case.name,
+            case.components.len(),
+            case.properties.len()
+        );
     }
+    let (pairs, filtered) = selected_pairs(&cases);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let started = Instant::now();
+    let results = run_all(&cases, &pairs, threads);
+    let [summary, failures, known] = summarise(&cases, &pairs, &results);
+    eprintln!(
+        "{} pairs of {} cases x {} methods in {:?} on {threads} threads{}\n{summary}",
+        pairs.len(),
+        cases.len(),
+        METHODS.len(),
+        started.elapsed(),
+        if filtered {
+            " (FILTERED by SUITE_METHODS / SUITE_CASES)"
+        } else {
+            ""
+        }
+    );
+    if !known.is_empty() {
+        eprintln!("!!! KNOWN WRONG VERDICTS (listed in the manifest, still wrong):\n{known}");
+    }
+    assert!(failures.is_empty(), "suite failures:\n{failures}");
 }
