@@ -42,6 +42,11 @@ pub struct QuotientConfig {
     /// [`Synthesis::sizes`](crate::Synthesis::sizes) (a full round per step, so slow). `false`:
     /// extract it once, at the end. Default: `false`.
     pub record_sizes: bool,
+    /// `false`: each refinement step splits one block on the one edge the paper's heuristic
+    /// picks. `true`: it splits that block on every edge that the heuristic would accept at it
+    /// (into it forward, out of it backward) at once, so a step may add several abstract states
+    /// and fewer steps are needed. Default: `false`.
+    pub split_all: bool,
 }
 
 impl Default for QuotientConfig {
@@ -53,6 +58,7 @@ impl Default for QuotientConfig {
             switch_every: 10,
             refine: true,
             record_sizes: false,
+            split_all: false,
         }
     }
 }
@@ -95,6 +101,13 @@ impl QuotientConfig {
     #[must_use]
     pub fn with_record_sizes(mut self, record_sizes: bool) -> Self {
         self.record_sizes = record_sizes;
+        self
+    }
+
+    /// Splits a block on every useful edge at it at once (see [`QuotientConfig::split_all`]).
+    #[must_use]
+    pub fn with_split_all(mut self, split_all: bool) -> Self {
+        self.split_all = split_all;
         self
     }
 

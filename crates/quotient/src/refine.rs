@@ -116,6 +116,15 @@ impl Lower {
     }
 }
 
+/// Which directions have converged.
+#[derive(Clone, Copy, Debug, Default)]
+struct Done {
+    forward: bool,
+    backward: bool,
+    /// The converged backward labels put every non-error state of their subject in one class.
+    minimal: bool,
+}
+
 /// The state of the incremental refinement loop.
 pub(crate) struct Refiner<'a> {
     env: &'a Env<'a>,
@@ -124,9 +133,10 @@ pub(crate) struct Refiner<'a> {
     pub(crate) part: Partition,
     /// Per block: the block it was split from (`NONE` for the initial blocks).
     parent: Vec<u32>,
-    /// `M`'s moves `(action, target)` by source (none out of `ERROR`), and sources by target.
+    /// `M`'s moves `(action, target)` by source (none out of `ERROR`), and `(source, action)` by
+    /// target.
     m_out: Csr<(u32, u32)>,
-    m_in: Csr<u32>,
+    m_in: Csr<(u32, u32)>,
     m_err: Option<u32>,
     p_err: Option<u32>,
     /// Per block: its may edges.
@@ -143,11 +153,19 @@ pub(crate) struct Refiner<'a> {
     /// `N_F` and the forward class map, once the forward bounds coincide; until then the backward
     /// labels are over `N`.
     nf: Option<(Subject, Vec<u32>)>,
-    done_f: bool,
-    done_b: bool,
-    /// The converged backward labels put every non-error state of their subject in one class.
-    minimal: bool,
+    /// Which directions have converged.
+    done: Done,
     scratch: Vec<u64>,
+    changed: Vec<(u32, Edge, bool, bool)>,
+    rows: Vec<(u32, u32, u32, u32)>,
+    keys: Vec<u128>,
+    pairs: Vec<(u32, Edge)>,
+    /// Per node: the node whose labels it started from (or `NONE`).
+    copied: Vec<u32>,
+    /// Split the chosen block by every useful edge at it, not only the chosen one.
+    split_all: bool,
+    /// Must flags of the edges `(source, g, target)` before the current update.
+    before: FxHashMap<(u32, u32, u32), (bool, bool)>,
 }
 
 impl<'a> Refiner<'a> {
@@ -156,6 +174,7 @@ impl<'a> Refiner<'a> {
         env: &'a Env<'a>,
         n: &'a Lts,
         subject: &'a Subject,
+        split_all: bool,
         budget: &mut Budget<'_>,
     ) -> Result<Self, QuotientError> {
         let m = env.m;
@@ -168,7 +187,7 @@ impl<'a> Refiner<'a> {
         for t in m.transitions().filter(|t| !m.is_error(t.source)) {
             let (s, d) = (t.source.as_u32(), t.target.as_u32());
             outs.push((s, (t.action.as_u32(), d)));
-            ins.push((d, s));
+            ins.push((d, (s, t.action.as_u32())));
         }
         let k = m.num_states();
         let mut r = Self {
@@ -191,10 +210,15 @@ impl<'a> Refiner<'a> {
             fl: Lower::new(subject.n),
             bl: Lower::new(subject.n),
             nf: None,
-            done_f: false,
-            done_b: false,
-            minimal: false,
+            done: Done::default(),
             scratch: Vec::new(),
+            changed: Vec::new(),
+            rows: Vec::new(),
+            keys: Vec::new(),
+            pairs: Vec::new(),
+            copied: Vec::new(),
+            before: FxHashMap::default(),
+            split_all,
             part,
         };
         r.bedges = (0..r.part.num_blocks() as u32)
@@ -205,20 +229,38 @@ impl<'a> Refiner<'a> {
             env.p.initial().as_u32(),
         ));
         r.fl.add(start, subject.initial);
-        let fresh: Vec<u32> = vec![start];
-        r.update(fresh, Vec::new(), budget)?;
+        r.update(vec![start], budget)?;
         Ok(r)
     }
 
     /// The may edges out of block `b`.
-    fn block_edges(&self, b: u32) -> Vec<AbsEdge> {
-        let mut rows: Vec<(u32, u32, u32, u32)> = Vec::new();
+    fn block_edges(&mut self, b: u32) -> Vec<AbsEdge> {
+        // One 128-bit key per move sorts several times faster than the tuples.
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
         for &s in self.part.members(b) {
             for &(a, d) in self.m_out.of(s) {
-                rows.push((a, self.part.block_of(d), s, d));
+                let bd = self.part.block_of(d);
+                keys.push(
+                    u128::from(a) << 96
+                        | u128::from(bd) << 64
+                        | u128::from(s) << 32
+                        | u128::from(d),
+                );
             }
         }
-        rows.sort_unstable();
+        keys.sort_unstable();
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.clear();
+        rows.extend(keys.iter().map(|&k| {
+            (
+                (k >> 96) as u32,
+                (k >> 64) as u32,
+                (k >> 32) as u32,
+                k as u32,
+            )
+        }));
+        self.keys = keys;
         let mut edges = Vec::new();
         group_edges(
             self.env,
@@ -228,7 +270,57 @@ impl<'a> Refiner<'a> {
             &mut Vec::new(),
             &mut edges,
         );
+        self.rows = rows;
         edges
+    }
+
+    /// After a block was split into `pieces` (the first keeps the block's number): the edges of
+    /// every other block into them, recomputed from the transitions into their members alone (the
+    /// rest of such a block's edges did not change). Returns the blocks patched.
+    fn patch_into(&mut self, pieces: &[u32]) -> Vec<u32> {
+        let old = pieces[0];
+        let mut rows: Vec<(u32, u32, u32, u32, u32)> = Vec::new();
+        for &b in pieces {
+            for &t in self.part.members(b) {
+                for &(s, a) in self.m_in.of(t) {
+                    let sb = self.part.block_of(s);
+                    if !pieces.contains(&sb) {
+                        rows.push((sb, a, b, s, t));
+                    }
+                }
+            }
+        }
+        rows.sort_unstable();
+        let mut patched = Vec::new();
+        let mut tail = Vec::new();
+        let mut fresh = Vec::new();
+        for chunk in rows.chunk_by(|x, y| x.0 == y.0) {
+            let src = chunk[0].0;
+            patched.push(src);
+            tail.clear();
+            tail.extend(chunk.iter().map(|&(_, a, bd, s, d)| (a, bd, s, d)));
+            fresh.clear();
+            group_edges(
+                self.env,
+                &self.part,
+                src,
+                &mut tail,
+                &mut Vec::new(),
+                &mut fresh,
+            );
+            let list = &mut self.bedges[src as usize];
+            // `any_b` is about the source block alone, which did not change; `group_edges` saw
+            // only part of its moves, so take it from the old edges of the same action.
+            for e in &mut fresh {
+                if let Some(o) = list.iter().find(|o| o.action == e.action) {
+                    e.any_b = o.any_b;
+                }
+            }
+            list.retain(|e| e.dst != old);
+            list.extend_from_slice(&fresh);
+            list.sort_unstable_by_key(|e| (e.action, e.dst));
+        }
+        patched
     }
 
     /// The node of `(b, p)`, created if new (every error tuple is the error node). A new node's
@@ -245,6 +337,7 @@ impl<'a> Refiner<'a> {
         let q = self.nodes.len() as u32;
         self.nodes.push((b, p));
         self.out.push(Vec::new());
+        self.copied.push(NONE);
         self.fl.add_row();
         self.bl.add_row();
         if is_error {
@@ -258,6 +351,7 @@ impl<'a> Refiner<'a> {
             let mut a = self.parent[b as usize];
             while a != NONE {
                 if let Some(&from) = self.index.get(&(a, p)) {
+                    self.copied[q as usize] = from;
                     self.fl.labels.copy_within(q as usize, from as usize);
                     self.bl.labels.copy_within(q as usize, from as usize);
                     break;
@@ -278,7 +372,8 @@ impl<'a> Refiner<'a> {
     /// The out-edges of non-error node `q` from its block's abstract edges (creating targets).
     fn node_edges(&mut self, node: u32) -> Vec<Edge> {
         let (block, ps) = self.nodes[node as usize];
-        let mut edges = Vec::new();
+        let mut edges = std::mem::take(&mut self.out[node as usize]);
+        edges.clear();
         for i in 0..self.bedges[block as usize].len() {
             let abs = self.bedges[block as usize][i];
             let Some(ps2) = self.env.p_step(ps, abs.g) else {
@@ -325,66 +420,82 @@ impl<'a> Refiner<'a> {
 
     /// Recomputes the out-edges of `dirty` nodes (and of every node created meanwhile), rebuilds
     /// the incoming edges and reachability, and closes both lower labellings from the edges that
-    /// are new or newly must. `old` holds the previous out-edges of the dirty nodes.
-    fn update(
-        &mut self,
-        dirty: Vec<u32>,
-        old: Vec<Vec<Edge>>,
-        budget: &mut Budget<'_>,
-    ) -> Result<(), QuotientError> {
+    /// are new or newly must.
+    ///
+    /// An edge `(q, g, t)` needs nothing if `(q°, g, t°)` was already a must edge of the same
+    /// direction, where `x°` is `x` for an old node and, for a node created now, the node whose
+    /// labels it copied: the labels at both ends are the same as there, so the closure still
+    /// holds. This is what keeps a step cheap: most edges of a split block are the edges its parent
+    /// had.
+    fn update(&mut self, dirty: Vec<u32>, budget: &mut Budget<'_>) -> Result<(), QuotientError> {
+        let mut before = std::mem::take(&mut self.before);
+        before.clear();
+        for &q in &dirty {
+            for e in &self.out[q as usize] {
+                let flags = before.entry((q, e.g, e.other)).or_insert((false, false));
+                flags.0 |= e.must_f;
+                flags.1 |= e.must_b;
+            }
+        }
         let mut work = dirty;
-        let mut old = old;
         let mut i = 0;
-        let mut changed: Vec<(u32, Edge, bool, bool)> = Vec::new(); // (source, edge, new f, new b)
+        let mut changed: Vec<(u32, Edge, bool, bool)> = std::mem::take(&mut self.changed);
+        changed.clear();
+        let first_new = self.nodes.len();
         while i < work.len() {
             let q = work[i];
-            let before = if i < old.len() {
-                std::mem::take(&mut old[i])
-            } else {
-                Vec::new()
-            };
             i += 1;
             if Some(q) == self.error {
                 continue;
             }
-            let first_new = self.nodes.len();
+            let created = self.nodes.len();
             let edges = self.node_edges(q);
-            work.extend(first_new as u32..self.nodes.len() as u32);
+            work.extend(created as u32..self.nodes.len() as u32);
             budget.check_states(self.nodes.len())?;
+            let anc = |x: u32| {
+                if (x as usize) < first_new {
+                    x
+                } else {
+                    self.copied[x as usize]
+                }
+            };
+            let source = anc(q);
             for e in &edges {
-                let had = |f: fn(&Edge) -> bool| {
+                let target = anc(e.other);
+                let (had_f, had_b) = if source == NONE || target == NONE {
+                    (false, false)
+                } else {
                     before
-                        .iter()
-                        .any(|x| x.g == e.g && x.other == e.other && f(x))
+                        .get(&(source, e.g, target))
+                        .copied()
+                        .unwrap_or((false, false))
                 };
-                let new_f = e.must_f && !had(|x| x.must_f);
-                let new_b = e.must_b && !had(|x| x.must_b);
-                if new_f || new_b {
-                    changed.push((q, *e, new_f, new_b));
+                let (need_f, need_b) = (e.must_f && !had_f, e.must_b && !had_b);
+                if need_f || need_b {
+                    changed.push((q, *e, need_f, need_b));
                 }
             }
             self.out[q as usize] = edges;
         }
-        let pairs: Vec<(u32, Edge)> = self
-            .out
-            .iter()
-            .enumerate()
-            .flat_map(|(q, es)| {
-                es.iter().map(move |e| {
-                    (
-                        e.other,
-                        Edge {
-                            other: q as u32,
-                            ..*e
-                        },
-                    )
-                })
-            })
-            .collect();
+        self.before = before;
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.clear();
+        for (q, es) in self.out.iter().enumerate() {
+            pairs.extend(es.iter().map(|e| {
+                (
+                    e.other,
+                    Edge {
+                        other: q as u32,
+                        ..*e
+                    },
+                )
+            }));
+        }
         self.inc = Csr::from_pairs(self.nodes.len(), &pairs);
+        self.pairs = pairs;
         self.reachability();
-        for &(q, e, new_f, new_b) in &changed {
-            if new_f {
+        for &(q, e, need_f, need_b) in &changed {
+            if need_f {
                 self.scratch.clear();
                 self.scratch
                     .extend_from_slice(self.fl.labels.row(q as usize));
@@ -392,7 +503,7 @@ impl<'a> Refiner<'a> {
                 self.forward_edge(&row, &e);
                 self.scratch = row;
             }
-            if new_b {
+            if need_b {
                 self.scratch.clear();
                 self.scratch
                     .extend_from_slice(self.bl.labels.row(e.other as usize));
@@ -401,6 +512,7 @@ impl<'a> Refiner<'a> {
                 self.scratch = row;
             }
         }
+        self.changed = changed;
         self.close_forward(budget)?;
         self.close_backward(budget)
     }
@@ -630,7 +742,7 @@ impl<'a> Refiner<'a> {
             }
         }
         // Converging forward may have rebuilt `N_F` and reopened the backward direction.
-        if !self.done_b {
+        if !self.done.backward {
             return self.step(Direction::Backward, budget);
         }
         Ok(false)
@@ -638,8 +750,8 @@ impl<'a> Refiner<'a> {
 
     fn converged(&self, dir: Direction) -> bool {
         match dir {
-            Direction::Forward => self.done_f,
-            Direction::Backward => self.done_b,
+            Direction::Forward => self.done.forward,
+            Direction::Backward => self.done.backward,
         }
     }
 
@@ -652,14 +764,14 @@ impl<'a> Refiner<'a> {
     ) -> Result<(), QuotientError> {
         match dir {
             Direction::Backward => {
-                self.done_b = true;
+                self.done.backward = true;
                 let sub = self.backward_subject();
                 let rows = self.reachable_rows(&self.bl.labels);
                 let (_, k) = classes(sub.n, sub.error, &rows, None);
-                self.minimal = k <= 1 + usize::from(sub.error.is_some());
+                self.done.minimal = k <= 1 + usize::from(sub.error.is_some());
             }
             Direction::Forward => {
-                self.done_f = true;
+                self.done.forward = true;
                 let rows = self.reachable_rows(&self.fl.labels);
                 let (cf, _) = classes(self.subject.n, self.subject.error, &rows, None);
                 let n_f = ops::quotient(self.n, &cf)?;
@@ -691,7 +803,7 @@ impl<'a> Refiner<'a> {
                 }
                 self.bl = bl;
                 self.nf = Some((nf, cf));
-                self.done_b = false;
+                self.done.backward = false;
                 self.close_backward(budget)?;
             }
         }
@@ -711,11 +823,11 @@ impl<'a> Refiner<'a> {
     /// The final class map if the loop is done: both directions converged, or the backward
     /// direction converged with every non-error state in one class (no smaller assumption exists).
     pub(crate) fn finished(&self) -> Option<Vec<u32>> {
-        if !(self.done_b && (self.done_f || self.minimal)) {
+        if !(self.done.backward && (self.done.forward || self.done.minimal)) {
             return None;
         }
         debug_assert!(self.choose(Direction::Backward).is_none());
-        debug_assert!(!self.done_f || self.choose(Direction::Forward).is_none());
+        debug_assert!(!self.done.forward || self.choose(Direction::Forward).is_none());
         let sub = self.backward_subject();
         let rows = self.reachable_rows(&self.bl.labels);
         let (cb, _) = classes(sub.n, sub.error, &rows, None);
@@ -725,15 +837,10 @@ impl<'a> Refiner<'a> {
         })
     }
 
-    /// Splits the abstraction on edge `e` out of node `s` for `dir`, then updates the graph and
-    /// the labels.
-    fn split(
-        &mut self,
-        s: u32,
-        e: &Edge,
-        dir: Direction,
-        budget: &mut Budget<'_>,
-    ) -> Result<(), QuotientError> {
+    /// The members of the block split by edge `e` out of node `s` for `dir` that have the move
+    /// `e` asks about (forward: targets with an `e`-predecessor in `s`'s block; backward: sources
+    /// with an `e`-successor in the target block).
+    fn split_set(&self, s: u32, e: &Edge, dir: Direction) -> Vec<u32> {
         let src = self.nodes[s as usize].0;
         let action = e.action;
         let mut set: Vec<u32> = Vec::new();
@@ -759,39 +866,70 @@ impl<'a> Refiner<'a> {
         }
         set.sort_unstable();
         set.dedup();
-        let made = self.part.split(set);
-        let mut affected = vec![false; self.part.num_blocks()];
-        let mut blocks = Vec::new();
-        for &(old, new) in &made {
-            self.parent.push(old);
-            self.of_block.push(Vec::new());
-            for b in [old, new] {
-                if !std::mem::replace(&mut affected[b as usize], true) {
-                    blocks.push(b);
+        set
+    }
+
+    /// Splits the abstraction on edge `e` out of node `s` for `dir` (with `split_all`, on every
+    /// useful edge of that direction at the same block: into it forward, out of it backward), then
+    /// updates the graph and the labels.
+    fn split(
+        &mut self,
+        s: u32,
+        e: &Edge,
+        dir: Direction,
+        budget: &mut Budget<'_>,
+    ) -> Result<(), QuotientError> {
+        let class = match dir {
+            Direction::Forward => e.dst,
+            Direction::Backward => self.nodes[s as usize].0,
+        };
+        let mut sets = vec![self.split_set(s, e, dir)];
+        if self.split_all {
+            for q in 0..self.nodes.len() as u32 {
+                if !self.reach[q as usize] || Some(q) == self.error {
+                    continue;
                 }
-                for &m in self.part.members(b) {
-                    for &p in self.m_in.of(m) {
-                        let pb = self.part.block_of(p);
-                        if !std::mem::replace(&mut affected[pb as usize], true) {
-                            blocks.push(pb);
+                for f in &self.out[q as usize] {
+                    if f == e && q == s || f.action == NONE {
+                        continue;
+                    }
+                    let wanted = match dir {
+                        Direction::Forward => {
+                            f.dst == class && !f.must_f && self.useful_forward(q, f)
                         }
+                        Direction::Backward => {
+                            self.nodes[q as usize].0 == class
+                                && !f.must_b
+                                && self.useful_backward(q, f.other, f)
+                        }
+                    };
+                    if wanted {
+                        sets.push(self.split_set(q, f, dir));
                     }
                 }
             }
         }
-        self.bedges.resize(self.part.num_blocks(), Vec::new());
-        for &b in &blocks {
-            self.bedges[b as usize] = self.block_edges(b);
-        }
-        let mut dirty = Vec::new();
-        let mut old = Vec::new();
-        for &b in &blocks {
-            for &q in &self.of_block[b as usize] {
-                dirty.push(q);
-                old.push(std::mem::take(&mut self.out[q as usize]));
+        let mut pieces = vec![class];
+        for set in sets {
+            for (old, new) in self.part.split(set) {
+                self.parent.push(old);
+                self.of_block.push(Vec::new());
+                pieces.push(new);
             }
         }
-        self.update(dirty, old, budget)
+        if pieces.len() == 1 {
+            return Ok(()); // cannot happen: the edge was a may edge and not a must edge
+        }
+        self.bedges.resize(self.part.num_blocks(), Vec::new());
+        for &b in &pieces {
+            self.bedges[b as usize] = self.block_edges(b);
+        }
+        let patched = self.patch_into(&pieces);
+        let mut dirty = Vec::new();
+        for &b in pieces.iter().chain(&patched) {
+            dirty.extend_from_slice(&self.of_block[b as usize]);
+        }
+        self.update(dirty, budget)
     }
 }
 
@@ -997,7 +1135,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(160))]
 
         #[test]
-        fn graph_and_labels_match_brute_force((m, n, p) in system(), switch in 1usize..4) {
+        fn graph_and_labels_match_brute_force((m, n, p) in system(), switch in 1usize..4, split_all in any::<bool>()) {
             let config = Config::default();
             let env = Env::new(&m, &[&p], &config).unwrap();
             let subject = Subject::new(&n, &env.alphabet);
@@ -1018,7 +1156,7 @@ mod tests {
                 .collect();
             let vf = forward(&concrete, &subject, Bound::Lower, None, &mut budget).unwrap();
             let vb = backward(&concrete, &subject, Bound::Lower, None, &mut budget).unwrap();
-            let mut r = Refiner::new(&env, &n, &subject, &mut budget).unwrap();
+            let mut r = Refiner::new(&env, &n, &subject, split_all, &mut budget).unwrap();
             check(&r, &concrete, &renamed, &vf, &vb);
             for steps in 0..=m.num_states() {
                 let dir = if (steps / switch) % 2 == 0 { Direction::Forward } else { Direction::Backward };

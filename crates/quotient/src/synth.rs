@@ -197,10 +197,12 @@ impl Run<'_> {
         let stop = loop {
             let r = match refiner.as_mut() {
                 Some(r) => r,
-                None => match Refiner::new(self.env, self.n, self.subject, budget) {
-                    Ok(r) => refiner.insert(r),
-                    Err(e) => break Some(budget_stop(e)?),
-                },
+                None => {
+                    match Refiner::new(self.env, self.n, self.subject, config.split_all, budget) {
+                        Ok(r) => refiner.insert(r),
+                        Err(e) => break Some(budget_stop(e)?),
+                    }
+                }
             };
             if config.record_sizes && self.sizes.last().is_none_or(|s| s.step != steps) {
                 if let Err(e) = self.round(&r.part, steps, budget) {

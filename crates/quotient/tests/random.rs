@@ -68,10 +68,10 @@ proptest! {
         let comps: Vec<&Lts> = components.iter().collect();
         let expected = holds(&comps, &[&property]);
         for r in 0..comps.len() {
-            for refine in [false, true] {
-                let config = QuotientConfig::default().with_refine(refine);
+            for (refine, split_all) in [(false, false), (true, false), (true, true)] {
+                let config = QuotientConfig::default().with_refine(refine).with_split_all(split_all);
                 let report = check_with_quotient(&comps, &[&property], r, &config).unwrap();
-                prop_assert_eq!(report.verdict.is_holds(), expected, "r = {}, refine = {}", r, refine);
+                prop_assert_eq!(report.verdict.is_holds(), expected, "r = {}, refine = {}, split_all = {}", r, refine, split_all);
                 let stage = &report.stages[0];
                 let a = &stage.synthesis.assumption;
                 prop_assert!(check_homomorphism(comps[r], a, &stage.synthesis.homomorphism).is_ok());
@@ -93,15 +93,19 @@ proptest! {
     }
 
     #[test]
-    fn every_intermediate_assumption_is_invertible((components, property) in prop_oneof![system(), pair()]) {
+    fn every_intermediate_assumption_is_invertible(
+        (components, property) in prop_oneof![system(), pair()],
+        split_all in any::<bool>(),
+    ) {
         let comps: Vec<&Lts> = components.iter().collect();
         let expected = holds(&comps, &[&property]);
         let r = comps.len() - 1;
         let m = rest(&comps, r);
-        let full = synthesize(&m, comps[r], &[&property], &QuotientConfig::default()).unwrap();
+        let base = QuotientConfig::default().with_split_all(split_all);
+        let full = synthesize(&m, comps[r], &[&property], &base).unwrap();
         prop_assert!(full.converged);
         // The loop's own size list: one entry per refinement step and one for the start.
-        let recorded = QuotientConfig::default().with_record_sizes(true);
+        let recorded = base.clone().with_record_sizes(true);
         let sizes = synthesize(&m, comps[r], &[&property], &recorded).unwrap();
         prop_assert_eq!(sizes.refinement_steps, full.refinement_steps);
         prop_assert_eq!(sizes.sizes.len(), full.refinement_steps + 1);
@@ -110,7 +114,7 @@ proptest! {
         // smallest) is a homomorphic image of N, invertible, and a violation found with it
         // lifts, through the homomorphism, to a counterexample of the original components.
         for steps in 0..=full.refinement_steps {
-            let config = QuotientConfig::default().with_max_steps(steps);
+            let config = base.clone().with_max_steps(steps);
             let s = synthesize(&m, comps[r], &[&property], &config).unwrap();
             prop_assert!(s.refinement_steps <= steps);
             prop_assert!(check_homomorphism(comps[r], &s.assumption, &s.homomorphism).is_ok());
