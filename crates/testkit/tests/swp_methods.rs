@@ -5,9 +5,9 @@
 //!
 //! Each (property, method) pair runs under a time budget; a pair known to run out is listed in
 //! `SLOW` with the reason, so that a method getting slower fails here instead of hiding. The
-//! full quotient refinement is one of those, so the quotient method also runs with a bounded
-//! number of refinement steps: its assumption is then coarser but still sound and invertible,
-//! and the verdict must be the same.
+//! full quotient refinement is one of those on C, so the quotient method also runs with a
+//! bounded number of refinement steps on every property: its assumption is then coarser but
+//! still sound and invertible, and the verdict must be the same.
 
 use std::time::{Duration, Instant};
 
@@ -53,15 +53,15 @@ const SLOW: &[(&str, &str, &str)] = &[
         "its first assumption is lstar's 96-state one: 2 s in a release build, over 20 s in debug",
     ),
     (
-        "*",
+        "SYS_C",
         "quotient",
-        "the full refinement of the sender side takes 500-700 steps (5-23 s per property in a release build); the bounded run below covers the method",
+        "the refinement of the sender side takes 519 steps to separate what the receiver has received: 2 s in a release build, over 20 s in debug (A, 703 steps, takes about 13 s in debug)",
     ),
 ];
 
 fn is_slow(target: &str, method: &str) -> Option<&'static str> {
     SLOW.iter()
-        .find(|(t, m, _)| (*t == "*" || *t == target) && *m == method)
+        .find(|(t, m, _)| *t == target && *m == method)
         .map(|(_, _, why)| *why)
 }
 
