@@ -276,6 +276,11 @@ impl Cache {
         self.insert_at(node, accepted)
     }
 
+    /// A rough cost of [`Cache::first_disagreement`], about one per instruction.
+    pub(crate) fn scan_cost(&self) -> usize {
+        10 * self.nodes.len()
+    }
+
     /// A shortest, then smallest in symbol order, word whose known answer `dfa` contradicts.
     pub(crate) fn first_disagreement(&mut self, dfa: &Dfa) -> Option<Word> {
         // Nodes are created after their parents, so one pass in index order runs the hypothesis

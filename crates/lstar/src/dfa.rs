@@ -342,19 +342,35 @@ impl Dfa {
 }
 
 /// The breadth-first search over pairs of states behind [`Dfa::shortest_difference`], with its
-/// arrays kept between searches: a teacher answering many equivalence queries then allocates and
-/// clears nothing per query. A pair counts as discovered when its stamp is the current search's,
-/// so starting a new search is one increment instead of clearing a hypothesis x target table.
+/// buffers kept between searches, so a teacher answering many equivalence queries allocates
+/// nothing per query once they have grown.
+///
+/// A pair counts as discovered when its stamp is the current search's, so starting a search is one
+/// increment instead of clearing a hypothesis x target table. The table has room for a power of
+/// two of hypothesis states; when the hypothesis outgrows it, a fresh zeroed table replaces it
+/// (old stamps are worthless, so nothing is copied), and since the search stops at the first
+/// (shortest) difference, usually only a few of its pages are ever touched.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairSearch {
-    /// The search that last discovered each pair.
+    /// `stamp[p * width + q]`: the search that last discovered pair `(p, q)`.
     stamp: Vec<u32>,
+    /// The number of states of the second DFA the table is laid out for.
+    width: usize,
     /// The current search's stamp (never 0 once a search has started; fresh entries are 0).
     current: u32,
-    /// The predecessor pair and the symbol leading to each discovered pair.
-    parent: Vec<(u32, Symbol)>,
-    /// The first-in first-out queue: every pair enters at most once, so nothing is popped.
-    queue: Vec<u32>,
+    /// The first-in first-out queue of discovered pairs, each with the queue index of the pair it
+    /// was discovered from and the symbol leading from there; every pair enters at most once, so
+    /// nothing is popped and the queue doubles as the search tree.
+    queue: Vec<Discovered>,
+}
+
+/// One entry of [`PairSearch::queue`].
+#[derive(Clone, Copy, Debug)]
+struct Discovered {
+    p: u32,
+    q: u32,
+    from: u32,
+    symbol: Symbol,
 }
 
 impl PairSearch {
@@ -372,57 +388,61 @@ impl PairSearch {
     ) -> Option<Word> {
         assert_eq!(x.num_symbols, y.num_symbols, "alphabets differ");
         let width = y.num_states();
-        self.begin(x.num_states() * width);
-        let start = p * width + q;
-        self.discover(start, start, Symbol::default());
+        self.begin(x.num_states(), width);
+        self.queue.clear();
+        self.stamp[p * width + q] = self.current;
+        self.queue.push(Discovered {
+            p: p as u32,
+            q: q as u32,
+            from: 0,
+            symbol: Symbol::default(),
+        });
         let mut head = 0;
-        while let Some(&pair) = self.queue.get(head) {
-            head += 1;
-            let pair = pair as usize;
-            let (p, q) = (pair / width, pair % width);
+        while let Some(&Discovered { p, q, .. }) = self.queue.get(head) {
+            let (p, q) = (p as usize, q as usize);
             if x.accepting[p] != y.accepting[q] {
-                return Some(self.spell(start, pair));
+                return Some(self.spell(head));
             }
-            let (xs, ys) = (x.row(p), y.row(q));
-            for (a, (&s, &t)) in xs.iter().zip(ys).enumerate() {
-                let next = s as usize * width + t as usize;
-                if self.stamp[next] != self.current {
-                    self.discover(next, pair, Symbol::new(a));
+            for (a, (&s, &t)) in x.row(p).iter().zip(y.row(q)).enumerate() {
+                let pair = s as usize * width + t as usize;
+                if self.stamp[pair] != self.current {
+                    self.stamp[pair] = self.current;
+                    self.queue.push(Discovered {
+                        p: s,
+                        q: t,
+                        from: head as u32,
+                        symbol: Symbol::new(a),
+                    });
                 }
             }
+            head += 1;
         }
         None
     }
 
-    /// Starts a search over `pairs` pairs.
-    fn begin(&mut self, pairs: usize) {
-        if self.stamp.len() < pairs {
-            self.stamp.resize(pairs, 0);
-            self.parent.resize(pairs, (0, Symbol::default()));
+    /// Starts a search over `rows` x `width` pairs.
+    fn begin(&mut self, rows: usize, width: usize) {
+        if width != self.width || rows * width > self.stamp.len() {
+            let rows = rows.next_power_of_two().max(16);
+            self.stamp = vec![0; rows * width];
+            self.width = width;
+            self.current = 0;
         }
-        self.queue.reserve(pairs);
         self.current = self.current.wrapping_add(1);
         if self.current == 0 {
             // After 2^32 searches the stamps wrap around: clear them once.
             self.stamp.fill(0);
             self.current = 1;
         }
-        self.queue.clear();
     }
 
-    fn discover(&mut self, pair: usize, from: usize, a: Symbol) {
-        self.stamp[pair] = self.current;
-        self.parent[pair] = (from as u32, a);
-        self.queue.push(pair as u32);
-    }
-
-    /// The word leading from `start` to `pair` along the recorded parents.
-    fn spell(&self, start: usize, mut pair: usize) -> Word {
+    /// The word leading from the start pair to queue entry `i`.
+    fn spell(&self, mut i: usize) -> Word {
         let mut w = Vec::new();
-        while pair != start {
-            let (from, a) = self.parent[pair];
-            w.push(a);
-            pair = from as usize;
+        while i != 0 {
+            let d = self.queue[i];
+            w.push(d.symbol);
+            i = d.from as usize;
         }
         w.reverse();
         w

@@ -135,6 +135,10 @@ pub struct Learner {
     hypothesis: Option<Dfa>,
     /// The table row of each hypothesis state's access word.
     access: Vec<usize>,
+    /// Words asked outside the table (counterexamples and their analysis), with their cache
+    /// nodes: with the table's cells, every word the teacher answered.
+    extra: Queries,
+    extra_nodes: Vec<u32>,
 }
 
 /// The result of running a phase against the cache.
@@ -160,6 +164,8 @@ impl Learner {
             phase: Phase::Table,
             hypothesis: None,
             access: Vec::new(),
+            extra: Queries::default(),
+            extra_nodes: Vec::new(),
         }
     }
 
@@ -268,6 +274,8 @@ impl Learner {
             Progress::Done | Progress::Need => {}
             Progress::NeedOne(word) => {
                 let node = self.cache.node(&word);
+                self.extra.push_concat(&word, &[]);
+                self.extra_nodes.push(node);
                 self.pending.push(word);
                 self.pending_nodes.push(node);
             }
@@ -316,7 +324,14 @@ impl Learner {
                 });
             }
         }
-        let free = if self.config.check_known {
+        // The quick check pays when the table is small next to the cache (many letters, short
+        // columns); with long columns and a compact cache the scan alone is cheaper. Debug builds
+        // always run it, and check that it never misses a disagreement the scan finds.
+        let quick = cfg!(debug_assertions)
+            || self.table.agree_cost(h.num_states()) < self.cache.scan_cost();
+        let agrees = self.config.check_known && quick && self.agrees_quickly(&h, &access);
+        debug_assert!(!agrees || self.cache.first_disagreement(&h).is_none());
+        let free = if self.config.check_known && !agrees {
             self.cache.first_disagreement(&h)
         } else {
             None
@@ -338,6 +353,26 @@ impl Learner {
         self.stats.hypothesis_sizes.push(size);
         self.phase = Phase::Offered;
         Ok(())
+    }
+
+    /// A cheap sufficient condition for `h` to agree with every known answer, so that the full scan
+    /// of the cache ([`Cache::first_disagreement`]) runs only when it may find something. The
+    /// cache's answers are the teacher's answers to table cells (checked by [`Table::agrees`]) and
+    /// to the words in `extra` and, in prefix-closed mode, the prefixes of accepted answers, which
+    /// a prefix-closed `h` accepts when it accepts the answers themselves.
+    fn agrees_quickly(&mut self, h: &Dfa, access: &[usize]) -> bool {
+        let prefix_closed = || {
+            (0..h.num_states()).all(|q| {
+                h.is_accepting(q) || Symbol::all(self.k).all(|a| !h.is_accepting(h.successor(q, a)))
+            })
+        };
+        self.table.agrees(h, access)
+            && self.extra.iter().zip(&self.extra_nodes).all(|(w, &node)| {
+                self.cache
+                    .answer_at(node)
+                    .is_none_or(|k| k.accepted == h.accepts(w))
+            })
+            && (!self.config.prefix_closed || prefix_closed())
     }
 
     /// Looks `w` up, counting the lookup; `Err(w)` says it must be asked.

@@ -75,6 +75,11 @@ pub(crate) struct Table {
     /// Rows below this index were found closed (or promoted) under the current columns; S only
     /// grows and their cells are fixed, so they stay closed until a column is added.
     closed_rows: usize,
+    /// The hypothesis state of each representative row (`u32::MAX` for other rows), as numbered
+    /// by the last [`Table::hypothesis`]; kept to avoid an allocation per hypothesis.
+    state_of_row: Vec<u32>,
+    /// Scratch space of [`Table::agrees`]: the state each row's word leads to in the hypothesis.
+    reached: Vec<u32>,
 }
 
 impl Table {
@@ -103,6 +108,8 @@ impl Table {
             indexed: 0,
             rep: Vec::with_capacity(rows),
             closed_rows: 0,
+            state_of_row: Vec::with_capacity(rows),
+            reached: Vec::with_capacity(rows),
         };
         t.add_suffix(Vec::new());
         t.add_upper_word(&[]);
@@ -203,6 +210,13 @@ impl Table {
         self.suffixes.push(suffix);
         self.reserve_columns();
         true
+    }
+
+    /// A rough cost of [`Table::agrees`] for a hypothesis of `states` states, in the units of
+    /// [`Cache::scan_cost`] (about one per instruction).
+    pub(crate) fn agree_cost(&self, states: usize) -> usize {
+        let symbols: usize = self.suffixes.iter().map(Vec::len).sum();
+        6 * states * symbols + 15 * self.rows.len()
     }
 
     /// The number of columns.
@@ -392,7 +406,9 @@ impl Table {
     /// States are numbered in the order their first row entered S, so the empty word's row is 0.
     pub(crate) fn hypothesis(&mut self) -> (Dfa, Vec<usize>) {
         self.refresh_index();
-        let mut state_of_row = vec![u32::MAX; self.rows.len()];
+        let mut state_of_row = std::mem::take(&mut self.state_of_row);
+        state_of_row.clear();
+        state_of_row.resize(self.rows.len(), u32::MAX);
         let mut access = Vec::with_capacity(self.upper.len());
         for i in 0..self.upper.len() {
             let r = self.upper[i];
@@ -413,6 +429,51 @@ impl Table {
                 delta.push(state_of_row[rep]);
             }
         }
+        self.state_of_row = state_of_row;
         (Dfa::from_parts(self.k, delta, accepting), access)
+    }
+
+    /// Whether hypothesis `h`, built by the last [`Table::hypothesis`] with access rows `access`,
+    /// agrees with every cell of the table.
+    ///
+    /// Cheap: every row's word must lead `h` to the state of the row's representative, and then a
+    /// cell `(r, e)` agrees exactly when the cell `(representative, e)` does, since the two rows
+    /// have equal content and `h` is in the same state after both words; so only the states'
+    /// access rows are run along the columns. A row's state is found from its parent's (each row
+    /// but the empty word's is an upper row's one-symbol extension), not by running its word.
+    pub(crate) fn agrees(&mut self, h: &Dfa, access: &[usize]) -> bool {
+        let mut reached = std::mem::take(&mut self.reached);
+        reached.clear();
+        reached.resize(self.rows.len(), u32::MAX);
+        reached[0] = 0;
+        let mut ok = true;
+        for &u in &self.upper {
+            let q = match reached[u] {
+                u32::MAX => h.run(self.word(u)),
+                q => q as usize,
+            };
+            for a in Symbol::all(self.k) {
+                reached[self.succ[u * self.k + a.index()] as usize] = h.successor(q, a) as u32;
+            }
+        }
+        for (r, &q) in reached.iter().enumerate() {
+            let q = match q {
+                u32::MAX => h.run(self.word(r)) as u32,
+                q => q,
+            };
+            let rep = self.representative(r);
+            if rep.is_none_or(|s| self.state_of_row[s] != q) {
+                ok = false;
+                break;
+            }
+        }
+        self.reached = reached;
+        ok && access.iter().enumerate().all(|(q, &r)| {
+            let row = self.content(r);
+            self.suffixes
+                .iter()
+                .enumerate()
+                .all(|(j, e)| h.is_accepting(h.run_from(q, e)) == get_bit(row, j))
+        })
     }
 }
