@@ -134,6 +134,12 @@ impl Cache {
                 symbol: BRANCHING,
             };
         }
+        if self.nodes.len() == self.nodes.capacity() {
+            // Grow fourfold rather than twofold: the trie is the learner's largest structure and
+            // each regrowth copies all of it.
+            self.nodes.reserve(3 * self.nodes.len());
+            self.links.reserve(3 * self.links.len());
+        }
         self.links.push(LEAF);
         let c = c as usize;
         self.nodes.push(Node {

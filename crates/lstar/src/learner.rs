@@ -61,10 +61,17 @@ impl Queries {
         self.ends.push(self.symbols.len());
     }
 
-    /// Appends the word `head·tail` (slice copies, cheaper than a chained iterator).
+    /// Appends the word `head·tail`.
     pub(crate) fn push_concat(&mut self, head: &[Symbol], tail: &[Symbol]) {
-        self.symbols.extend_from_slice(head);
-        self.symbols.extend_from_slice(tail);
+        // Symbol by symbol into reserved room: words are a few symbols long, too short for a
+        // `memcpy` call (what `extend_from_slice` becomes) or a chained iterator to pay.
+        self.symbols.reserve(head.len() + tail.len());
+        for &a in head {
+            self.symbols.push(a);
+        }
+        for &a in tail {
+            self.symbols.push(a);
+        }
         self.ends.push(self.symbols.len());
     }
 
@@ -238,11 +245,11 @@ impl Learner {
                 found: answers.len(),
             });
         }
-        for ((w, &node), &a) in self.pending.iter().zip(&self.pending_nodes).zip(answers) {
-            self.stats.membership_queries += 1;
-            self.stats.symbols += w.len() as u64;
+        for (&node, &a) in self.pending_nodes.iter().zip(answers) {
             self.cache.insert_at(node, a)?;
         }
+        self.stats.membership_queries += answers.len() as u64;
+        self.stats.symbols += self.pending.symbols.len() as u64;
         self.pending.clear();
         self.pending_nodes.clear();
         Ok(())

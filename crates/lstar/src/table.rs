@@ -72,6 +72,8 @@ pub(crate) struct Table {
     /// `u32::MAX` before. A row's content and its representative (the first row of S with that
     /// content) stay fixed until a column is added, so each row is hashed once per column set.
     rep: Vec<u32>,
+    /// Every row below this index is filled.
+    unfilled_from: usize,
     /// Rows below this index were found closed (or promoted) under the current columns; S only
     /// grows and their cells are fixed, so they stay closed until a column is added.
     closed_rows: usize,
@@ -108,6 +110,7 @@ impl Table {
             indexed: 0,
             rep: Vec::with_capacity(rows),
             closed_rows: 0,
+            unfilled_from: 0,
             state_of_row: Vec::with_capacity(rows),
             reached: Vec::with_capacity(rows),
         };
@@ -209,6 +212,7 @@ impl Table {
         }
         self.suffixes.push(suffix);
         self.reserve_columns();
+        self.unfilled_from = 0;
         true
     }
 
@@ -242,20 +246,20 @@ impl Table {
         let asked = nodes.len();
         let cols = self.suffixes.len();
         let pc = cache.prefix_closed();
-        for r in 0..self.rows.len() {
+        let mut first_unfilled = None;
+        for r in self.unfilled_from..self.rows.len() {
             if self.rows[r].filled == cols {
                 continue;
             }
             let (start, len) = (self.rows[r].start as usize, self.rows[r].len as usize);
             let word = &self.syms[start..start + len];
             let node = *self.rows[r].node.get_or_insert_with(|| cache.node(word));
-            let mut prefix = true;
+            // Every cell is now answered or waiting for its query's answer, which `settle`
+            // records before the next pass, so the row counts as filled unless it stops early.
+            let mut complete = true;
             for j in self.rows[r].filled..cols {
                 let cell = r * self.stride + j / 64;
                 if self.known[cell] >> (j % 64) & 1 == 1 {
-                    if prefix {
-                        self.rows[r].filled = j + 1;
-                    }
                     continue;
                 }
                 let dead = pc && j > 0 && self.bits[r * self.stride] & 1 == 0;
@@ -273,28 +277,34 @@ impl Table {
                     Probe::Known(known) => {
                         self.known[cell] |= 1 << (j % 64);
                         self.bits[cell] |= u64::from(known.accepted) << (j % 64);
-                        if prefix {
-                            self.rows[r].filled = j + 1;
-                        }
                         stats.lookups += 1;
                         stats.inferred += u64::from(known.inferred);
                     }
                     Probe::Pending(at) => {
-                        prefix = false;
                         self.waiting.push((r as u32, j as u32, at));
+                        if pc && j == 0 {
+                            complete = false;
+                            break;
+                        }
                     }
                     Probe::Fresh(at) => {
-                        prefix = false;
                         self.waiting.push((r as u32, j as u32, at));
                         words.push_concat(word, &self.suffixes[j]);
                         nodes.push(at);
+                        if pc && j == 0 {
+                            complete = false;
+                            break;
+                        }
                     }
                 }
-                if pc && j == 0 && !prefix {
-                    break;
-                }
+            }
+            if complete {
+                self.rows[r].filled = cols;
+            } else {
+                first_unfilled.get_or_insert(r);
             }
         }
+        self.unfilled_from = first_unfilled.unwrap_or(self.rows.len());
         nodes.len() > asked
     }
 
@@ -302,12 +312,17 @@ impl Table {
     fn settle(&mut self, cache: &Cache, stats: &mut Stats) {
         // Drained in place (not taken) so the vector keeps its capacity between rounds.
         for (r, j, node) in self.waiting.drain(..) {
+            let (r, j) = (r as usize, j as usize);
             if let Some(known) = cache.answer_at(node) {
-                let (r, j) = (r as usize, j as usize);
                 let cell = r * self.stride + j / 64;
                 self.known[cell] |= 1 << (j % 64);
                 self.bits[cell] |= u64::from(known.accepted) << (j % 64);
                 stats.lookups += 1;
+            } else {
+                // Not answered after all: the row is not filled; the next pass asks again.
+                let row = &mut self.rows[r];
+                row.filled = row.filled.min(j);
+                self.unfilled_from = self.unfilled_from.min(r);
             }
         }
     }
@@ -442,6 +457,15 @@ impl Table {
     /// access rows are run along the columns. A row's state is found from its parent's (each row
     /// but the empty word's is an upper row's one-symbol extension), not by running its word.
     pub(crate) fn agrees(&mut self, h: &Dfa, access: &[usize]) -> bool {
+        // When every row of S is a state (Rivest-Schapire, Maler-Pnueli: rows of S are pairwise
+        // distinct), `h`'s transitions are the table's successor rows' representatives, so every
+        // row's word leads `h` to its representative's state by construction.
+        access.len() == self.upper.len() && self.columns_agree(h, access)
+            || self.rows_reach_representatives(h) && self.columns_agree(h, access)
+    }
+
+    /// Whether the word of every row leads `h` to the state of the row's representative.
+    fn rows_reach_representatives(&mut self, h: &Dfa) -> bool {
         let mut reached = std::mem::take(&mut self.reached);
         reached.clear();
         reached.resize(self.rows.len(), u32::MAX);
@@ -468,7 +492,12 @@ impl Table {
             }
         }
         self.reached = reached;
-        ok && access.iter().enumerate().all(|(q, &r)| {
+        ok
+    }
+
+    /// Whether `h` run from each state along each column agrees with the state's access row.
+    fn columns_agree(&self, h: &Dfa, access: &[usize]) -> bool {
+        access.iter().enumerate().all(|(q, &r)| {
             let row = self.content(r);
             self.suffixes
                 .iter()
