@@ -388,7 +388,9 @@ impl PairSearch {
     ) -> Option<Word> {
         assert_eq!(x.num_symbols, y.num_symbols, "alphabets differ");
         let width = y.num_states();
-        self.begin(x.num_states(), width);
+        // Room for as many first-DFA states as the second has, at least: a teacher's hypotheses
+        // never outgrow its minimal target, so the table is laid out once.
+        self.begin(x.num_states().max(width), width);
         self.queue.clear();
         self.stamp[p * width + q] = self.current;
         self.queue.push(Discovered {

@@ -7,7 +7,7 @@
 //! membership queries. Every decision iterates rows in creation order, never a hash map, so runs are
 //! reproducible.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use crate::cache::{Cache, Known, Probe};
 use crate::config::Stats;
@@ -40,7 +40,12 @@ fn get_bit(v: &[u64], j: usize) -> bool {
 pub(crate) struct Table {
     k: usize,
     suffixes: Vec<Word>,
-    suffix_set: FxHashSet<Word>,
+    /// Column of each suffix.
+    suffix_index: FxHashMap<Word, u32>,
+    /// `tails[j]`: the column of `suffixes[j]` without its first symbol, if that is a column
+    /// (`u32::MAX` if not, and for the empty suffix). Rivest-Schapire's suffixes are often
+    /// suffixes of each other, which lets [`Table::agrees`] evaluate a column from a shorter one.
+    tails: Vec<u32>,
     rows: Vec<Row>,
     /// The rows' words, back to back (one buffer instead of one allocation per row).
     syms: Vec<Symbol>,
@@ -80,8 +85,13 @@ pub(crate) struct Table {
     /// The hypothesis state of each representative row (`u32::MAX` for other rows), as numbered
     /// by the last [`Table::hypothesis`]; kept to avoid an allocation per hypothesis.
     state_of_row: Vec<u32>,
-    /// Scratch space of [`Table::agrees`]: the state each row's word leads to in the hypothesis.
+    /// Scratch space of [`Table::agrees`]: the state each row's word leads to in the hypothesis,
+    /// the columns by length and each column's value at each state.
     reached: Vec<u32>,
+    column_order: Vec<u32>,
+    column_values: Vec<bool>,
+    /// Scratch space of [`Table::close`]: the rows to promote.
+    fresh: Vec<u32>,
 }
 
 impl Table {
@@ -94,7 +104,8 @@ impl Table {
         let mut t = Self {
             k,
             suffixes: Vec::with_capacity(16),
-            suffix_set: FxHashSet::default(),
+            suffix_index: FxHashMap::default(),
+            tails: Vec::with_capacity(16),
             rows: Vec::with_capacity(rows),
             syms: Vec::with_capacity(rows * 8),
             bits: Vec::with_capacity(rows),
@@ -113,6 +124,9 @@ impl Table {
             unfilled_from: 0,
             state_of_row: Vec::with_capacity(rows),
             reached: Vec::with_capacity(rows),
+            column_order: Vec::new(),
+            column_values: Vec::new(),
+            fresh: Vec::new(),
         };
         t.add_suffix(Vec::new());
         t.add_upper_word(&[]);
@@ -207,8 +221,20 @@ impl Table {
 
     /// Adds a column; returns `false` if it was already there.
     pub(crate) fn add_suffix(&mut self, suffix: Word) -> bool {
-        if !self.suffix_set.insert(suffix.clone()) {
+        let j = self.suffixes.len() as u32;
+        if self.suffix_index.contains_key(&suffix) {
             return false;
+        }
+        self.suffix_index.insert(suffix.clone(), j);
+        let tail = suffix
+            .get(1..)
+            .and_then(|t| self.suffix_index.get(t))
+            .copied();
+        self.tails.push(tail.unwrap_or(u32::MAX));
+        for (i, e) in self.suffixes.iter().enumerate() {
+            if e.len() == suffix.len() + 1 && e[1..] == suffix[..] {
+                self.tails[i] = j;
+            }
         }
         self.suffixes.push(suffix);
         self.reserve_columns();
@@ -219,8 +245,10 @@ impl Table {
     /// A rough cost of [`Table::agrees`] for a hypothesis of `states` states, in the units of
     /// [`Cache::scan_cost`] (about one per instruction).
     pub(crate) fn agree_cost(&self, states: usize) -> usize {
-        let symbols: usize = self.suffixes.iter().map(Vec::len).sum();
-        6 * states * symbols + 15 * self.rows.len()
+        let symbols: usize = (self.suffixes.iter().zip(&self.tails))
+            .map(|(e, &t)| if t == u32::MAX { 6 * e.len() } else { 4 })
+            .sum();
+        states * symbols + 15 * self.rows.len()
     }
 
     /// The number of columns.
@@ -375,20 +403,33 @@ impl Table {
     /// row is filled.
     pub(crate) fn close(&mut self) -> bool {
         self.refresh_index();
-        let missing: Vec<usize> = (self.closed_rows..self.rows.len())
-            .filter(|&r| !self.rows[r].upper && self.representative(r).is_none())
-            .collect();
-        let mut contents = FxHashSet::default();
-        let mut fresh: Vec<usize> = missing
-            .into_iter()
-            .filter(|&r| contents.insert(self.content(r)))
-            .collect();
-        self.closed_rows = self.rows.len();
-        fresh.sort_by_key(|&r| self.rows[r].len);
-        for &r in &fresh {
-            self.promote(r);
+        // A row of S·A whose content is not in S enters the index at once as its content's
+        // representative: it is about to be promoted, and later rows with the same content then
+        // find it instead of being promoted too.
+        let mut fresh = std::mem::take(&mut self.fresh);
+        fresh.clear();
+        for r in self.closed_rows..self.rows.len() {
+            if self.rows[r].upper || self.representative(r).is_some() {
+                continue;
+            }
+            if self.stride == 1 {
+                self.index_small.insert(self.bits[r], r as u32);
+            } else {
+                let key: Box<[u64]> = self.content(r).into();
+                self.index.insert(key, r as u32);
+            }
+            self.rep[r] = r as u32;
+            fresh.push(r as u32);
         }
-        !fresh.is_empty()
+        self.closed_rows = self.rows.len();
+        // Shortest words first, ties in row order (what a stable sort by length gives).
+        fresh.sort_unstable_by_key(|&r| (self.rows[r as usize].len, r));
+        for &r in &fresh {
+            self.promote(r as usize);
+        }
+        let promoted = !fresh.is_empty();
+        self.fresh = fresh;
+        promoted
     }
 
     /// A column that makes the table consistent, if it is not: two rows of S with equal content whose
@@ -496,13 +537,42 @@ impl Table {
     }
 
     /// Whether `h` run from each state along each column agrees with the state's access row.
-    fn columns_agree(&self, h: &Dfa, access: &[usize]) -> bool {
-        access.iter().enumerate().all(|(q, &r)| {
+    ///
+    /// Columns are evaluated shortest first, for all states at once: a column whose tail (itself
+    /// minus its first symbol `a`) is a column takes the tail's value at the `a`-successor, one
+    /// step instead of a run along the whole suffix.
+    fn columns_agree(&mut self, h: &Dfa, access: &[usize]) -> bool {
+        let (states, cols) = (h.num_states(), self.suffixes.len());
+        let mut order = std::mem::take(&mut self.column_order);
+        order.clear();
+        order.extend(0..cols as u32);
+        order.sort_by_key(|&j| self.suffixes[j as usize].len());
+        let mut value = std::mem::take(&mut self.column_values);
+        value.clear();
+        value.resize(cols * states, false);
+        for &j in &order {
+            let (j, suffix) = (j as usize, &self.suffixes[j as usize]);
+            let out = j * states;
+            match self.tails[j] {
+                u32::MAX => {
+                    for q in 0..states {
+                        value[out + q] = h.is_accepting(h.run_from(q, suffix));
+                    }
+                }
+                tail => {
+                    let (tail, first) = (tail as usize * states, suffix[0]);
+                    for q in 0..states {
+                        value[out + q] = value[tail + h.successor(q, first)];
+                    }
+                }
+            }
+        }
+        let ok = access.iter().enumerate().all(|(q, &r)| {
             let row = self.content(r);
-            self.suffixes
-                .iter()
-                .enumerate()
-                .all(|(j, e)| h.is_accepting(h.run_from(q, e)) == get_bit(row, j))
-        })
+            (0..cols).all(|j| value[j * states + q] == get_bit(row, j))
+        });
+        self.column_order = order;
+        self.column_values = value;
+        ok
     }
 }
