@@ -345,19 +345,15 @@ impl Dfa {
 /// buffers kept between searches, so a teacher answering many equivalence queries allocates
 /// nothing per query once they have grown.
 ///
-/// A pair counts as discovered when its stamp is the current search's, so starting a search is one
-/// increment instead of clearing a hypothesis x target table. The table has room for a power of
-/// two of hypothesis states; when the hypothesis outgrows it, a fresh zeroed table replaces it
-/// (old stamps are worthless, so nothing is copied), and since the search stops at the first
-/// (shortest) difference, usually only a few of its pages are ever touched.
+/// Discovered pairs are marked in a bit set over first-DFA states x second-DFA states, cleared at
+/// the start of each search: one bit per pair keeps the set small enough (a few kilobytes for
+/// hundreds of states) that clearing it costs less than the search, and a fresh learning run does
+/// not page in a large table.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairSearch {
-    /// `stamp[p * width + q]`: the search that last discovered pair `(p, q)`.
-    stamp: Vec<u32>,
-    /// The number of states of the second DFA the table is laid out for.
-    width: usize,
-    /// The current search's stamp (never 0 once a search has started; fresh entries are 0).
-    current: u32,
+    /// Bit `p * width + q` (`width` the second DFA's number of states): pair `(p, q)` was
+    /// discovered by the current search.
+    seen: Vec<u64>,
     /// The first-in first-out queue of discovered pairs, each with the queue index of the pair it
     /// was discovered from and the symbol leading from there; every pair enters at most once, so
     /// nothing is popped and the queue doubles as the search tree.
@@ -388,11 +384,10 @@ impl PairSearch {
     ) -> Option<Word> {
         assert_eq!(x.num_symbols, y.num_symbols, "alphabets differ");
         let width = y.num_states();
-        // Room for as many first-DFA states as the second has, at least: a teacher's hypotheses
-        // never outgrow its minimal target, so the table is laid out once.
-        self.begin(x.num_states().max(width), width);
+        self.seen.clear();
+        self.seen.resize((x.num_states() * width).div_ceil(64), 0);
         self.queue.clear();
-        self.stamp[p * width + q] = self.current;
+        self.mark(p * width + q);
         self.queue.push(Discovered {
             p: p as u32,
             q: q as u32,
@@ -406,9 +401,7 @@ impl PairSearch {
                 return Some(self.spell(head));
             }
             for (a, (&s, &t)) in x.row(p).iter().zip(y.row(q)).enumerate() {
-                let pair = s as usize * width + t as usize;
-                if self.stamp[pair] != self.current {
-                    self.stamp[pair] = self.current;
+                if self.mark(s as usize * width + t as usize) {
                     self.queue.push(Discovered {
                         p: s,
                         q: t,
@@ -422,20 +415,12 @@ impl PairSearch {
         None
     }
 
-    /// Starts a search over `rows` x `width` pairs.
-    fn begin(&mut self, rows: usize, width: usize) {
-        if width != self.width || rows * width > self.stamp.len() {
-            let rows = rows.next_power_of_two().max(16);
-            self.stamp = vec![0; rows * width];
-            self.width = width;
-            self.current = 0;
-        }
-        self.current = self.current.wrapping_add(1);
-        if self.current == 0 {
-            // After 2^32 searches the stamps wrap around: clear them once.
-            self.stamp.fill(0);
-            self.current = 1;
-        }
+    /// Marks `pair` discovered; returns whether it was not yet.
+    fn mark(&mut self, pair: usize) -> bool {
+        let (word, bit) = (&mut self.seen[pair / 64], 1u64 << (pair % 64));
+        let fresh = *word & bit == 0;
+        *word |= bit;
+        fresh
     }
 
     /// The word leading from the start pair to queue entry `i`.

@@ -357,13 +357,31 @@ impl Table {
 
     /// Brings `index` up to date with S. Call only when every row is filled.
     fn refresh_index(&mut self) {
-        if self.index_cols != self.suffixes.len() {
+        let cols = self.suffixes.len();
+        if self.index_cols != cols {
             self.index.clear();
             self.index_small.clear();
             self.indexed = 0;
             self.closed_rows = 0;
-            self.rep.fill(u32::MAX);
-            self.index_cols = self.suffixes.len();
+            // A row that agrees with its old representative on the new columns keeps it: rows of
+            // S with the row's new content had its old content too, and the old representative
+            // was the first of those. Only rows that split off are looked up again.
+            let (old, stride) = (self.index_cols, self.stride);
+            for r in 0..self.rows.len() {
+                let rep = self.rep[r];
+                if rep == u32::MAX {
+                    continue;
+                }
+                let (mine, theirs) = (r * stride, rep as usize * stride);
+                let same = (old..cols).all(|j| {
+                    let (word, bit) = (j / 64, j % 64);
+                    (self.bits[mine + word] ^ self.bits[theirs + word]) >> bit & 1 == 0
+                });
+                if !same {
+                    self.rep[r] = u32::MAX;
+                }
+            }
+            self.index_cols = cols;
         }
         for i in self.indexed..self.upper.len() {
             let r = self.upper[i];
