@@ -24,6 +24,8 @@
 //! An entry of `components` or `properties` is either a path or a table naming an FSP model:
 //!
 //! - `"x.aut"`: one Aldebaran LTS (a component, or a deterministic property).
+//! - `"x.json"`: one LTS in the JSON form of docs/formats.md, which, unlike `.aut`, keeps a declared
+//!   alphabet (actions a component blocks by never offering them) and an error state.
 //! - `"x.lts"` or `"x.fsp"` (or `{ fsp = "x.lts", target = "SYS" }`): the FSP file's `target`
 //!   (default: its last composite, as in LTSA). As a component, the whole target composed as LTSA
 //!   builds it (nested composites first, its hiding and minimisation applied; a `property` process
@@ -188,9 +190,10 @@ pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// Whether a path names one LTS file: `.aut`, or `.json`.
 fn is_aut(path: &Path) -> bool {
     path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("aut"))
+        .is_some_and(|e| e.eq_ignore_ascii_case("aut") || e.eq_ignore_ascii_case("json"))
 }
 
 fn is_fsp(path: &Path) -> bool {
@@ -198,7 +201,7 @@ fn is_fsp(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("lts") || e.eq_ignore_ascii_case("fsp"))
 }
 
-/// The path of an entry naming an `.aut` file.
+/// The path of an entry naming a single LTS (`.aut` or `.json`).
 fn aut_entry(entry: &RawEntry) -> Option<&Path> {
     match entry {
         RawEntry::Path(p) if is_aut(p) => Some(p),
@@ -234,6 +237,17 @@ impl Loader<'_> {
     }
 
     fn aut(&self, path: &Path) -> Result<Named, ManifestError> {
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        {
+            let full = self.root.join(path);
+            let text = std::fs::read_to_string(&full)
+                .map_err(|e| self.model(format!("cannot read {}: {e}", full.display())))?;
+            let lts = guarantor_lts::io::json::from_json(&text)
+                .map_err(|e| self.model(format!("{}: {e}", path.display())))?;
+            return Ok((stem(path), lts));
+        }
         let opts = AutReadOptions::default().check_transition_count(!self.lenient);
         let lts = read_aut_file_with(&self.root.join(path), &opts)
             .map_err(|e| self.model(e.to_string()))?;

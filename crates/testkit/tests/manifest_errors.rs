@@ -190,3 +190,28 @@ fn empty_why_is_rejected() {
         other => panic!("expected BadCase, got {other:?}"),
     }
 }
+
+#[test]
+fn json_entry_keeps_its_declared_alphabet() {
+    let never = r#"{"alphabet":["err"],"initial":0,"states":1,"error":null,"accepting":null,"transitions":[]}"#;
+    let dir = dir_with("json", &[("never.json", never), ("m.lts", MODEL)]);
+    let cases = load(
+        &dir,
+        r#"components = [{ fsp = "m.lts", target = "P" }]
+properties = ["never.json"]"#,
+    )
+    .unwrap();
+    let (name, lts) = &cases[0].properties[0];
+    assert_eq!(name, "never");
+    assert_eq!(lts.alphabet().visible().count(), 1);
+    assert_eq!(lts.num_transitions(), 0);
+}
+
+#[test]
+fn malformed_json_is_a_model_error() {
+    let dir = dir_with("badjson", &[("bad.json", "{\"states\": 1}")]);
+    match load(&dir, r#"components = ["bad.json"]"#) {
+        Err(ManifestError::Model { case, .. }) => assert_eq!(case, "c1"),
+        other => panic!("expected a Model error, got {other:?}"),
+    }
+}
