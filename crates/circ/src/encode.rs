@@ -2,11 +2,12 @@
 //! size at most `k` satisfying membership constraints, and the search that grows `k` only on UNSAT
 //! (so the assumptions found are minimal in total size).
 //!
-//! ## Encoding (per assumption `i`, with `K` colours `1..=K` and the sink colour `0`)
+//! ## Encoding (per assumption `i`, with `K_i` colours `1..=K_i`, the sink colour `0` and the
+//! overflow colour `K_i + 1`)
 //! - A prefix tree (trie) of every word the constraints mention (words over `alpha g_i`, as
 //!   letter indices). Node `v` has exactly one colour: `x(v, c)`. The root has colour 1.
-//! - Transitions `y(c, a, d)`: exactly one target `d in 0..=K` per state `c >= 1` and letter `a`;
-//!   `d = 0` means "`a` is blocked at `c`". Determinism is built in.
+//! - Transitions `y(c, a, d)`: exactly one target `d in 0..=K_i+1` per state `1 <= c <= K_i` and
+//!   letter `a`; `d = 0` means "`a` is blocked at `c`". Determinism is built in.
 //! - Coupling, for a trie edge `v -a-> w`: `x(v,c) & x(w,d) -> y(c,a,d)` and
 //!   `x(v,c) & y(c,a,d) -> x(w,d)`; sink absorption `x(v,0) -> x(w,0)`. So a node's colour is the
 //!   state its word reaches, and 0 when the word is not in `L(g_i)`; prefix-closure comes free.
@@ -20,19 +21,39 @@
 //!   smallest state with an edge into `j`; every used `j >= 2` has a parent below it, parents do not
 //!   decrease with `j`, and siblings are ordered by their smallest letter. Every used state is then
 //!   reachable, and each family of DLTSs has exactly one encoding.
-//! - Size: one totalizer over all `u(i, c)`, `c >= 2` (outputs truncated at `K`), gives literals
-//!   `o_r` = "at least `r` states beyond the `n` initial ones"; the bound `k` is the assumption
-//!   `!o_{k-n+1}`, so one solver serves every `k` ([`SynthOptions::incremental`]).
-//! - `K` is kept at least `k - n + 1` (no single assumption can exceed it); when `k` outgrows `K`,
-//!   `K` doubles and the encoding is rebuilt from the stored constraints.
+//! - Size: one totalizer over all `u(i, c)`, `c >= 2`, and the overflow flags (outputs truncated
+//!   at `T >= k - n + 1`), gives literals `o_r` = "at least `r` states beyond the `n` initial
+//!   ones"; the bound `k` is the assumption `!o_{k-n+1}`, so one solver serves every `k`
+//!   ([`SynthOptions::incremental`]). When `k` outgrows `T`, `T` doubles and the encoding is
+//!   rebuilt from the stored constraints.
+//!
+//! ## Per-assumption capacities and the overflow colour
+//! The encoding's size grows with the square of the capacity `K_i` (colour and transition
+//! variables per trie node, exactly-one constraints), and a single capacity for all assumptions
+//! would have to be `k - n + 1` for minimality: one assumption might need all the states the bound
+//! leaves. With many components that is far more than any assumption uses (a system of 20 small
+//! guarantees of 3 states would carry 40 colours each). So every assumption has its own `K_i`,
+//! starting small, plus an *overflow* colour standing for "some state beyond `K_i`": a state
+//! `<= K_i` may move to it, it implies all `K_i` states are used and it counts as one more state,
+//! a trie node may take it, and a node below an overflow node is unconstrained. Every DLTS, with
+//! its states beyond `K_i` (in BFS order) painted overflow, satisfies this relaxation at no larger
+//! size, so **the relaxation is UNSAT under a bound only when no assumptions of that size exist**.
+//! The search solves under the bound and `!ov_i` for all `i` (exact: the model is a DLTS family);
+//! on UNSAT, if the failed assumptions include no `!ov_i`, the bound was the reason and `k` grows;
+//! otherwise it solves the relaxation alone: UNSAT means `k` grows, a model with no overflow is an
+//! answer, and a model that overflows `i` doubles `K_i` (and rebuilds). `k` still grows only on
+//! a proof that no smaller family exists, so minimality is kept.
 
 use guarantor_lts::{Lts, LtsBuilder, StateId};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use varisat::Lit;
 
 use crate::config::Disjunction;
 use crate::error::CircError;
 use crate::sat::{ClauseSink, SatBackend, VarisatBackend};
+
+/// The capacity `K_i` every assumption starts with.
+const INITIAL_CAP: usize = 3;
 
 /// A membership atom: the word (letter indices into assumption `assumption`'s alphabet) is
 /// (`positive`) or is not in `L(g_assumption)`.
@@ -126,15 +147,18 @@ struct Node {
     x: Vec<Lit>,
 }
 
-/// The variables of one encoding (one `K`).
+/// The variables of one encoding (one set of capacities).
 #[derive(Debug)]
 struct Encoding {
-    cap: usize,
+    /// `K_i` per assumption.
+    caps: Vec<usize>,
     letters: Vec<usize>,
-    /// `y[i][((c-1) * L + a) * (K+1) + d]`.
+    /// `y[i][((c-1) * L + a) * (K_i+2) + d]`; `d = K_i + 1` is the overflow colour.
     y: Vec<Vec<Lit>>,
     /// `u[i][c-1]`.
     u: Vec<Vec<Lit>>,
+    /// `ov[i]`: assumption `i` has a state beyond `K_i`.
+    ov: Vec<Lit>,
     tries: Vec<Vec<Node>>,
     /// `outputs[r-1]`: at least `r` extra states.
     outputs: Vec<Lit>,
@@ -155,14 +179,16 @@ impl Encoding {
     fn new<S: ClauseSink>(
         sink: &mut S,
         letters: &[usize],
-        cap: usize,
+        caps: &[usize],
+        total_cap: usize,
         options: &SynthOptions,
     ) -> Self {
         let mut enc = Self {
-            cap,
+            caps: caps.to_vec(),
             letters: letters.to_vec(),
             y: Vec::new(),
             u: Vec::new(),
+            ov: Vec::new(),
             tries: Vec::new(),
             outputs: Vec::new(),
             disjunction: options.disjunction,
@@ -172,48 +198,60 @@ impl Encoding {
             if options.symmetry_breaking {
                 enc.bfs(sink, i);
             }
-            let x = enc.colour_vars(sink);
+            let x = enc.colour_vars(sink, i);
             sink.add_clause(&[x[1]]);
             enc.tries.push(vec![Node {
                 children: FxHashMap::default(),
                 x,
             }]);
         }
-        let inputs: Vec<Lit> = enc.u.iter().flat_map(|u| u[1..].iter().copied()).collect();
-        enc.outputs = totalizer(sink, &inputs, cap);
+        let inputs: Vec<Lit> = enc
+            .u
+            .iter()
+            .zip(&enc.ov)
+            .flat_map(|(u, &ov)| u[1..].iter().copied().chain([ov]))
+            .collect();
+        enc.outputs = totalizer(sink, &inputs, total_cap);
         enc
     }
 
     fn y(&self, i: usize, c: usize, a: usize, d: usize) -> Lit {
-        self.y[i][((c - 1) * self.letters[i] + a) * (self.cap + 1) + d]
+        self.y[i][((c - 1) * self.letters[i] + a) * (self.caps[i] + 2) + d]
     }
 
-    /// Transition, used-state and determinism clauses of assumption `i`.
+    /// Transition, used-state, overflow and determinism clauses of assumption `i`.
     fn structure<S: ClauseSink>(&mut self, sink: &mut S, i: usize) {
-        let (k, l) = (self.cap, self.letters[i]);
+        let (k, l) = (self.caps[i], self.letters[i]);
         let u: Vec<Lit> = (0..k).map(|_| sink.new_lit()).collect();
+        let ov = sink.new_lit();
         sink.add_clause(&[u[0]]);
         for c in 1..k {
             sink.add_clause(&[!u[c], u[c - 1]]);
         }
-        let y: Vec<Lit> = (0..k * l * (k + 1)).map(|_| sink.new_lit()).collect();
+        // A state beyond the capacity comes after all `K_i` (BFS order, or any order without
+        // symmetry breaking: the relaxation may renumber).
+        sink.add_clause(&[!ov, u[k - 1]]);
+        let y: Vec<Lit> = (0..k * l * (k + 2)).map(|_| sink.new_lit()).collect();
         for c in 1..=k {
             for a in 0..l {
-                let row = &y[((c - 1) * l + a) * (k + 1)..((c - 1) * l + a + 1) * (k + 1)];
+                let row = &y[((c - 1) * l + a) * (k + 2)..((c - 1) * l + a + 1) * (k + 2)];
                 exactly_one(sink, row);
                 sink.add_clause(&[u[c - 1], row[0]]);
                 for d in 1..=k {
                     sink.add_clause(&[!row[d], u[d - 1]]);
                 }
+                sink.add_clause(&[!row[k + 1], ov]);
             }
         }
         self.u.push(u);
+        self.ov.push(ov);
         self.y.push(y);
     }
 
-    /// BFS-order symmetry breaking for assumption `i` (see the module docs).
+    /// BFS-order symmetry breaking for assumption `i` (see the module docs), over the states
+    /// inside the capacity: the first `K_i` states of a BFS-numbered DLTS satisfy it.
     fn bfs<S: ClauseSink>(&self, sink: &mut S, i: usize) {
-        let (k, l) = (self.cap, self.letters[i]);
+        let (k, l) = (self.caps[i], self.letters[i]);
         // t[p][j]: some edge p -> j (p < j); par[j][p]; m[p][j][a]: a is p's smallest letter to j.
         let mut t = vec![vec![None; k + 1]; k + 1];
         let mut par = vec![vec![None; k + 1]; k + 1];
@@ -291,9 +329,9 @@ impl Encoding {
         }
     }
 
-    /// Exactly-one colour literals for a new node; colours `c >= 1` imply `u(c)`.
-    fn colour_vars<S: ClauseSink>(&self, sink: &mut S) -> Vec<Lit> {
-        let x: Vec<Lit> = (0..=self.cap).map(|_| sink.new_lit()).collect();
+    /// Exactly-one colour literals (sink, `1..=K_i`, overflow) for a new node of assumption `i`.
+    fn colour_vars<S: ClauseSink>(&self, sink: &mut S, i: usize) -> Vec<Lit> {
+        let x: Vec<Lit> = (0..=self.caps[i] + 1).map(|_| sink.new_lit()).collect();
         exactly_one(sink, &x);
         x
     }
@@ -306,14 +344,17 @@ impl Encoding {
                 v = w;
                 continue;
             }
-            let x = self.colour_vars(sink);
-            for c in 1..=self.cap {
+            let k = self.caps[i];
+            let x = self.colour_vars(sink, i);
+            for c in 1..=k {
                 sink.add_clause(&[!x[c], self.u[i][c - 1]]);
             }
+            sink.add_clause(&[!x[k + 1], self.ov[i]]);
             let xv = self.tries[i][v].x.clone();
             sink.add_clause(&[!xv[0], x[0]]);
-            for c in 1..=self.cap {
-                for d in 0..=self.cap {
+            // Below an overflow node (colour `k + 1`) anything goes: that is the relaxation.
+            for c in 1..=k {
+                for d in 0..=k + 1 {
                     let y = self.y(i, c, a as usize, d);
                     sink.add_clause(&[!xv[c], !x[d], y]);
                     sink.add_clause(&[!xv[c], !y, x[d]]);
@@ -349,6 +390,11 @@ impl Encoding {
         self.outputs.get(k - n).map(|&o| !o)
     }
 
+    /// The assumption literals forbidding every overflow (the exact problem).
+    fn no_overflow(&self) -> impl Iterator<Item = Lit> + '_ {
+        self.ov.iter().map(|&o| !o)
+    }
+
     /// Reads the assumptions off a model.
     fn extract<B: SatBackend>(
         &self,
@@ -357,7 +403,7 @@ impl Encoding {
     ) -> Result<Vec<Lts>, CircError> {
         (0..self.letters.len())
             .map(|i| {
-                let used = (1..=self.cap)
+                let used = (1..=self.caps[i])
                     .take_while(|&c| solver.value(self.u[i][c - 1]))
                     .count();
                 let mut b = LtsBuilder::new();
@@ -428,9 +474,11 @@ fn totalizer<S: ClauseSink>(sink: &mut S, inputs: &[Lit], cap: usize) -> Vec<Lit
 pub struct SynthStats {
     /// Calls to the SAT solver.
     pub sat_calls: usize,
-    /// Encodings built (one per alphabet, more when `K` outgrows its cap or without
-    /// incrementality).
+    /// Encodings built (one per alphabet, more when a capacity `K_i` or the totalizer outgrows
+    /// its cap, or without incrementality).
     pub encodings: usize,
+    /// Relaxed solves (after an UNSAT answer that blamed a capacity).
+    pub relaxed_calls: usize,
     /// Learnt clauses, when a conflict budget is set.
     pub learnt: u64,
 }
@@ -453,8 +501,12 @@ pub struct Synthesizer {
     names: Vec<Vec<String>>,
     options: SynthOptions,
     constraints: Vec<Constraint>,
+    seen: FxHashSet<Constraint>,
     live: Option<(VarisatBackend, Encoding)>,
-    cap: usize,
+    /// `K_i` per assumption.
+    caps: Vec<usize>,
+    /// The totalizer's truncation `T`.
+    total_cap: usize,
     k: usize,
     stats: SynthStats,
     spent: u64,
@@ -469,8 +521,10 @@ impl Synthesizer {
             names,
             options,
             constraints: Vec::new(),
+            seen: FxHashSet::default(),
             live: None,
-            cap: 3,
+            caps: vec![INITIAL_CAP; n],
+            total_cap: 2 * INITIAL_CAP,
             k: n,
             stats: SynthStats::default(),
             spent: 0,
@@ -511,7 +565,7 @@ impl Synthesizer {
                 reason: format!("atom outside the assumption alphabets: {bad:?}"),
             });
         }
-        if self.constraints.contains(&c) {
+        if !self.seen.insert(c.clone()) {
             return Ok(());
         }
         if let Some((backend, enc)) = &mut self.live {
@@ -535,8 +589,8 @@ impl Synthesizer {
                 });
             }
             let need = self.k - n + 1;
-            if need > self.cap {
-                self.cap = need.max(2 * self.cap);
+            if need > self.total_cap {
+                self.total_cap = need.max(2 * self.total_cap);
                 self.drop_live();
             }
             if !self.options.incremental {
@@ -549,25 +603,52 @@ impl Synthesizer {
                 });
             };
             let bound = enc.bound(self.k, n);
-            let assumptions: Vec<Lit> = bound.into_iter().collect();
             if !self.options.incremental {
-                for &l in &assumptions {
+                if let Some(l) = bound {
                     backend.add_clause(&[l]);
                 }
             }
+            let relaxed: Vec<Lit> = bound.into_iter().collect();
+            let mut exact = relaxed.clone();
+            exact.extend(enc.no_overflow());
             self.stats.sat_calls += 1;
-            if backend.solve(&assumptions)? {
-                let g = enc.extract(backend, &self.names)?;
-                self.k = g.iter().map(Lts::num_states).sum::<usize>().max(n);
-                if let Some(c) = self.constraints.iter().find(|c| !c.holds(&g)) {
-                    return Err(CircError::Internal {
-                        reason: format!("SAT model violates {c:?}"),
-                    });
-                }
-                return Ok(g);
+            let model = if backend.solve(&exact)? {
+                true
+            } else if backend.failed_core().iter().all(|l| !enc.ov.contains(&!*l)) {
+                // The bound alone is contradictory: no family of size `k` at all.
+                false
+            } else {
+                self.stats.sat_calls += 1;
+                self.stats.relaxed_calls += 1;
+                backend.solve(&relaxed)?
+            };
+            if !model {
+                self.k += 1;
+                continue;
             }
-            self.k += 1;
+            let over: Vec<usize> = (0..n).filter(|&i| backend.value(enc.ov[i])).collect();
+            if !over.is_empty() {
+                // Some assumption may need more states than its capacity: grow and retry `k`.
+                for i in over {
+                    self.caps[i] = (2 * self.caps[i]).min(need.max(self.caps[i] + 1));
+                }
+                self.drop_live();
+                continue;
+            }
+            let g = enc.extract(backend, &self.names)?;
+            self.k = g.iter().map(Lts::num_states).sum::<usize>().max(n);
+            if let Some(c) = self.constraints.iter().find(|c| !c.holds(&g)) {
+                return Err(CircError::Internal {
+                    reason: format!("SAT model violates {c:?}"),
+                });
+            }
+            return Ok(g);
         }
+    }
+
+    /// The current capacity `K_i` of each assumption (grown on demand; see the module docs).
+    pub fn capacities(&self) -> &[usize] {
+        &self.caps
     }
 
     fn drop_live(&mut self) {
@@ -587,7 +668,13 @@ impl Synthesizer {
         };
         let mut backend = VarisatBackend::new(remaining);
         let letters: Vec<usize> = self.names.iter().map(Vec::len).collect();
-        let mut enc = Encoding::new(&mut backend, &letters, self.cap, &self.options);
+        let mut enc = Encoding::new(
+            &mut backend,
+            &letters,
+            &self.caps,
+            self.total_cap,
+            &self.options,
+        );
         for c in &self.constraints {
             enc.constraint(&mut backend, c);
         }
@@ -597,8 +684,9 @@ impl Synthesizer {
     }
 }
 
-/// Writes the encoding of `constraints` over assumptions with `letters[i]` letters, `K = cap`,
-/// bounded by total size `k`, into `sink` (for DIMACS dumps and tests).
+/// Writes the encoding of `constraints` over assumptions with `letters[i]` letters, `K_i = cap`
+/// for all `i` (overflow forbidden), bounded by total size `k`, into `sink` (for DIMACS dumps and
+/// tests).
 pub fn encode_into<S: ClauseSink>(
     sink: &mut S,
     letters: &[usize],
@@ -607,9 +695,13 @@ pub fn encode_into<S: ClauseSink>(
     constraints: &[Constraint],
     options: &SynthOptions,
 ) {
-    let mut enc = Encoding::new(sink, letters, cap, options);
+    let caps = vec![cap.max(1); letters.len()];
+    let mut enc = Encoding::new(sink, letters, &caps, cap.max(1), options);
     for c in constraints {
         enc.constraint(sink, c);
+    }
+    for l in enc.no_overflow().collect::<Vec<_>>() {
+        sink.add_clause(&[l]);
     }
     if let Some(l) = enc.bound(k, letters.len()) {
         sink.add_clause(&[l]);

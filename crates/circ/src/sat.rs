@@ -51,12 +51,16 @@ pub trait SatBackend: ClauseSink {
     fn value(&self, lit: Lit) -> bool;
     /// Learnt clauses so far (0 if the backend does not count them).
     fn learnt(&self) -> u64;
+    /// After an unsatisfiable `solve`: assumptions that together are contradictory (a subset of
+    /// them; all of them if the backend cannot tell).
+    fn failed_core(&self) -> Vec<Lit>;
 }
 
 /// varisat as a [`SatBackend`], with an optional budget of learnt clauses.
 pub struct VarisatBackend {
     solver: Solver<'static>,
     model: Vec<bool>,
+    assumed: Vec<Lit>,
     learnt: Rc<Cell<u64>>,
     limit: Option<u64>,
 }
@@ -89,6 +93,7 @@ impl VarisatBackend {
         Self {
             solver,
             model: Vec::new(),
+            assumed: Vec::new(),
             learnt,
             limit,
         }
@@ -108,6 +113,7 @@ impl ClauseSink for VarisatBackend {
 impl SatBackend for VarisatBackend {
     fn solve(&mut self, assumptions: &[Lit]) -> Result<bool, CircError> {
         self.solver.assume(assumptions);
+        self.assumed = assumptions.to_vec();
         match self.solver.solve() {
             Ok(true) => {
                 let model = self.solver.model().unwrap_or_default();
@@ -135,6 +141,12 @@ impl SatBackend for VarisatBackend {
 
     fn learnt(&self) -> u64 {
         self.learnt.get()
+    }
+
+    fn failed_core(&self) -> Vec<Lit> {
+        self.solver
+            .failed_core()
+            .map_or_else(|| self.assumed.clone(), <[Lit]>::to_vec)
     }
 }
 
@@ -293,6 +305,11 @@ mod tests {
         assert_eq!(s.solve(&[!a]), Ok(true));
         assert!(s.value(b) && !s.value(a));
         assert_eq!(s.solve(&[!a, !b]), Ok(false));
+        let core = s.failed_core();
+        assert!(core.iter().all(|l| [!a, !b].contains(l)) && !core.is_empty());
+        let c = s.new_lit();
+        assert_eq!(s.solve(&[c, !a, !b]), Ok(false));
+        assert!(!s.failed_core().contains(&c), "{:?}", s.failed_core());
         pigeonhole(&mut s, 4);
         assert_eq!(s.solve(&[]), Ok(false));
     }

@@ -197,3 +197,51 @@ fn incremental_additions_keep_minimality() {
     assert_eq!(g[1].num_transitions(), 0);
     assert_eq!(s.stats().encodings, 1);
 }
+
+/// An assumption larger than the initial capacity: the overflow colour makes the search grow that
+/// assumption's capacity only, and the answer is still the minimum.
+#[test]
+fn capacities_grow_on_demand_and_keep_minimality() {
+    let names = vec![vec!["a".into()], vec!["a".into()], vec!["a".into()]];
+    let mut s = Synthesizer::new(names, SynthOptions::default());
+    // g_0 must be a chain of exactly 10 states: "a^9" in, "a^10" out.
+    s.add(Constraint(vec![Atom::plus(0, vec![0; 9])])).unwrap();
+    s.add(Constraint(vec![Atom::minus(0, vec![0; 10])]))
+        .unwrap();
+    // g_1 needs two states; g_2 one.
+    s.add(Constraint(vec![Atom::plus(1, vec![0])])).unwrap();
+    s.add(Constraint(vec![Atom::minus(1, vec![0, 0])])).unwrap();
+    let g = s.solve().unwrap();
+    let sizes: Vec<usize> = g.iter().map(Lts::num_states).collect();
+    assert_eq!(sizes, [10, 2, 1]);
+    assert_eq!(s.bound(), 13);
+    let caps = s.capacities();
+    assert!(caps[0] >= 10, "{caps:?}");
+    assert!(caps[1] < 10 && caps[2] < 10, "only g_0 grew: {caps:?}");
+    assert!(s.stats().relaxed_calls > 0);
+}
+
+/// Growing a capacity never skips a smaller answer: one of two assumptions must be a chain longer
+/// than the initial capacity, and the total found is the brute-force minimum.
+#[test]
+fn overflow_never_hides_a_smaller_family() {
+    for big in [4usize, 5, 6] {
+        let names = vec![vec!["a".into()], vec!["a".into()]];
+        let mut s = Synthesizer::new(names, SynthOptions::default());
+        s.add(Constraint(vec![
+            Atom::plus(0, vec![0; big - 1]),
+            Atom::plus(1, vec![0; big - 1]),
+        ]))
+        .unwrap();
+        s.add(Constraint(vec![Atom::minus(0, vec![0; big])]))
+            .unwrap();
+        s.add(Constraint(vec![Atom::minus(1, vec![0; big])]))
+            .unwrap();
+        let g = s.solve().unwrap();
+        let cs = s.constraints().to_vec();
+        assert!(cs.iter().all(|c| c.holds(&g)));
+        let total: usize = g.iter().map(Lts::num_states).sum();
+        assert_eq!(total, big + 1);
+        assert_eq!(brute_force(&[1, 1], &cs, total), Some(total), "big = {big}");
+    }
+}
