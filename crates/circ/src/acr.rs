@@ -12,6 +12,7 @@ use guarantor_lts::Lts;
 use crate::config::{CexPerIteration, CircConfig};
 use crate::encode::{Atom, Constraint, SynthOptions, Synthesizer};
 use crate::error::CircError;
+use crate::reduce::{PremiseCache, reduce};
 use crate::report::{CircReport, RuleSummary};
 use crate::rule::{Rule, policy_sets};
 use crate::system::{ActSet, PreparedSystem, merge};
@@ -158,6 +159,9 @@ pub(crate) struct Acr<'a> {
     reused: usize,
     sat_time: Duration,
     check_time: Duration,
+    premise_checks: usize,
+    largest_product: usize,
+    cache: PremiseCache,
     /// Test-only record of the constraints reused at each refinement (see `tests`).
     #[cfg(test)]
     audit: tests::AuditLog,
@@ -193,6 +197,9 @@ impl<'a> Acr<'a> {
             reused: 0,
             sat_time: Duration::ZERO,
             check_time: Duration::ZERO,
+            premise_checks: 0,
+            largest_product: 0,
+            cache: PremiseCache::default(),
             #[cfg(test)]
             audit: tests::AuditLog::default(),
         })
@@ -202,6 +209,7 @@ impl<'a> Acr<'a> {
     pub(crate) fn run(&mut self, originals: (&[&Lts], &[&Lts])) -> Result<CircReport, CircError> {
         loop {
             let view = View::new(self.sys, &self.g_sets, &self.alphabet);
+            self.cache.clear();
             let mut synth = self.synthesizer(&view)?;
             let outcome = self.inner(&view, &mut synth);
             self.sat_calls += synth.stats().sat_calls;
@@ -303,10 +311,7 @@ impl<'a> Acr<'a> {
         let mut cs = Vec::new();
         for i in (0..sys.len()).filter(|&i| view.rule.needed[i]) {
             let refs: Vec<&Lts> = view.rule.s[i].iter().map(|&j| &g[j]).collect();
-            let report =
-                check_circular_premise(&sys.components()[i], &refs, &g[i], &self.config.compose)?;
-            if let Some(cex) = report.verdict.counterexample() {
-                let tau = sys.trace_ids(&cex.trace);
+            if let Some(tau) = self.premise(i, &refs, &g[i])? {
                 match self.update_constraints(view, i, tau)? {
                     Applied::Continue(c) => cs.extend(c),
                     other => return Ok(other),
@@ -335,18 +340,115 @@ impl<'a> Acr<'a> {
         })
     }
 
-    /// Checks `S(G_{n+1}) |= P`; a counterexample as global ids.
-    fn last_premise(&self, view: &View, g: &[Lts]) -> Result<Option<Vec<u32>>, CircError> {
+    /// Checks premise `M_i |= S(G_i) > g_i`: `None` when it holds, else a counterexample (global
+    /// ids, last step included). A premise that held for the same guarantees is not re-checked;
+    /// the others are decided on the reduced environment, and re-run on the original one only
+    /// for a counterexample with every action (see [`crate::reduce`]).
+    fn premise(
+        &mut self,
+        i: usize,
+        refs: &[&Lts],
+        guarantee: &Lts,
+    ) -> Result<Option<Vec<u32>>, CircError> {
+        let m = &self.sys.components()[i];
+        let key = self.config.reuse_premises.then(|| {
+            let mut involved = vec![guarantee];
+            involved.extend(refs);
+            PremiseCache::key(i, &involved)
+        });
+        if key.as_ref().is_some_and(|k| self.cache.holds(k)) {
+            return Ok(None);
+        }
+        self.premise_checks += 1;
+        let own = |n: &str| m.alphabet().contains(n);
+        let reduced = if self.config.reduce_environments && !refs.is_empty() {
+            reduce(refs, &own)
+        } else {
+            None
+        };
+        if let Some(env) = &reduced {
+            let report = check_circular_premise(m, &env.parts(), guarantee, &self.config.compose)?;
+            self.largest_product = self.largest_product.max(report.stats.states);
+            let Some(cex) = report.verdict.counterexample() else {
+                if let Some(k) = key {
+                    self.cache.insert(k);
+                }
+                return Ok(None);
+            };
+            // The environment need not allow the last step: lift the prefix only.
+            if let Some((last, prefix)) = cex.trace.split_last() {
+                if let Some(mut full) = env.lift(prefix, &own) {
+                    full.push(last.clone());
+                    return Ok(Some(self.sys.trace_ids(&full)));
+                }
+            }
+        }
+        let report = check_circular_premise(m, refs, guarantee, &self.config.compose)?;
+        self.largest_product = self.largest_product.max(report.stats.states);
+        match report.verdict.counterexample() {
+            Some(cex) => Ok(Some(self.sys.trace_ids(&cex.trace))),
+            None if reduced.is_some() => Err(CircError::Internal {
+                reason: format!("premise {i} violated on the reduced environment only"),
+            }),
+            None => {
+                if let Some(k) = key {
+                    self.cache.insert(k);
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// Checks `S(G_{n+1}) |= P`; a counterexample as global ids. Cached and reduced like the
+    /// other premises.
+    fn last_premise(&mut self, view: &View, g: &[Lts]) -> Result<Option<Vec<u32>>, CircError> {
         let refs: Vec<&Lts> = view.rule.last.iter().map(|&j| &g[j]).collect();
         if refs.is_empty() {
             // The property has no actions: it is violated only if it starts in error.
             return Ok(self.sys.violation_prefix(&[]).map(|_| Vec::new()));
         }
-        let report = check_safety(&refs, &[self.sys.property()], &self.config.compose)?;
-        Ok(report
-            .verdict
-            .counterexample()
-            .map(|c| self.sys.trace_ids(&c.trace)))
+        let key = self
+            .config
+            .reuse_premises
+            .then(|| PremiseCache::key(self.sys.len(), &refs));
+        if key.as_ref().is_some_and(|k| self.cache.holds(k)) {
+            return Ok(None);
+        }
+        self.premise_checks += 1;
+        let p = self.sys.property();
+        let own = |n: &str| p.alphabet().contains(n);
+        let reduced = if self.config.reduce_environments {
+            reduce(&refs, &own).filter(|env| !env.is_empty())
+        } else {
+            None
+        };
+        if let Some(env) = &reduced {
+            let report = check_safety(&env.parts(), &[p], &self.config.compose)?;
+            self.largest_product = self.largest_product.max(report.stats.states);
+            let Some(cex) = report.verdict.counterexample() else {
+                if let Some(k) = key {
+                    self.cache.insert(k);
+                }
+                return Ok(None);
+            };
+            if let Some(full) = env.lift(&cex.trace, &own) {
+                return Ok(Some(self.sys.trace_ids(&full)));
+            }
+        }
+        let report = check_safety(&refs, &[p], &self.config.compose)?;
+        self.largest_product = self.largest_product.max(report.stats.states);
+        match report.verdict.counterexample() {
+            Some(c) => Ok(Some(self.sys.trace_ids(&c.trace))),
+            None if reduced.is_some() => Err(CircError::Internal {
+                reason: "last premise violated on the reduced environment only".to_owned(),
+            }),
+            None => {
+                if let Some(k) = key {
+                    self.cache.insert(k);
+                }
+                Ok(None)
+            }
+        }
     }
 
     /// `UpdateConstraints` for the counterexample `tau` (last step included) of premise `i`.
@@ -583,6 +685,9 @@ impl<'a> Acr<'a> {
             rule,
             sat_time: self.sat_time,
             check_time: self.check_time,
+            premise_checks: self.premise_checks,
+            cached_premises: self.cache.hits,
+            largest_product: self.largest_product,
         }
     }
 }

@@ -94,6 +94,12 @@ pub struct CircConfig {
     pub incremental: bool,
     /// Encoding of disjunctive constraints. Default: [`Disjunction::Direct`].
     pub disjunction: Disjunction,
+    /// Decide premises on a reduced environment: assumptions' actions the checked component (or
+    /// the property) does not see are hidden and parts merged, keeping the projected language
+    /// (see the crate docs). Default: `true`.
+    pub reduce_environments: bool,
+    /// Do not re-check a premise that held with the same guarantees. Default: `true`.
+    pub reuse_premises: bool,
     /// Counterexamples per iteration. Default: [`CexPerIteration::AllPremises`].
     pub cex_per_iteration: CexPerIteration,
     /// Most inner iterations in total. Default: `None`.
@@ -119,6 +125,8 @@ impl Default for CircConfig {
             symmetry_breaking: true,
             incremental: true,
             disjunction: Disjunction::Direct,
+            reduce_environments: true,
+            reuse_premises: true,
             cex_per_iteration: CexPerIteration::AllPremises,
             max_iterations: None,
             max_conflicts: None,
@@ -194,6 +202,20 @@ impl CircConfig {
     #[must_use]
     pub fn with_disjunction(mut self, d: Disjunction) -> Self {
         self.disjunction = d;
+        self
+    }
+
+    /// Sets [`CircConfig::reduce_environments`].
+    #[must_use]
+    pub fn with_reduce_environments(mut self, on: bool) -> Self {
+        self.reduce_environments = on;
+        self
+    }
+
+    /// Sets [`CircConfig::reuse_premises`].
+    #[must_use]
+    pub fn with_reuse_premises(mut self, on: bool) -> Self {
+        self.reuse_premises = on;
         self
     }
 

@@ -91,6 +91,19 @@
 //! are projected onto the new alphabets and re-simplified sets (the RC operator). Lemma 4(1)
 //! constraints rest on membership checks and are dropped.
 //!
+//! ## What keeps an iteration cheap
+//! - **Per-assumption capacities** ([`encode`]): each assumption's SAT encoding has only the
+//!   states it has needed so far (plus an overflow colour that keeps minimality), not
+//!   `k - n + 1` states each, so the encoding stays small with many components.
+//! - **Reduced environments** (`reduce`): a premise is decided on its assumptions with the actions
+//!   the checked component does not see hidden, pairwise merged and minimised (same projected
+//!   language), so `M_i` with `m` independent guarantees is not an `m`-fold product; a
+//!   counterexample is lifted back to a run of the original guarantees for the analysis.
+//! - **Premise cache**: a premise that held is not re-checked while its own guarantee and the
+//!   guarantees it assumes are unchanged (any change is a new key; cleared on refinement).
+//!
+//! All three are switches of [`CircConfig`] (the capacities are not: they are exact).
+//!
 //! ## Preparing LTSA inputs
 //! Several properties, components with `ERROR` states and property actions no component has are
 //! rewritten into the paper's setting (see [`system`]). Certificates are relative to the
@@ -113,6 +126,7 @@ mod acr;
 pub mod config;
 pub mod encode;
 pub mod error;
+mod reduce;
 pub mod report;
 pub mod rule;
 pub mod sat;

@@ -48,6 +48,13 @@ pub struct CircReport {
     pub sat_time: Duration,
     /// Time spent checking premises and analysing counterexamples.
     pub check_time: Duration,
+    /// Premise checks run (the last premise included; a violated premise decided on a reduced
+    /// environment and re-run for its counterexample counts once).
+    pub premise_checks: usize,
+    /// Premise checks skipped because the premise held before with the same guarantees.
+    pub cached_premises: usize,
+    /// States of the largest product a premise check explored.
+    pub largest_product: usize,
 }
 
 impl CircReport {

@@ -37,7 +37,9 @@ fn modes() -> Vec<(&'static str, CircConfig)> {
                 .with_extend_traces(false)
                 .with_reuse_constraints(false)
                 .with_symmetry_breaking(false)
-                .with_incremental(false),
+                .with_incremental(false)
+                .with_reduce_environments(false)
+                .with_reuse_premises(false),
         ),
     ]
 }

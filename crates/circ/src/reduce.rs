@@ -1,0 +1,551 @@
+//! Shrinking the environment of a premise check before exploring it, and remembering premises
+//! that held.
+//!
+//! A premise `M |= g_1 || ... || g_m > g` (or the last premise `g_1 || ... || g_m |= P`) depends
+//! on the assumptions only through the language of their composition projected onto the actions
+//! of the checked side `M` (resp. `P`): a violating run of the product projects onto a trace of
+//! `M` and a word of each `g_j`, and any such words that agree on shared actions interleave into
+//! a run again. So the explorer may be given any environment with that projected language. The
+//! plain product is exponential in `m` whenever the assumptions move independently (client
+//! guarantees that each cycle through private actions multiply, `3^m` states for `m` clients,
+//! while the server they talk to has a handful), and that product is rebuilt at every iteration.
+//!
+//! [`reduce`] applies language-preserving steps until none applies:
+//! - *hide*: an action that neither the checked side nor another environment part has becomes
+//!   tau, and the part is determinised and minimised (a guarantee over `grant, enter, exit` seen
+//!   from the server keeps `grant` only);
+//! - *drop*: a part left without actions constrains nothing;
+//! - *merge*: two parts sharing an action that only they have (and the checked side has not) are
+//!   composed, that action is hidden, and the result is minimised; the merge is kept only if it has
+//!   at most as many states as the two parts together, so the environment never grows.
+//!
+//! The reduced environment decides whether the premise holds. Its counterexamples lack the hidden
+//! actions, which the constraint analysis needs (it projects the run onto every assumption), so
+//! [`Reduced::lift`] puts them back by walking the reduction backwards: a part's word is embedded
+//! breadth-first into the LTS it was minimised from (inserting the hidden actions), a merged
+//! part's run is split onto its two halves, and the halves' runs are interleaved again (they agree
+//! on their shared actions, and the actions hidden inside a half are that half's alone). This
+//! costs the word's length times the parts' sizes, never the product of the original assumptions.
+//!
+//! [`PremiseCache`] remembers premises that held, keyed by the premise and the exact guarantees
+//! it was checked with: the check is deterministic, so the same inputs hold again. A premise whose
+//! own guarantee or any assumed guarantee changed is a different key and is checked afresh.
+
+use std::collections::VecDeque;
+
+use guarantor_compose::{Config, compose};
+use guarantor_lts::ops::{determinize_with_limit, hide, minimize_dfa};
+use guarantor_lts::{ActionId, Lts, StateId};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// States a determinised part may reach before the reduction gives up on it.
+const DETERMINISE_LIMIT: usize = 4_096;
+
+/// How a part of the reduced environment was made, so that its words can be lifted back to words
+/// of the original assumptions.
+#[derive(Debug)]
+enum Origin {
+    /// Original assumption `j` (index into the environment given to [`reduce`]).
+    Leaf(usize),
+    /// `shrink(hide(inner, hidden))`.
+    Hidden {
+        inner: Box<Part>,
+        hidden: Vec<String>,
+    },
+    /// `shrink(hide(product, hidden))` with `product = a || b`.
+    Merged {
+        a: Box<Part>,
+        b: Box<Part>,
+        product: Lts,
+        hidden: Vec<String>,
+    },
+}
+
+/// One part of the reduced environment.
+#[derive(Debug)]
+pub(crate) struct Part {
+    lts: Lts,
+    origin: Origin,
+}
+
+/// A reduced environment: its parts, and how they came from the original assumptions.
+#[derive(Debug)]
+pub(crate) struct Reduced {
+    parts: Vec<Part>,
+    /// The original assumptions' alphabets.
+    alphas: Vec<FxHashSet<String>>,
+}
+
+impl Reduced {
+    /// The parts, to be explored instead of the original environment.
+    pub(crate) fn parts(&self) -> Vec<&Lts> {
+        self.parts.iter().map(|p| &p.lts).collect()
+    }
+
+    /// Whether no part is left (the environment constrains nothing).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    /// Lifts a run `trace` of `checked || parts` (names; `own` = the checked side's alphabet)
+    /// to a run of `checked || original environment`: every hidden action is put back, each
+    /// original assumption follows its own word. `None` if some step fails (not expected: every
+    /// reduction step keeps the projected language).
+    pub(crate) fn lift(&self, trace: &[String], own: &dyn Fn(&str) -> bool) -> Option<Vec<String>> {
+        let mut out: Vec<String> = trace.to_vec();
+        let mut seen: FxHashSet<String> = self
+            .parts
+            .iter()
+            .flat_map(|p| p.lts.alphabet().iter().map(|(_, n)| n.to_owned()))
+            .collect();
+        for p in &self.parts {
+            let word: Vec<String> = trace
+                .iter()
+                .filter(|n| p.lts.alphabet().contains(n))
+                .cloned()
+                .collect();
+            let lifted = self.lift_part(p, &word)?;
+            let sub = self.subtree_alphabet(p);
+            out = merge2(&out, &lifted, &|n| own(n) || seen.contains(n), &|n| {
+                sub.contains(n)
+            })?;
+            seen.extend(sub);
+        }
+        Some(out)
+    }
+
+    /// The union of the original alphabets below `p`.
+    fn subtree_alphabet(&self, p: &Part) -> FxHashSet<String> {
+        match &p.origin {
+            Origin::Leaf(j) => self.alphas[*j].clone(),
+            Origin::Hidden { inner, .. } => self.subtree_alphabet(inner),
+            Origin::Merged { a, b, .. } => {
+                let mut s = self.subtree_alphabet(a);
+                s.extend(self.subtree_alphabet(b));
+                s
+            }
+        }
+    }
+
+    /// A run of the original assumptions below `p` whose projection onto `p`'s alphabet is
+    /// `word`.
+    fn lift_part(&self, p: &Part, word: &[String]) -> Option<Vec<String>> {
+        match &p.origin {
+            Origin::Leaf(_) => Some(word.to_vec()),
+            Origin::Hidden { inner, hidden } => {
+                let s = embed(&inner.lts, word, hidden)?;
+                self.lift_part(inner, &s)
+            }
+            Origin::Merged {
+                a,
+                b,
+                product,
+                hidden,
+            } => {
+                let s = embed(product, word, hidden)?;
+                let on = |l: &Lts| -> Vec<String> {
+                    s.iter()
+                        .filter(|n| l.alphabet().contains(n))
+                        .cloned()
+                        .collect()
+                };
+                let la = self.lift_part(a, &on(&a.lts))?;
+                let lb = self.lift_part(b, &on(&b.lts))?;
+                let (sa, sb) = (self.subtree_alphabet(a), self.subtree_alphabet(b));
+                merge2(&la, &lb, &|n| sa.contains(n), &|n| sb.contains(n))
+            }
+        }
+    }
+}
+
+/// A path of `l` from its initial state whose labels, without those in `hidden` (and tau), are
+/// `word`; breadth-first, so few hidden actions are inserted. Its labels (tau omitted).
+fn embed(l: &Lts, word: &[String], hidden: &[String]) -> Option<Vec<String>> {
+    let n = l.num_states();
+    let key = |pos: usize, s: StateId| pos * n + s.index();
+    let mut parent: FxHashMap<usize, (usize, Option<ActionId>)> = FxHashMap::default();
+    let start = key(0, l.initial());
+    parent.insert(start, (usize::MAX, None));
+    let mut queue = VecDeque::from([(0usize, l.initial())]);
+    let done = |pos: usize| pos == word.len();
+    let mut goal = done(0).then_some(start);
+    while let Some((pos, s)) = queue.pop_front() {
+        if goal.is_some() {
+            break;
+        }
+        let here = key(pos, s);
+        for e in l.outgoing(s) {
+            let name = l.action_name(e.action);
+            let next = if e.action.is_tau() || hidden.iter().any(|h| h == name) {
+                pos
+            } else if word.get(pos).is_some_and(|w| w == name) {
+                pos + 1
+            } else {
+                continue;
+            };
+            let k = key(next, e.target);
+            if parent.contains_key(&k) {
+                continue;
+            }
+            parent.insert(k, (here, Some(e.action)));
+            if done(next) {
+                goal = Some(k);
+                break;
+            }
+            queue.push_back((next, e.target));
+        }
+    }
+    let mut k = goal?;
+    let mut out = Vec::new();
+    while let Some(&(prev, a)) = parent.get(&k) {
+        if prev == usize::MAX {
+            break;
+        }
+        if let Some(a) = a.filter(|a| !a.is_tau()) {
+            out.push(l.action_name(a).to_owned());
+        }
+        k = prev;
+    }
+    out.reverse();
+    Some(out)
+}
+
+/// Interleaves `x` (over `in_x`) and `y` (over `in_y`) so that each is the projection of the
+/// result on its alphabet; `None` when they disagree on a shared action.
+fn merge2(
+    x: &[String],
+    y: &[String],
+    in_x: &dyn Fn(&str) -> bool,
+    in_y: &dyn Fn(&str) -> bool,
+) -> Option<Vec<String>> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::with_capacity(x.len() + y.len());
+    loop {
+        match (x.get(i), y.get(j)) {
+            (None, None) => return Some(out),
+            (Some(a), _) if !in_y(a) => {
+                out.push(a.clone());
+                i += 1;
+            }
+            (_, Some(b)) if !in_x(b) => {
+                out.push(b.clone());
+                j += 1;
+            }
+            (Some(a), Some(b)) if a == b => {
+                out.push(a.clone());
+                i += 1;
+                j += 1;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The environment `env` with the same language projected onto the actions for which
+/// `visible` is true (see the module docs). `None` when a step would exceed its budget (the caller
+/// then checks the original environment).
+pub(crate) fn reduce(env: &[&Lts], visible: &dyn Fn(&str) -> bool) -> Option<Reduced> {
+    let alphas = env
+        .iter()
+        .map(|l| l.alphabet().iter().map(|(_, n)| n.to_owned()).collect())
+        .collect();
+    // How many parts have each action.
+    let mut count: FxHashMap<String, usize> = FxHashMap::default();
+    for l in env {
+        for (_, n) in l.alphabet().iter() {
+            *count.entry(n.to_owned()).or_default() += 1;
+        }
+    }
+    let private = |l: &Lts, count: &FxHashMap<String, usize>| -> Vec<String> {
+        l.alphabet()
+            .iter()
+            .map(|(_, n)| n)
+            .filter(|&n| !visible(n) && count.get(n) == Some(&1))
+            .map(str::to_owned)
+            .collect()
+    };
+    let mut parts: Vec<Part> = Vec::with_capacity(env.len());
+    for (j, l) in env.iter().enumerate() {
+        let leaf = Part {
+            lts: (*l).clone(),
+            origin: Origin::Leaf(j),
+        };
+        let hidden = private(l, &count);
+        parts.push(if hidden.is_empty() {
+            leaf
+        } else {
+            Part {
+                lts: shrink(&hide(l, hidden.iter().map(String::as_str)))?,
+                origin: Origin::Hidden {
+                    inner: Box::new(leaf),
+                    hidden,
+                },
+            }
+        });
+    }
+    merge_pairs(&mut parts, &mut count, visible)?;
+    parts.retain(|p| !p.lts.alphabet().is_empty());
+    Some(Reduced { parts, alphas })
+}
+
+/// Merges pairs of parts that alone share an invisible action, as long as that does not grow the
+/// environment; `count` says how many parts have each action. `None` on an exceeded budget.
+fn merge_pairs(
+    parts: &mut Vec<Part>,
+    count: &mut FxHashMap<String, usize>,
+    visible: &dyn Fn(&str) -> bool,
+) -> Option<()> {
+    // Pairs (by position, reset when positions shift) tried in vain.
+    let mut rejected: FxHashSet<(usize, usize)> = FxHashSet::default();
+    'merging: loop {
+        for a in 0..parts.len() {
+            let candidates: Vec<usize> = parts[a]
+                .lts
+                .alphabet()
+                .iter()
+                .map(|(_, n)| n)
+                .filter(|&n| !visible(n) && count.get(n) == Some(&2))
+                .filter_map(|n| (a + 1..parts.len()).find(|&b| parts[b].lts.alphabet().contains(n)))
+                .collect();
+            for b in candidates {
+                if rejected.contains(&(a, b)) {
+                    continue;
+                }
+                let (la, lb) = (&parts[a].lts, &parts[b].lts);
+                let shared: Vec<String> = la
+                    .alphabet()
+                    .iter()
+                    .map(|(_, n)| n)
+                    .filter(|&n| lb.alphabet().contains(n))
+                    .map(str::to_owned)
+                    .collect();
+                let hidden: Vec<String> = shared
+                    .iter()
+                    .filter(|n| !visible(n) && count.get(*n) == Some(&2))
+                    .cloned()
+                    .collect();
+                let limit = la.num_states() * lb.num_states();
+                let config = Config::new().with_max_states(limit.max(1));
+                let product = compose(&[la, lb], &config).ok()?;
+                let merged = shrink(&hide(&product, hidden.iter().map(String::as_str)))?;
+                if merged.num_states() > la.num_states() + lb.num_states() {
+                    rejected.insert((a, b));
+                    continue;
+                }
+                for n in &shared {
+                    if let Some(c) = count.get_mut(n) {
+                        *c -= 1;
+                    }
+                }
+                for n in &hidden {
+                    count.remove(n);
+                }
+                let pb = parts.remove(b);
+                let pa = std::mem::replace(
+                    &mut parts[a],
+                    Part {
+                        lts: merged,
+                        origin: Origin::Leaf(usize::MAX),
+                    },
+                );
+                parts[a].origin = Origin::Merged {
+                    a: Box::new(pa),
+                    b: Box::new(pb),
+                    product,
+                    hidden,
+                };
+                rejected.clear();
+                continue 'merging;
+            }
+        }
+        break;
+    }
+    Some(())
+}
+
+/// Determinise (after hiding) and minimise.
+fn shrink(l: &Lts) -> Option<Lts> {
+    minimize_dfa(&determinize_with_limit(l, DETERMINISE_LIMIT).ok()?).ok()
+}
+
+/// A key identifying an LTS up to its state and action numbering as built: states, initial
+/// state, then `(source, action name index, target)` per transition, with the action names.
+pub(crate) fn key(l: &Lts) -> Vec<u32> {
+    let mut out = vec![l.num_states() as u32, l.initial().index() as u32];
+    let names: Vec<&str> = l.alphabet().iter().map(|(_, n)| n).collect();
+    for t in l.transitions() {
+        out.extend([
+            t.source.index() as u32,
+            t.action.index() as u32,
+            t.target.index() as u32,
+        ]);
+    }
+    // The names fix what the action indices mean; hash them into the key.
+    for n in names {
+        out.push(u32::MAX);
+        out.extend(n.bytes().map(u32::from));
+    }
+    out
+}
+
+/// Premises (by index; the last premise is `n`) known to hold for given guarantees.
+#[derive(Debug, Default)]
+pub(crate) struct PremiseCache {
+    held: FxHashSet<(usize, Vec<Vec<u32>>)>,
+    /// Lookups answered from the cache.
+    pub(crate) hits: usize,
+}
+
+impl PremiseCache {
+    /// The cache key of premise `premise` checked with the guarantees `involved` (its own first,
+    /// then the assumed ones in order).
+    pub(crate) fn key(premise: usize, involved: &[&Lts]) -> (usize, Vec<Vec<u32>>) {
+        (premise, involved.iter().map(|l| key(l)).collect())
+    }
+
+    /// Whether the premise with this key is known to hold (counted as a hit).
+    pub(crate) fn holds(&mut self, k: &(usize, Vec<Vec<u32>>)) -> bool {
+        let hit = self.held.contains(k);
+        self.hits += usize::from(hit);
+        hit
+    }
+
+    /// Records that the premise with this key holds.
+    pub(crate) fn insert(&mut self, k: (usize, Vec<Vec<u32>>)) {
+        self.held.insert(k);
+    }
+
+    /// Forgets everything (the alphabet changed, so the guarantees mean something else).
+    pub(crate) fn clear(&mut self) {
+        self.held.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use guarantor_compose::ag::check_circular_premise;
+    use guarantor_lts::LtsBuilder;
+    use guarantor_lts::ops::accepts_trace_named;
+
+    use super::*;
+
+    fn lts(edges: &[(usize, &str, usize)]) -> Lts {
+        let mut b = LtsBuilder::new();
+        b.ensure_states(1).unwrap();
+        for &(s, a, t) in edges {
+            b.ensure_states(s.max(t) + 1).unwrap();
+            b.add_transition_named(StateId::must(s), a, StateId::must(t))
+                .unwrap();
+        }
+        b.build().unwrap()
+    }
+
+    /// A server serialising `m` clients whose guarantees cycle through private actions: the
+    /// reduced environment seen from one client is tiny, the plain product is exponential, and
+    /// both decide the premise the same way.
+    #[test]
+    fn reduction_keeps_the_projected_language_and_shrinks() {
+        let m = 6;
+        let server_edges: Vec<(usize, String, usize)> = (0..m)
+            .flat_map(|j| [(0, format!("g{j}"), j + 1), (j + 1, format!("r{j}"), 0)])
+            .collect();
+        let server = lts(&server_edges
+            .iter()
+            .map(|(s, a, t)| (*s, a.as_str(), *t))
+            .collect::<Vec<_>>());
+        let clients: Vec<Lts> = (0..m)
+            .map(|j| {
+                let (g, e, x, r) = (
+                    format!("g{j}"),
+                    format!("e{j}"),
+                    format!("x{j}"),
+                    format!("r{j}"),
+                );
+                lts(&[(0, &g, 1), (1, &e, 2), (2, &x, 3), (3, &r, 0)])
+            })
+            .collect();
+        // Seen from client 0: the environment is the server and clients 1..m.
+        let mut env: Vec<&Lts> = vec![&server];
+        env.extend(clients[1..].iter());
+        let visible = |n: &str| ["g0", "e0", "x0", "r0"].contains(&n);
+        let reduced = reduce(&env, &visible).unwrap();
+        let states: usize = reduced.parts().iter().map(|l| l.num_states()).sum();
+        assert!(states <= 2, "reduced to {states} states");
+        // Client 0 guarantees g0 e0 x0 r0 cyclically (holds); a guarantee forbidding a second
+        // g0 does not (violated). Both environments agree.
+        let good = lts(&[(0, "g0", 1), (1, "e0", 2), (2, "x0", 3), (3, "r0", 0)]);
+        let bad = lts(&[(0, "g0", 1), (1, "e0", 2), (2, "x0", 3), (3, "r0", 4)]);
+        for (g, holds) in [(&good, true), (&bad, false)] {
+            let config = Config::new();
+            let plain = check_circular_premise(&clients[0], &env, g, &config).unwrap();
+            let small = check_circular_premise(&clients[0], &reduced.parts(), g, &config).unwrap();
+            assert_eq!(plain.verdict.is_holds(), holds);
+            assert_eq!(small.verdict.is_holds(), holds);
+            assert!(small.stats.states <= plain.stats.states);
+            if let Some(cex) = small.verdict.counterexample() {
+                // The lifted run is a run of every original assumption (last step excepted).
+                let (last, prefix) = cex.trace.split_last().unwrap();
+                let mut full = reduced.lift(prefix, &visible).unwrap();
+                for l in &env {
+                    let word: Vec<&str> = full
+                        .iter()
+                        .filter(|n| l.alphabet().contains(n))
+                        .map(String::as_str)
+                        .collect();
+                    assert!(accepts_trace_named(l, &word), "{word:?}");
+                }
+                let own: Vec<&str> = full
+                    .iter()
+                    .filter(|n| visible(n))
+                    .map(String::as_str)
+                    .collect();
+                assert_eq!(
+                    own,
+                    prefix
+                        .iter()
+                        .filter(|n| visible(n))
+                        .map(String::as_str)
+                        .collect::<Vec<_>>()
+                );
+                full.push(last.clone());
+                // ... and client 0 does it, then steps outside its guarantee.
+                let on = |l: &Lts| -> Vec<&str> {
+                    full.iter()
+                        .filter(|n| l.alphabet().contains(n))
+                        .map(String::as_str)
+                        .collect()
+                };
+                assert!(accepts_trace_named(&clients[0], &on(&clients[0])));
+                assert!(!accepts_trace_named(g, &on(g)));
+            }
+        }
+    }
+
+    /// Two parts sharing an action the checked side has are not merged: it stays visible.
+    #[test]
+    fn visible_shared_actions_are_kept() {
+        let a = lts(&[(0, "s", 1), (1, "p", 0)]);
+        let b = lts(&[(0, "s", 0)]);
+        let reduced = reduce(&[&a, &b], &|n| n == "s").unwrap();
+        assert_eq!(reduced.parts().len(), 2);
+        assert!(reduced.parts().iter().all(|l| l.alphabet().contains("s")));
+        assert!(reduced.parts().iter().all(|l| !l.alphabet().contains("p")));
+    }
+
+    /// The cache answers only for the exact guarantees it was told about.
+    #[test]
+    fn cache_is_keyed_by_every_guarantee() {
+        let g = lts(&[(0, "a", 1)]);
+        let h = lts(&[(0, "a", 0)]);
+        let other = lts(&[(0, "b", 0)]);
+        let mut cache = PremiseCache::default();
+        cache.insert(PremiseCache::key(0, &[&g, &other]));
+        assert!(cache.holds(&PremiseCache::key(0, &[&g, &other])));
+        assert!(!cache.holds(&PremiseCache::key(0, &[&h, &other])));
+        assert!(!cache.holds(&PremiseCache::key(0, &[&g, &h])));
+        assert!(!cache.holds(&PremiseCache::key(1, &[&g, &other])));
+        assert_eq!(cache.hits, 1);
+        cache.clear();
+        assert!(!cache.holds(&PremiseCache::key(0, &[&g, &other])));
+    }
+}
