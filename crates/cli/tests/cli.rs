@@ -517,3 +517,35 @@ fn learning_and_quotient_methods_honour_the_timeout() {
         );
     }
 }
+
+#[test]
+fn depth_first_search_finds_the_same_verdicts() {
+    for (target, verdict, extra) in [
+        ("BUGGY", "violated", None),
+        ("SYS", "holds", None),
+        ("CLASSIC", "deadlock", Some("--deadlock")),
+    ] {
+        let mut verdicts = Vec::new();
+        for search in ["bfs", "dfs"] {
+            let mut args = vec![
+                "check",
+                "benchmarks/dining/dining.lts",
+                "--target",
+                target,
+                "--format",
+                "json",
+                "--search",
+                search,
+            ];
+            args.extend(extra);
+            let out = guarantor(&args);
+            let v = json_of(&out);
+            assert_eq!(v["verdict"], verdict, "{target} {search}");
+            verdicts.push((v["verdict"].clone(), v["counterexample"].is_array()));
+        }
+        assert_eq!(verdicts[0], verdicts[1]);
+    }
+    let mut args = vec!["check", "--search", "sideways"];
+    args.extend_from_slice(&ORDER[1..]);
+    assert_eq!(guarantor(&args).status.code(), Some(2));
+}

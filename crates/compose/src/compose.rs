@@ -218,14 +218,16 @@ mod tests {
     }
 
     #[test]
-    fn packed_and_wide_layouts_build_the_same_lts() {
+    fn every_layout_builds_the_same_lts() {
         let (a, b, c) = (ring(3, "x"), ring(4, "y"), ring(5, "z"));
         let comps = [&a, &b, &c];
         let packed = build(&comps, &Config::default(), true, Layout::Auto).unwrap();
-        let wide = build(&comps, &Config::default(), true, Layout::Wide).unwrap();
-        assert_eq!(packed.lts(), wide.lts());
-        for s in packed.lts().states() {
-            assert_eq!(packed.tuple(s), wide.tuple(s));
+        for layout in [Layout::Wide, Layout::Split] {
+            let other = build(&comps, &Config::default(), true, layout).unwrap();
+            assert_eq!(packed.lts(), other.lts());
+            for s in packed.lts().states() {
+                assert_eq!(packed.tuple(s), other.tuple(s));
+            }
         }
         // `tick` moves all rings together; the private shortcuts reset them independently, so the
         // product is larger than any one ring.

@@ -19,7 +19,7 @@ use crate::config::Budget;
 use crate::error::ComposeError;
 use crate::product::{Product, Scratch};
 use crate::safety::Stats;
-use crate::store::{PackedStore, Store, WideStore};
+use crate::store::{Fields, PackedStore, Store, WideStore};
 use crate::verdict::{Counterexample, Violation};
 
 /// Where a walk stopped: after expanding state `state` (none: the initial tuple itself is an error),
@@ -64,14 +64,50 @@ pub(crate) struct Walk {
     pub(crate) parents: Vec<(u32, ActionId)>,
 }
 
-/// Which store layout [`run`] uses.
+/// Which store layout a walk uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Layout {
-    /// Packed `u64` keys when they fit, the wide arena otherwise.
+    /// Packed keys (one, three or four words) when they fit in 128 bits, the wide arena otherwise.
     Auto,
     /// Always the wide arena (for tests of the fallback).
     #[cfg(test)]
     Wide,
+    /// Four-word packed keys with the second half of the components in the high half (for tests
+    /// of multi-word keys on small systems).
+    #[cfg(test)]
+    Split,
+}
+
+/// Something to do with a store of whichever layout [`with_store`] picks (a closure cannot be
+/// generic over the store type).
+pub(crate) trait WithStore {
+    /// The result.
+    type Output;
+    /// Does it with `store`.
+    fn with<S: Store>(self, store: &mut S) -> Self::Output;
+}
+
+/// Runs `job` with a fresh store for the tuples of `product` in `layout`.
+pub(crate) fn with_store<W: WithStore>(product: &Product<'_>, layout: Layout, job: W) -> W::Output {
+    let comps = product.components();
+    let fields = match layout {
+        Layout::Auto => Fields::plan(comps, None),
+        #[cfg(test)]
+        Layout::Wide => None,
+        #[cfg(test)]
+        Layout::Split => {
+            return match Fields::plan(comps, Some(comps.len() / 2)) {
+                Some(f) => job.with(&mut PackedStore::<[u32; 4]>::new(f)),
+                None => job.with(&mut WideStore::new(product.width())),
+            };
+        }
+    };
+    match fields {
+        Some(f) if f.bits() <= 64 => job.with(&mut PackedStore::<u64>::new(f)),
+        Some(f) if f.bits() <= 96 => job.with(&mut PackedStore::<[u32; 3]>::new(f)),
+        Some(f) => job.with(&mut PackedStore::<[u32; 4]>::new(f)),
+        None => job.with(&mut WideStore::new(product.width())),
+    }
 }
 
 /// Walks `product` in BFS order, reporting to `visitor`.
@@ -82,21 +118,29 @@ pub(crate) fn run(
     parents: bool,
     layout: Layout,
 ) -> Result<Walk, ComposeError> {
-    let packed = match layout {
-        Layout::Auto => PackedStore::for_components(product.components()),
-        #[cfg(test)]
-        Layout::Wide => None,
-    };
-    match packed {
-        Some(mut store) => walk(product, &mut store, visitor, budget, parents),
-        None => walk(
+    /// A BFS walk as a [`WithStore`] job.
+    struct Bfs<'a, 'p, 'b, V> {
+        product: &'a Product<'p>,
+        visitor: &'a mut V,
+        budget: &'a mut Budget<'b>,
+        parents: bool,
+    }
+    impl<V: Visitor> WithStore for Bfs<'_, '_, '_, V> {
+        type Output = Result<Walk, ComposeError>;
+        fn with<S: Store>(self, store: &mut S) -> Self::Output {
+            walk(self.product, store, self.visitor, self.budget, self.parents)
+        }
+    }
+    with_store(
+        product,
+        layout,
+        Bfs {
             product,
-            &mut WideStore::new(product.width()),
             visitor,
             budget,
             parents,
-        ),
-    }
+        },
+    )
 }
 
 /// How many states are expanded before their successors are looked up. The lookups are cache
@@ -105,17 +149,26 @@ pub(crate) fn run(
 /// looking up state by state (tx3: 0.74 s to 0.5 s per walk).
 const BATCH: u32 = 16;
 
-/// The successors of a batch of expanded states, waiting to be looked up: action, hash and tag per
-/// successor, their tuples back to back, and per state where its successors end.
-#[derive(Debug, Default)]
-struct Pending {
-    moves: Vec<(ActionId, u64, u64)>,
+/// The successors of a batch of expanded states, waiting to be looked up: action, hash and key per
+/// successor, their tuples back to back (only for stores that need them), and per state where its
+/// successors end.
+#[derive(Debug)]
+struct Pending<K> {
+    moves: Vec<(ActionId, u64, K)>,
     tuples: Vec<StateId>,
     /// `(state, number of successors, end of its successors in moves)`, in expansion order.
     states: Vec<(u32, usize, usize)>,
 }
 
-impl Pending {
+impl<K> Pending<K> {
+    fn new() -> Self {
+        Self {
+            moves: Vec::new(),
+            tuples: Vec::new(),
+            states: Vec::new(),
+        }
+    }
+
     fn clear(&mut self) {
         self.moves.clear();
         self.tuples.clear();
@@ -174,7 +227,7 @@ impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
             parents.push((u32::MAX, ActionId::TAU));
         }
         let mut scratch = Scratch::new();
-        let mut pending = Pending::default();
+        let mut pending = Pending::new();
         // The store doubles as the queue: states are expanded in the order they were numbered,
         // a batch of already numbered states at a time.
         let mut next = 0u32;
@@ -210,7 +263,7 @@ impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
         id: u32,
         tuple: &[StateId],
         scratch: &mut Scratch,
-        pending: &mut Pending,
+        pending: &mut Pending<S::Key>,
     ) -> Option<(Hit, usize)> {
         if let Some(hit) = self.visitor.expand(id, tuple) {
             return Some((hit, 0));
@@ -231,19 +284,23 @@ impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
                     None => ControlFlow::Continue(()),
                 };
             }
-            let (hash, tag) = store.locate(target);
+            let (hash, key) = store.locate(target);
             // Start the cache miss now; the lookup proper comes after the whole batch is
             // enumerated, so the misses overlap instead of queueing.
             warm ^= store.touch(hash);
-            pending.moves.push((action, hash, tag));
-            pending.tuples.extend_from_slice(target);
+            pending.moves.push((action, hash, key));
+            if S::NEEDS_TUPLE {
+                pending.tuples.extend_from_slice(target);
+            }
             ControlFlow::Continue(())
         });
         std::hint::black_box(warm);
         if let ControlFlow::Break(hit) = flow {
             let kept = pending.states.last().map_or(0, |s| s.2);
             pending.moves.truncate(kept);
-            pending.tuples.truncate(kept * width);
+            pending
+                .tuples
+                .truncate(if S::NEEDS_TUPLE { kept * width } else { 0 });
             return Some((hit, successors));
         }
         pending.states.push((id, successors, pending.moves.len()));
@@ -254,7 +311,7 @@ impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
     /// and reports each state as expanded; stops at the first hit the visitor reports.
     fn discover_batch(
         &mut self,
-        pending: &Pending,
+        pending: &Pending<S::Key>,
         tuple: &mut [StateId],
     ) -> Result<Option<Hit>, ComposeError> {
         let mut from = 0;
@@ -278,14 +335,18 @@ impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
     fn discover_all(
         &mut self,
         source: u32,
-        pending: &Pending,
+        pending: &Pending<S::Key>,
         range: std::ops::Range<usize>,
     ) -> Result<(), ComposeError> {
         let width = self.product.width();
         for i in range {
-            let (action, hash, tag) = pending.moves[i];
-            let target = &pending.tuples[i * width..(i + 1) * width];
-            let (id, new) = self.store.insert_at(target, hash, tag)?;
+            let (action, hash, key) = pending.moves[i];
+            let target = if S::NEEDS_TUPLE {
+                &pending.tuples[i * width..(i + 1) * width]
+            } else {
+                &[]
+            };
+            let (id, new) = self.store.insert_at(target, hash, key)?;
             if new {
                 self.budget.check_states(self.store.len())?;
                 if let Some(parents) = &mut self.parents {

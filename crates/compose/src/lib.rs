@@ -15,7 +15,7 @@
 //! - [`check_safety`]: on-the-fly check of `M1 || ... || Mn || P1_err || ... || Pk_err`, breadth
 //!   first, with a shortest counterexample; [`find_deadlock`].
 //! - [`check_system`]: LTSA's whole analysis in one walk — errors, then deadlocks (with `END`
-//!   states), under an optional action [`Priority`] ([`Product::with_priority`](product::Product::with_priority),
+//!   states), breadth first or depth first ([`SearchOrder`]), under an optional action [`Priority`] ([`Product::with_priority`](product::Product::with_priority),
 //!   [`compose_with_priority`]).
 //! - [`ag`]: the triple `<A> M <P>` and the circular premise `M |= A > P` of Elkader et al.
 //! - [`replay`]: confirms that a counterexample is a run of the system and that it violates.
@@ -73,7 +73,8 @@
 //!   of every exploration run under it, for progress reports.
 //! - **Verdicts carry evidence.** [`Verdict::Holds`] carries a [`Certificate`] (assumptions; empty
 //!   for monolithic checks), [`Verdict::Violated`] a [`Counterexample`]: visible action names and
-//!   the [`Violation`] reached. Counterexamples are shortest (breadth-first search) and replay.
+//!   the [`Violation`] reached. Counterexamples replay, and are shortest (breadth-first search)
+//!   unless [`check_system`] was asked to search depth first.
 //! - **Names relate alphabets.** Each LTS owns its alphabet; components are related by action
 //!   *names*, once, when a [`product::Product`] is set up. Counterexamples are names, too.
 //! - **Errors.** Bad input (a nondeterministic property) and exhausted budgets are
@@ -81,10 +82,12 @@
 //!   input; functions that panic on caller bugs (a tuple of the wrong width) say so.
 //!
 //! ## Performance
-//! The safety check keeps only the set of visited tuples: packed into one `u64` each when the
-//! components' state numbers fit in 64 bits together, otherwise as `u32` slices of one arena,
-//! indexed by a table of 32-bit state numbers. Parent pointers are stored only in a second search
-//! that runs when a violation was found. See `docs/benchmarks.md` for figures.
+//! The safety check keeps only the set of visited tuples: packed into a bit string of one `u64`
+//! when the components' state numbers fit in 64 bits together, of three or four `u32` words up to
+//! 128 bits, otherwise as `u32` slices of one arena; a hash table maps them to 32-bit state
+//! numbers. Parent pointers are stored only in a second search that runs when a violation was
+//! found (breadth first); depth first, the search stack is the counterexample. See
+//! `docs/benchmarks.md` for figures.
 //!
 //! ## Crate features
 //! - `serde`: `Serialize` for [`Verdict`], [`Counterexample`], [`Certificate`], [`SafetyReport`] and
@@ -93,6 +96,7 @@
 pub mod ag;
 pub mod compose;
 pub mod config;
+mod dfs;
 pub mod error;
 pub mod error_lts;
 mod explore;
@@ -114,5 +118,5 @@ pub use error_lts::error_lts;
 pub use monitor::{Monitor, MonitorSnapshot};
 pub use priority::Priority;
 pub use safety::{SafetyReport, Stats, check_safety, find_deadlock, find_deadlock_with};
-pub use system::{SystemOptions, check_system};
+pub use system::{SearchOrder, SystemOptions, check_system};
 pub use verdict::{Assumption, Certificate, Counterexample, Verdict, Violation};

@@ -3,19 +3,25 @@
 //! The store *is* the BFS queue: states are numbered in the order they are discovered, so "the next
 //! state to expand" is just a counter, and a state costs its key plus one slot of the hash table.
 //! Two layouts:
-//! - [`PackedStore`]: when the bit widths of the components' state counts add up to at most 64, a
-//!   tuple is packed into one `u64` (8 bytes per state);
+//! - [`PackedStore`]: when the bit widths of the components' state counts add up to at most 128, a
+//!   tuple is packed into a bit string: one `u64` (8 bytes per state) up to 64 bits, three `u32`
+//!   words (12 bytes) up to 96 bits, four (16 bytes) up to 128;
 //! - [`WideStore`]: otherwise tuples are kept as `u32` slices in one flat arena (4 bytes per
 //!   component per state).
 //!
-//! Both index their states with the same open-addressing table (linear probing, at most 3/4 full)
-//! whose 16-byte slots hold a 64-bit *tag* next to the 32-bit state number: for packed tuples the
-//! tag is the key itself, for wide tuples it is the full hash. A lookup therefore touches one cache
-//! line of the table and, for packed tuples, nothing else; an earlier layout with 4-byte slots
-//! pointing into the key array was smaller but paid a second cache miss per transition, which
-//! measured as half of the whole check's time. Keys are hashed with a multiply-and-fold mixer (the
-//! `FxHash` idea, plus a fold of the high half) and the table index is taken from the *high* bits
-//! of the product, which are the well-mixed ones.
+//! Both index their states with the same open-addressing table (linear probing, at most 3/4 full).
+//! A packed store's slot holds the whole key next to the 32-bit state number (16 bytes up to 96
+//! bits, 20 up to 128), so a lookup touches one cache line of the table and nothing else; the
+//! wide store's slot holds the 64-bit hash instead, and a tag match is confirmed in the arena. An
+//! earlier layout with 4-byte slots pointing into the key array was smaller but paid a second cache
+//! miss per transition, which measured as half of the whole check's time; the wide store still pays
+//! it, and hashing a 22-word tuple besides, which is why multi-word packed keys exist (dining N=10,
+//! 68 bits in 22 components, ran at half the speed and twice the memory per state in the arena).
+//!
+//! Keys are hashed with a multiply-and-fold mixer (the `FxHash` idea, plus a fold of the high half)
+//! and the table index is taken from the *high* bits of the product, which are the well-mixed ones.
+//! A packed key keeps each component's field inside one 64-bit half (a field that would straddle
+//! bit 64 starts the high half instead), so packing and unpacking are plain `u64` shifts.
 
 use guarantor_lts::{Lts, StateId};
 
@@ -24,62 +30,106 @@ use crate::error::ComposeError;
 /// Marks an empty slot of the table (in the state-number half).
 const EMPTY: u32 = u32::MAX;
 
-/// What a store must offer the exploration loop.
+/// What a store must offer the exploration loops.
 pub(crate) trait Store {
-    /// The hash and tag of `tuple` (see the module docs).
-    fn locate(&self, tuple: &[StateId]) -> (u64, u64);
-    /// Reads the first slot a lookup of `hash` visits and returns its tag, so that the cache miss
-    /// overlaps with other work; the caller only folds the result into a value it discards.
+    /// What a walk keeps of a successor between enumerating it and looking it up: the packed key,
+    /// or the hash for the wide store (which then needs the tuple too).
+    type Key: Copy;
+    /// Whether [`Store::insert_at`] reads the tuple; when false, callers may pass an empty slice
+    /// and need not keep tuples.
+    const NEEDS_TUPLE: bool;
+    /// The hash and key of `tuple`.
+    fn locate(&self, tuple: &[StateId]) -> (u64, Self::Key);
+    /// Reads the first slot a lookup of `hash` visits and returns something of it, so that the
+    /// cache miss overlaps with other work; the caller only folds the result into a value it
+    /// discards.
     fn touch(&self, hash: u64) -> u64;
-    /// Looks `tuple` up by its [`Store::locate`] result, adding it if it is new; returns its number
-    /// and whether it was new.
+    /// Looks a tuple up by its [`Store::locate`] result (and the tuple itself if
+    /// [`Store::NEEDS_TUPLE`]), adding it if it is new; returns its number and whether it was new.
     fn insert_at(
         &mut self,
         tuple: &[StateId],
         hash: u64,
-        tag: u64,
+        key: Self::Key,
     ) -> Result<(u32, bool), ComposeError>;
     /// Looks `tuple` up, adding it if it is new; returns its number and whether it was new.
     fn insert(&mut self, tuple: &[StateId]) -> Result<(u32, bool), ComposeError> {
-        let (hash, tag) = self.locate(tuple);
-        self.insert_at(tuple, hash, tag)
+        let (hash, key) = self.locate(tuple);
+        self.insert_at(tuple, hash, key)
     }
+    /// The number of `tuple`, if it is stored.
+    fn find(&self, tuple: &[StateId]) -> Option<u32>;
     /// Writes the tuple of state `id` into `out`.
     fn load(&self, id: u32, out: &mut [StateId]);
     /// The number of stored states.
     fn len(&self) -> usize;
 }
 
+/// `FxHash`'s multiplier.
+const K: u64 = 0xf135_7aea_2e62_a9c5;
+
 /// Mixes a 64-bit key (`FxHash`'s multiplier, then the high half folded onto the low half so that
 /// every input bit reaches the top bits the table uses).
 #[inline]
 fn mix(key: u64) -> u64 {
-    const K: u64 = 0xf135_7aea_2e62_a9c5;
     let h = key.wrapping_mul(K);
     (h ^ (h >> 29)).wrapping_mul(K)
 }
 
-/// One slot: a tag (packed key or full hash) and a state number (`EMPTY` when free).
+/// A table slot: something that holds a state number (`EMPTY` when free).
+pub(crate) trait Entry: Copy {
+    /// The free slot.
+    const FREE: Self;
+    /// The state number (`EMPTY` when free).
+    fn id(&self) -> u32;
+}
+
+/// A slot holding a 64-bit tag (a packed key or a full hash) and a state number.
 #[derive(Clone, Copy, Debug)]
-struct Slot {
+pub(crate) struct Slot {
     tag: u64,
     id: u32,
 }
 
-const FREE: Slot = Slot { tag: 0, id: EMPTY };
+impl Entry for Slot {
+    const FREE: Self = Slot { tag: 0, id: EMPTY };
+    #[inline]
+    fn id(&self) -> u32 {
+        self.id
+    }
+}
 
-/// An open-addressing table of tagged state numbers.
+/// A slot holding a key of `N` 32-bit words and a state number: `4 * (N + 1)` bytes.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub(crate) struct WordsSlot<const N: usize> {
+    key: [u32; N],
+    id: u32,
+}
+
+impl<const N: usize> Entry for WordsSlot<N> {
+    const FREE: Self = WordsSlot {
+        key: [0; N],
+        id: EMPTY,
+    };
+    #[inline]
+    fn id(&self) -> u32 {
+        self.id
+    }
+}
+
+/// An open-addressing table of slots.
 #[derive(Debug)]
-struct Table {
-    slots: Vec<Slot>,
+struct Table<E> {
+    slots: Vec<E>,
     /// `64 - log2(slots.len())`: the shift that turns a hash into a slot index.
     shift: u32,
 }
 
-impl Table {
+impl<E: Entry> Table<E> {
     fn new() -> Self {
         Self {
-            slots: vec![FREE; 1 << 10],
+            slots: vec![E::FREE; 1 << 10],
             shift: 64 - 10,
         }
     }
@@ -89,51 +139,46 @@ impl Table {
         (hash >> self.shift) as usize
     }
 
+    /// Finds the state of a slot for which `eq` holds, or the free slot where it belongs.
     #[inline]
-    fn touch(&self, hash: u64) -> u64 {
-        self.slots[self.start(hash)].tag
-    }
-
-    /// Finds the state with tag `tag` for which `eq` holds, or the free slot where it belongs.
-    #[inline]
-    fn probe(&self, hash: u64, tag: u64, mut eq: impl FnMut(u32) -> bool) -> Result<u32, usize> {
+    fn probe(&self, hash: u64, mut eq: impl FnMut(&E) -> bool) -> Result<u32, usize> {
         let mask = self.slots.len() - 1;
         let mut i = self.start(hash);
         loop {
-            let slot = self.slots[i];
-            if slot.id == EMPTY {
+            let slot = &self.slots[i];
+            if slot.id() == EMPTY {
                 return Err(i);
             }
-            if slot.tag == tag && eq(slot.id) {
-                return Ok(slot.id);
+            if eq(slot) {
+                return Ok(slot.id());
             }
             i = (i + 1) & mask;
         }
     }
 
-    /// Puts state `id` with `tag` into the table (which must not hold it yet), growing first if
-    /// one more state would pass the 3/4 load factor. `hash_of(tag)` recomputes a slot's hash.
-    fn add(&mut self, len: usize, hash: u64, tag: u64, id: u32, hash_of: impl Fn(u64) -> u64) {
+    /// Puts `entry` into the table (which must not hold it yet), growing first if one more state
+    /// would pass the 3/4 load factor. `hash_of(slot)` recomputes a slot's hash.
+    fn add(&mut self, len: usize, hash: u64, entry: E, hash_of: impl Fn(&E) -> u64) {
         if (len + 1) * 4 > self.slots.len() * 3 {
             self.grow(&hash_of);
         }
         let mask = self.slots.len() - 1;
         let mut i = self.start(hash);
-        while self.slots[i].id != EMPTY {
+        while self.slots[i].id() != EMPTY {
             i = (i + 1) & mask;
         }
-        self.slots[i] = Slot { tag, id };
+        self.slots[i] = entry;
     }
 
     /// Doubles the table, re-inserting every slot by its hash.
-    fn grow(&mut self, hash_of: &impl Fn(u64) -> u64) {
+    fn grow(&mut self, hash_of: &impl Fn(&E) -> u64) {
         let bits = 64 - self.shift + 1;
-        let old = std::mem::replace(&mut self.slots, vec![FREE; 1 << bits]);
+        let old = std::mem::replace(&mut self.slots, vec![E::FREE; 1 << bits]);
         self.shift = 64 - bits;
         let mask = self.slots.len() - 1;
-        for slot in old.into_iter().filter(|s| s.id != EMPTY) {
-            let mut i = self.start(hash_of(slot.tag));
-            while self.slots[i].id != EMPTY {
+        for slot in old.into_iter().filter(|s| s.id() != EMPTY) {
+            let mut i = self.start(hash_of(&slot));
+            while self.slots[i].id() != EMPTY {
                 i = (i + 1) & mask;
             }
             self.slots[i] = slot;
@@ -154,26 +199,111 @@ fn next_id(len: usize) -> Result<u32, ComposeError> {
     Ok(len as u32)
 }
 
-/// Tuples packed into one `u64` each.
-#[derive(Debug)]
-pub(crate) struct PackedStore {
-    keys: Vec<u64>,
-    table: Table,
-    /// Bit offset of each component's field.
+/// A packed key: a bit string of at most 128 bits, given as a low and a high `u64` half.
+pub(crate) trait PackedKey: Copy + Eq + std::fmt::Debug {
+    /// The table slot holding such a key.
+    type Slot: Entry;
+    /// How many bits the key holds.
+    const BITS: u32;
+    /// The key of the halves `lo` and `hi` (which fit in [`Self::BITS`]).
+    fn from_halves(lo: u64, hi: u64) -> Self;
+    /// The halves of the key.
+    fn halves(self) -> (u64, u64);
+    /// The hash of the key.
+    fn hash(self) -> u64;
+    /// A slot holding the key and state `id`.
+    fn slot(self, id: u32) -> Self::Slot;
+    /// The key held by `slot`.
+    fn key_of(slot: &Self::Slot) -> Self;
+}
+
+impl PackedKey for u64 {
+    type Slot = Slot;
+    const BITS: u32 = 64;
+    #[inline]
+    fn from_halves(lo: u64, _: u64) -> Self {
+        lo
+    }
+    #[inline]
+    fn halves(self) -> (u64, u64) {
+        (self, 0)
+    }
+    #[inline]
+    fn hash(self) -> u64 {
+        mix(self)
+    }
+    #[inline]
+    fn slot(self, id: u32) -> Slot {
+        Slot { tag: self, id }
+    }
+    #[inline]
+    fn key_of(slot: &Slot) -> Self {
+        slot.tag
+    }
+}
+
+/// Keys of three or four 32-bit words (the low half first, low word first).
+impl<const N: usize> PackedKey for [u32; N] {
+    type Slot = WordsSlot<N>;
+    const BITS: u32 = 32 * N as u32;
+    #[inline]
+    fn from_halves(lo: u64, hi: u64) -> Self {
+        std::array::from_fn(|i| match i {
+            0 => lo as u32,
+            1 => (lo >> 32) as u32,
+            2 => hi as u32,
+            _ => (hi >> 32) as u32,
+        })
+    }
+    #[inline]
+    fn halves(self) -> (u64, u64) {
+        let word = |i: usize| u64::from(self.get(i).copied().unwrap_or(0));
+        (word(0) | word(1) << 32, word(2) | word(3) << 32)
+    }
+    #[inline]
+    fn hash(self) -> u64 {
+        let (lo, hi) = self.halves();
+        mix(lo ^ hi.wrapping_mul(K).rotate_left(32))
+    }
+    #[inline]
+    fn slot(self, id: u32) -> WordsSlot<N> {
+        WordsSlot { key: self, id }
+    }
+    #[inline]
+    fn key_of(slot: &WordsSlot<N>) -> Self {
+        slot.key
+    }
+}
+
+/// Where each component's field lies in a packed key.
+#[derive(Clone, Debug)]
+pub(crate) struct Fields {
+    /// Bit offset of each component's field within its half.
     shifts: Vec<u32>,
     /// Mask of each component's field (after shifting down).
     masks: Vec<u64>,
+    /// The components from this index on live in the high half.
+    split: usize,
+    /// The bits used, the high half counted from bit 64 (so at most 64 without a high half).
+    bits: u32,
 }
 
-impl PackedStore {
-    /// A packed store for tuples of `components`, or `None` if their fields need more than 64 bits.
-    pub(crate) fn for_components(components: &[&Lts]) -> Option<Self> {
+impl Fields {
+    /// Lays out the fields of `components` in order, starting the high half at the first field
+    /// that does not fit in the low one, or at `force_split` if given (tests use it to put fields
+    /// in the high half of small systems). `None` if more than 128 bits would be needed.
+    pub(crate) fn plan(components: &[&Lts], force_split: Option<usize>) -> Option<Self> {
         let mut shifts = Vec::with_capacity(components.len());
         let mut masks = Vec::with_capacity(components.len());
+        let mut split = components.len();
         let mut used = 0u32;
-        for c in components {
-            let bits = usize::BITS - (c.num_states() - 1).leading_zeros();
-            shifts.push(used);
+        for (i, c) in components.iter().enumerate() {
+            let bits = usize::BITS - (c.num_states().max(1) - 1).leading_zeros();
+            if split == components.len() && (used + bits > 64 || force_split == Some(i)) {
+                split = i;
+                used = 64;
+            }
+            shifts.push(used - if split <= i { 64 } else { 0 });
             masks.push(if bits == 0 {
                 0
             } else {
@@ -181,56 +311,105 @@ impl PackedStore {
             });
             used += bits;
         }
-        (used <= 64).then(|| Self {
-            keys: Vec::new(),
-            table: Table::new(),
+        (used <= 128).then_some(Self {
             shifts,
             masks,
+            split,
+            bits: used,
         })
     }
 
+    /// The bits a key needs (the high half counted from bit 64).
+    pub(crate) fn bits(&self) -> u32 {
+        self.bits
+    }
+
     #[inline]
-    fn pack(&self, tuple: &[StateId]) -> u64 {
-        tuple.iter().zip(&self.shifts).fold(0, |key, (s, &sh)| {
-            key | u64::from(s.as_u32()).wrapping_shl(sh)
-        })
+    fn pack(&self, tuple: &[StateId]) -> (u64, u64) {
+        let field = |(s, &sh): (&StateId, &u32)| u64::from(s.as_u32()).wrapping_shl(sh);
+        let (low, high) = tuple.split_at(self.split.min(tuple.len()));
+        let (ls, hs) = self.shifts.split_at(self.split);
+        let lo = low.iter().zip(ls).fold(0, |k, f| k | field(f));
+        let hi = high.iter().zip(hs).fold(0, |k, f| k | field(f));
+        (lo, hi)
+    }
+
+    #[inline]
+    fn unpack(&self, (lo, hi): (u64, u64), out: &mut [StateId]) {
+        for (i, ((o, &sh), &m)) in out
+            .iter_mut()
+            .zip(&self.shifts)
+            .zip(&self.masks)
+            .enumerate()
+        {
+            let half = if i < self.split { lo } else { hi };
+            *o = StateId::from_u32((half.wrapping_shr(sh) & m) as u32);
+        }
     }
 }
 
-impl Store for PackedStore {
+/// Tuples packed into keys of type `P` (see the module docs).
+#[derive(Debug)]
+pub(crate) struct PackedStore<P: PackedKey> {
+    keys: Vec<P>,
+    table: Table<P::Slot>,
+    fields: Fields,
+}
+
+impl<P: PackedKey> PackedStore<P> {
+    /// A store with this field layout.
+    ///
+    /// # Panics
+    /// Panics if the layout needs more bits than `P` holds (a caller bug).
+    pub(crate) fn new(fields: Fields) -> Self {
+        assert!(
+            fields.bits <= P::BITS,
+            "packed key too small for its fields"
+        );
+        Self {
+            keys: Vec::new(),
+            table: Table::new(),
+            fields,
+        }
+    }
+}
+
+impl<P: PackedKey> Store for PackedStore<P> {
+    type Key = P;
+    const NEEDS_TUPLE: bool = false;
+
     #[inline]
-    fn locate(&self, tuple: &[StateId]) -> (u64, u64) {
-        let key = self.pack(tuple);
-        (mix(key), key)
+    fn locate(&self, tuple: &[StateId]) -> (u64, P) {
+        let (lo, hi) = self.fields.pack(tuple);
+        let key = P::from_halves(lo, hi);
+        (key.hash(), key)
     }
 
     #[inline]
     fn touch(&self, hash: u64) -> u64 {
-        self.table.touch(hash)
+        u64::from(self.table.slots[self.table.start(hash)].id())
     }
 
     #[inline]
-    fn insert_at(
-        &mut self,
-        _: &[StateId],
-        hash: u64,
-        key: u64,
-    ) -> Result<(u32, bool), ComposeError> {
-        if let Ok(id) = self.table.probe(hash, key, |_| true) {
+    fn insert_at(&mut self, _: &[StateId], hash: u64, key: P) -> Result<(u32, bool), ComposeError> {
+        if let Ok(id) = self.table.probe(hash, |s| P::key_of(s) == key) {
             return Ok((id, false));
         }
         let id = next_id(self.keys.len())?;
-        self.table.add(self.keys.len(), hash, key, id, mix);
+        self.table
+            .add(self.keys.len(), hash, key.slot(id), |s| P::key_of(s).hash());
         self.keys.push(key);
         Ok((id, true))
     }
 
+    fn find(&self, tuple: &[StateId]) -> Option<u32> {
+        let (hash, key) = self.locate(tuple);
+        self.table.probe(hash, |s| P::key_of(s) == key).ok()
+    }
+
     #[inline]
     fn load(&self, id: u32, out: &mut [StateId]) {
-        let key = self.keys[id as usize];
-        for ((o, &sh), &m) in out.iter_mut().zip(&self.shifts).zip(&self.masks) {
-            *o = StateId::from_u32((key.wrapping_shr(sh) & m) as u32);
-        }
+        self.fields.unpack(self.keys[id as usize].halves(), out);
     }
 
     fn len(&self) -> usize {
@@ -244,7 +423,7 @@ pub(crate) struct WideStore {
     arena: Vec<u32>,
     width: usize,
     len: usize,
-    table: Table,
+    table: Table<Slot>,
 }
 
 impl WideStore {
@@ -267,16 +446,30 @@ impl WideStore {
         let at = id as usize * self.width;
         &self.arena[at..at + self.width]
     }
+
+    fn probe(&self, tuple: &[StateId], hash: u64) -> Result<u32, usize> {
+        self.table.probe(hash, |slot| {
+            slot.tag == hash
+                && self
+                    .row(slot.id)
+                    .iter()
+                    .zip(tuple)
+                    .all(|(&w, s)| w == s.as_u32())
+        })
+    }
 }
 
 impl Store for WideStore {
+    type Key = u64;
+    const NEEDS_TUPLE: bool = true;
+
     fn locate(&self, tuple: &[StateId]) -> (u64, u64) {
         let hash = Self::hash(tuple.iter().map(|s| s.as_u32()));
         (hash, hash)
     }
 
     fn touch(&self, hash: u64) -> u64 {
-        self.table.touch(hash)
+        self.table.slots[self.table.start(hash)].tag
     }
 
     fn insert_at(
@@ -285,20 +478,20 @@ impl Store for WideStore {
         hash: u64,
         _: u64,
     ) -> Result<(u32, bool), ComposeError> {
-        let found = self.table.probe(hash, hash, |id| {
-            self.row(id)
-                .iter()
-                .zip(tuple)
-                .all(|(&w, s)| w == s.as_u32())
-        });
-        if let Ok(id) = found {
+        if let Ok(id) = self.probe(tuple, hash) {
             return Ok((id, false));
         }
         let id = next_id(self.len)?;
-        self.table.add(self.len, hash, hash, id, |h| h);
+        self.table
+            .add(self.len, hash, Slot { tag: hash, id }, |s| s.tag);
         self.arena.extend(tuple.iter().map(|s| s.as_u32()));
         self.len += 1;
         Ok((id, true))
+    }
+
+    fn find(&self, tuple: &[StateId]) -> Option<u32> {
+        let (hash, _) = self.locate(tuple);
+        self.probe(tuple, hash).ok()
     }
 
     fn load(&self, id: u32, out: &mut [StateId]) {
@@ -329,11 +522,22 @@ mod tests {
             let fresh = distinct.insert(t);
             let (id, new) = store.insert(&t).unwrap();
             assert_eq!(new, fresh);
+            assert_eq!(store.find(&t), Some(id));
             let mut back = [StateId::default(); 3];
             store.load(id, &mut back);
             assert_eq!(back, t);
         }
         assert_eq!(store.len(), distinct.len());
+        assert_eq!(
+            store.find(&[StateId::must(6), StateId::must(0), StateId::must(1)]),
+            None
+        );
+    }
+
+    fn one(n: usize) -> Lts {
+        let mut b = guarantor_lts::LtsBuilder::new();
+        b.ensure_states(n).unwrap();
+        b.build().unwrap()
     }
 
     #[test]
@@ -342,16 +546,38 @@ mod tests {
     }
 
     #[test]
-    fn packed_store_numbers_tuples_once() {
-        let one = |n: usize| {
-            let mut b = guarantor_lts::LtsBuilder::new();
-            b.ensure_states(n).unwrap();
-            b.build().unwrap()
-        };
+    fn packed_stores_number_tuples_once() {
         let (a, b, c) = (one(7), one(13), one(3000));
-        let mut store = PackedStore::for_components(&[&a, &b, &c]).unwrap();
-        exercise(&mut store);
-        let big = one(1 << 22); // 22 bits each: 66 > 64
-        assert!(PackedStore::for_components(&[&big, &big, &big]).is_none());
+        let fields = Fields::plan(&[&a, &b, &c], None).unwrap();
+        assert_eq!(fields.bits(), 3 + 4 + 12);
+        exercise(&mut PackedStore::<u64>::new(fields));
+        // Fields in the high half of three- and four-word keys.
+        for split in [1, 2] {
+            let fields = Fields::plan(&[&a, &b, &c], Some(split)).unwrap();
+            assert!(fields.bits() > 64 && fields.bits() <= 96);
+            exercise(&mut PackedStore::<[u32; 3]>::new(fields.clone()));
+            exercise(&mut PackedStore::<[u32; 4]>::new(fields));
+        }
+    }
+
+    #[test]
+    fn fields_never_straddle_the_halves() {
+        let big = one(1 << 22); // 22 bits each
+        let f = Fields::plan(&[&big, &big, &big], None).unwrap();
+        assert_eq!((f.split, f.bits()), (2, 64 + 22));
+        let f = Fields::plan(&[&big; 4], None).unwrap();
+        assert_eq!((f.split, f.bits()), (2, 64 + 44));
+        // 5 x 22 = 110 bits, but not straddling bit 64 takes 64 + 66.
+        assert!(Fields::plan(&[&big; 5], None).is_none());
+        let mut store = PackedStore::<[u32; 3]>::new(Fields::plan(&[&big; 3], None).unwrap());
+        let t = [
+            StateId::must((1 << 22) - 1),
+            StateId::must(5),
+            StateId::must((1 << 22) - 2),
+        ];
+        let (id, _) = store.insert(&t).unwrap();
+        let mut back = [StateId::default(); 3];
+        store.load(id, &mut back);
+        assert_eq!(back, t);
     }
 }

@@ -5,20 +5,53 @@
 //! walk the product once; a front end that wants both (as LTSA reports both) would walk twice. Here
 //! one walk looks for both: it stops at the first error tuple and remembers the first deadlock it
 //! passes. Errors take precedence, as in LTSA's report: the verdict is a violation if any error
-//! tuple is reachable, else a deadlock if any is, else the system holds. Both counterexamples are
-//! shortest; as in `explore`'s two-walk scheme, parent pointers are only stored in a second
-//! walk that runs when there is something to report.
+//! tuple is reachable, else a deadlock if any is, else the system holds.
+//!
+//! Two search orders ([`SearchOrder`]). Breadth first (the default), both counterexamples are
+//! shortest; as in `explore`'s two-walk scheme, parent pointers are only stored in a second walk
+//! that runs when there is something to report. Depth first (as SPIN searches), the walk stops at
+//! the first error tuple it meets, which for deep errors is far sooner, and the search stack is the
+//! counterexample (shortened through shortcuts among its states, but not shortest in general). A
+//! deadlock met first does not stop it (an error elsewhere would take precedence): its stack is
+//! copied and the walk goes on, so both orders always agree on the verdict.
 
 use guarantor_lts::{ActionId, Lts, StateId};
 
-use crate::config::Config;
+use crate::config::{Budget, Config};
+use crate::dfs::Dfs;
 use crate::error::ComposeError;
 use crate::error_lts::error_lts;
-use crate::explore::{Hit, Layout, Visitor, run, trace_to};
+use crate::explore::{Hit, Layout, Visitor, WithStore, run, trace_to, with_store};
 use crate::priority::Priority;
 use crate::product::Product;
-use crate::safety::{SafetyReport, classify, report};
+use crate::safety::{SafetyReport, Stats, classify, report};
+use crate::store::Store;
 use crate::verdict::{Counterexample, Violation};
+
+/// The order in which [`check_system`] explores the product.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SearchOrder {
+    /// Breadth first: counterexamples are shortest (in product steps, tau included); a deep error
+    /// is found only after every shallower state was explored.
+    #[default]
+    BreadthFirst,
+    /// Depth first, as SPIN: stops at the first error met along the current path, which for deep
+    /// errors comes far sooner; the counterexample is that path, shortened through shortcuts among
+    /// its own states, and may be longer than the shortest one. Verdicts and, when the whole
+    /// product is explored, state and transition counts are the same as breadth first.
+    DepthFirst,
+}
+
+impl SearchOrder {
+    /// The short name: `bfs` or `dfs`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::BreadthFirst => "bfs",
+            Self::DepthFirst => "dfs",
+        }
+    }
+}
 
 /// What [`check_system`] looks for besides property violations and `ERROR` states.
 #[derive(Clone, Debug, Default)]
@@ -33,6 +66,8 @@ pub struct SystemOptions {
     pub end_states: Vec<Option<StateId>>,
     /// Action priority applied to the whole product (see [`crate::priority`]). Default: `None`.
     pub priority: Option<Priority>,
+    /// The search order. Default: breadth first (shortest counterexamples).
+    pub search: SearchOrder,
 }
 
 impl SystemOptions {
@@ -41,6 +76,13 @@ impl SystemOptions {
     pub fn with_deadlock(mut self, end_states: Vec<Option<StateId>>) -> Self {
         self.deadlock = true;
         self.end_states = end_states;
+        self
+    }
+
+    /// Options with this search order.
+    #[must_use]
+    pub fn with_search(mut self, search: SearchOrder) -> Self {
+        self.search = search;
         self
     }
 
@@ -59,10 +101,12 @@ impl SystemOptions {
 
 /// Checks `components` against `properties`, and for deadlocks if `options` ask, in one walk.
 ///
-/// The verdict is [`Violated`](crate::Verdict::Violated) with a shortest run to an error tuple if
-/// one is reachable (a property's pi, [`Violation::Property`], or a component's `ERROR`,
-/// [`Violation::ErrorState`]); otherwise, with deadlocks asked for, a shortest run to a deadlock
-/// ([`Violation::Deadlock`]); otherwise it holds. The statistics are those of the whole first walk.
+/// The verdict is [`Violated`](crate::Verdict::Violated) with a run to an error tuple if one is
+/// reachable (a property's pi, [`Violation::Property`], or a component's `ERROR`,
+/// [`Violation::ErrorState`]); otherwise, with deadlocks asked for, a run to a deadlock
+/// ([`Violation::Deadlock`]); otherwise it holds. Runs are shortest under the default
+/// [`SearchOrder::BreadthFirst`]; see [`SearchOrder::DepthFirst`] for the other. The statistics
+/// are those of the whole first walk.
 ///
 /// ```
 /// use guarantor_compose::{check_system, Config, SystemOptions, Violation};
@@ -101,11 +145,25 @@ pub fn check_system(
         Some(p) => Product::with_priority(&all, p)?,
         None => Product::new(&all)?,
     };
+    if options.search == SearchOrder::DepthFirst {
+        let (cex, stats) = with_store(
+            &product,
+            Layout::Auto,
+            DepthFirst {
+                product: &product,
+                options,
+                components: components.len(),
+                budget: &mut budget,
+            },
+        )?;
+        return Ok(report(cex, stats));
+    }
     let mut first = Watch {
         options,
         components: components.len(),
         stop_at: None,
         deadlock: None,
+        stop_at_deadlock: false,
     };
     let walk = run(&product, &mut first, &mut budget, false, Layout::Auto)?;
     let stats = walk.stats;
@@ -125,6 +183,7 @@ pub fn check_system(
             .then_some(target.state)
             .flatten(),
         deadlock: None,
+        stop_at_deadlock: false,
     };
     let again = run(&product, &mut second, &mut budget, true, Layout::Auto)?;
     debug_assert_eq!(again.hit, Some(target), "BFS is deterministic");
@@ -135,13 +194,51 @@ pub fn check_system(
     ))
 }
 
+/// The depth-first check as a [`WithStore`] job.
+struct DepthFirst<'a, 'p, 'b> {
+    product: &'a Product<'p>,
+    options: &'a SystemOptions,
+    components: usize,
+    budget: &'a mut Budget<'b>,
+}
+
+impl WithStore for DepthFirst<'_, '_, '_> {
+    type Output = Result<(Option<Counterexample>, Stats), ComposeError>;
+
+    fn with<S: Store>(self, store: &mut S) -> Self::Output {
+        let mut watch = Watch {
+            options: self.options,
+            components: self.components,
+            stop_at: None,
+            deadlock: None,
+            stop_at_deadlock: true,
+        };
+        let mut dfs = Dfs::new(self.product, store);
+        let mut dead = None;
+        let found = loop {
+            match dfs.resume(&mut watch, self.budget)? {
+                // The first deadlock: keep its path, look on for errors (Watch reports no other).
+                Some(hit) if hit.violation == Violation::Deadlock => {
+                    dead = Some((hit, dfs.path()));
+                }
+                Some(hit) => break Some((hit, dfs.path())),
+                None => break dead,
+            }
+        };
+        let stats = dfs.stats();
+        let cex = found.map(|(hit, path)| dfs.counterexample(&mut watch, &path, hit));
+        Ok((cex, stats))
+    }
+}
+
 /// Stops at the first error tuple; remembers the first deadlock (or, in the second walk, stops at
-/// the deadlock the first walk chose).
+/// the deadlock the first walk chose; or, depth first, reports the first deadlock as a hit).
 struct Watch<'o> {
     options: &'o SystemOptions,
     components: usize,
     stop_at: Option<u32>,
     deadlock: Option<u32>,
+    stop_at_deadlock: bool,
 }
 
 impl Visitor for Watch<'_> {
@@ -159,6 +256,9 @@ impl Visitor for Watch<'_> {
             && !self.options.is_terminal(self.components, tuple)
         {
             self.deadlock = Some(id);
+            if self.stop_at_deadlock {
+                return Some(Violation::Deadlock);
+            }
         }
         None
     }

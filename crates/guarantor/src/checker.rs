@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use guarantor_circ::{CircConfig, CircError, Mode, Policy, check_circ};
 use guarantor_compose::replay::{find_violation, replay};
 use guarantor_compose::{
-    ComposeError, Config, Counterexample, Monitor, Priority, SystemOptions, Verdict, Violation,
-    check_system, compose,
+    ComposeError, Config, Counterexample, Monitor, Priority, SearchOrder, SystemOptions, Verdict,
+    Violation, check_system, compose,
 };
 use guarantor_lstar::LstarError;
 use guarantor_lstar::ag::{AgConfig, AgReport, check_asym, check_asym_n, check_sym_n};
@@ -90,6 +90,9 @@ pub struct MethodOptions {
     pub max_steps: Option<usize>,
     /// `auto`: the state budget of the first, monolithic attempt (default 2,000,000).
     pub auto_monolithic_states: Option<usize>,
+    /// `mono` (and `auto`'s monolithic attempt): the search order. Breadth first (the default)
+    /// gives shortest counterexamples; depth first finds deep violations much sooner.
+    pub search: SearchOrder,
 }
 
 /// What went wrong in a check.
@@ -371,7 +374,7 @@ impl Checker {
     }
 
     fn run_monolithic(&self, config: &Config) -> Result<Outcome, CheckError> {
-        let mut options = self.system_options();
+        let mut options = self.system_options().with_search(self.options.search);
         if self.deadlock {
             options = options.with_deadlock(self.end_states.clone());
         }
