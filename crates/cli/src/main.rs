@@ -143,6 +143,10 @@ struct CheckArgs {
     /// quotient: the most refinement steps of the modal abstraction.
     #[arg(long, value_name = "K")]
     max_steps: Option<usize>,
+    /// quotient: split the chosen block of the abstraction on every useful edge at once (fewer,
+    /// larger refinement steps) instead of on one edge per step.
+    #[arg(long)]
+    split_all: bool,
     /// No progress messages on stderr.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -234,6 +238,7 @@ fn options_of(args: &CheckArgs, checker: &Checker) -> Result<MethodOptions, Fail
         Search::Bfs => SearchOrder::BreadthFirst,
         Search::Dfs => SearchOrder::DepthFirst,
     };
+    options.quotient = options.quotient.with_split_all(args.split_all);
     Ok(options)
 }
 

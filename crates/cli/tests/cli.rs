@@ -360,6 +360,26 @@ fn split_and_component_options_name_components() {
         "examples/fsp/order.lts",
     ]);
     assert_eq!(q.status.code(), Some(1));
+    // The other refinement variant reaches the same verdicts.
+    for (target, code) in [("BAD", 1), ("SYS", 0)] {
+        let all = guarantor(&[
+            "check",
+            "--method",
+            "quotient",
+            "--split-all",
+            "--component",
+            "1",
+            "--target",
+            target,
+            "examples/fsp/order.lts",
+        ]);
+        assert_eq!(
+            all.status.code(),
+            Some(code),
+            "{target}: {}",
+            String::from_utf8_lossy(&all.stderr)
+        );
+    }
 }
 
 #[test]

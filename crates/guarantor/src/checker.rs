@@ -88,6 +88,10 @@ pub struct MethodOptions {
     pub quotient_component: Option<usize>,
     /// `quotient`: the most refinement steps of the modal abstraction.
     pub max_steps: Option<usize>,
+    /// `quotient`: the synthesis settings to start from (for instance
+    /// [`QuotientConfig::split_all`]); the checker replaces their budgets with its own, and
+    /// `max_steps` above, if set, wins.
+    pub quotient: QuotientConfig,
     /// `auto`: the state budget of the first, monolithic attempt (default 2,000,000).
     pub auto_monolithic_states: Option<usize>,
     /// `mono` (and `auto`'s monolithic attempt): the search order. Breadth first (the default)
@@ -473,7 +477,10 @@ impl Checker {
         };
         // The refinement loop gets the same deadline: when it runs out, the best assumption so far
         // is still sound and invertible, and the final check decides.
-        let mut qc = QuotientConfig::new()
+        let mut qc = self
+            .options
+            .quotient
+            .clone()
             .with_compose(config.clone())
             .with_refinement(config.clone());
         if let Some(k) = self.options.max_steps {
