@@ -6,18 +6,24 @@
 # column is mono's, and a circ verdict that differs from it is flagged "MISMATCH".
 # After a timeout a method is not run on larger N of that variant.
 #
-# Usage: benches/compare/circ.sh [--timeout S] [--sizes 2,4,6] [FAMILY...]
-#   (default: --timeout 10 --sizes 2,3,4,6,8; families clientserver mer gas dining)
+# Mono runs with a state budget (--max-states, default 10,000,000) as well, so that it can run out
+# of it the way LTSA runs out of memory in the paper; "> N st" in its column means it did, and its
+# "states" column gives the states it explored.
+#
+# Usage: benches/compare/circ.sh [--timeout S] [--sizes 2,4,6] [--mono-max-states N] [FAMILY...]
+#   (default: --timeout 10 --sizes 2,3,4,6,8 --mono-max-states 10000000; families clientserver
+#   mer gas dining)
 # Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-TIMEOUT=10; SIZES=2,3,4,6,8; FAMILIES=()
+TIMEOUT=10; SIZES=2,3,4,6,8; MONO_MAX=10000000; FAMILIES=()
 while [ $# -gt 0 ]; do
     case $1 in
         --timeout) TIMEOUT=$2; shift 2 ;;
         --sizes) SIZES=$2; shift 2 ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        --mono-max-states) MONO_MAX=$2; shift 2 ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         *) FAMILIES+=("$1"); shift ;;
     esac
 done
@@ -28,7 +34,7 @@ mkdir -p "$CARGO_TARGET_DIR"
 WORK=$(mktemp -d "$CARGO_TARGET_DIR/circ-bench.XXXXXX"); trap 'rm -rf "$WORK"' EXIT
 declare -A GAVE_UP=()
 
-# cell JSON SECONDS: "seconds|max/min|iterations (AR)|verdict" from the CLI's JSON.
+# cell JSON SECONDS: "seconds|max/min|iterations (AR)|verdict|states" from the CLI's JSON.
 cell() {
     python3 -c '
 import json, sys
@@ -38,13 +44,13 @@ g = f"{max(sizes)}/{min(sizes)}" if sizes else "-"
 it = j.get("iterations")
 ar = j.get("alphabet_refinements", 0)
 it = "-" if it is None else "%s (%s)" % (it, ar)
-print("%s|%s|%s|%s" % (sys.argv[2], g, it, j.get("verdict", "?")))' "$1" "$2"
+print("%s|%s|%s|%s|%s" % (sys.argv[2], g, it, j.get("verdict", "?"), j.get("states", "-")))' "$1" "$2"
 }
 
-# run FAMILY TARGET N KEY ARGS...: sets CELL to "seconds|sizes|iterations|verdict".
+# run FAMILY TARGET N KEY ARGS...: sets CELL to "seconds|sizes|iterations|verdict|states".
 run() {
     local fam=$1 target=$2 n=$3 key=$4; shift 4
-    if [ -n "${GAVE_UP[$fam/$target/$key]:-}" ]; then CELL="—|—|—|skip"; return; fi
+    if [ -n "${GAVE_UP[$fam/$target/$key]:-}" ]; then CELL="—|—|—|skip|—"; return; fi
     local out rc secs
     set +e
     out=$(timed "$WORK/time" "$GUARANTOR" check "$WORK/m.lts" --target "$target" --format json \
@@ -54,31 +60,36 @@ run() {
     secs=$( (tail -1 "$WORK/time" 2>/dev/null || echo '?') | cut -d' ' -f1)
     case $rc in
         0|1) CELL=$(cell "$out" "$secs") ;;
-        3) CELL="> $TIMEOUT|—|—|timeout"; GAVE_UP[$fam/$target/$key]=$n ;;
-        *) CELL="error|—|—|error"; echo "error: $fam $target N=$n $key: $(head -2 "$WORK/err")" >&2 ;;
+        3) if grep -q 'states' "$WORK/err"; then CELL="> $MONO_MAX st ($secs s)|—|—|timeout|> $MONO_MAX"
+           else CELL="> $TIMEOUT|—|—|timeout|—"; fi
+           GAVE_UP[$fam/$target/$key]=$n ;;
+        *) CELL="error|—|—|error|—"; echo "error: $fam $target N=$n $key: $(head -2 "$WORK/err")" >&2 ;;
     esac
 }
 
-echo "| family | N | verdict (mono) | mono s | NW+AR s | NW s | 2W s | 2W+AR s | g max/min NW+AR | g NW | g 2W | g 2W+AR | iters (AR) NW+AR | NW | 2W | 2W+AR |"
-echo "|---|---:|---|---:|---:|---:|---:|---:|---|---|---|---|---|---|---|---|"
+echo "| family | N | verdict (mono) | mono states | mono s | NW+AR s | NW s | 2W s | 2W+AR s | g max/min NW+AR | g NW | g 2W | g 2W+AR | iters (AR) NW+AR | NW | 2W | 2W+AR |"
+echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|---|---|---|---|---|---|"
 for fam in "${FAMILIES[@]}"; do
     while read -r _ target expected _ _ _; do
         [ "$expected" = deadlock ] && continue
         for n in ${SIZES//,/ }; do
             generate "$fam" "$n" "$WORK/m.lts"
-            run "$fam" "$target" "$n" mono --method mono; IFS='|' read -r ms _ _ mv <<< "$CELL"
+            run "$fam" "$target" "$n" mono --method mono --max-states "$MONO_MAX"
+            IFS='|' read -r ms _ _ mv mst <<< "$CELL"
+            # When mono ran out of budget, circ's verdict is compared with the manifest's.
+            [ "$mv" = timeout ] && mv="$expected"
             row=(); gs=(); its=()
             for cfg in "nwar:" "nw:--no-alphabet-refinement" "2w:--two-way --no-alphabet-refinement" "2war:--two-way"; do
                 key=${cfg%%:*}; flags=${cfg#*:}
                 # shellcheck disable=SC2086
                 run "$fam" "$target" "$n" "$key" --method circ $flags
-                IFS='|' read -r s g it v <<< "$CELL"
-                if [ "$v" != "$mv" ] && [ "$v" != timeout ] && [ "$v" != skip ] && [ "$mv" != timeout ]; then
+                IFS='|' read -r s g it v _ <<< "$CELL"
+                if [ "$v" != "$mv" ] && [ "$v" != timeout ] && [ "$v" != skip ]; then
                     s="MISMATCH $v $s"
                 fi
                 row+=("$s"); gs+=("$g"); its+=("$it")
             done
-            echo "| $fam $target | $n | $mv | $ms | ${row[0]} | ${row[1]} | ${row[2]} | ${row[3]} | ${gs[0]} | ${gs[1]} | ${gs[2]} | ${gs[3]} | ${its[0]} | ${its[1]} | ${its[2]} | ${its[3]} |"
+            echo "| $fam $target | $n | $mv | $mst | $ms | ${row[0]} | ${row[1]} | ${row[2]} | ${row[3]} | ${gs[0]} | ${gs[1]} | ${gs[2]} | ${gs[3]} | ${its[0]} | ${its[1]} | ${its[2]} | ${its[3]} |"
         done
     done < <(manifest_rows "$fam")
 done
