@@ -8,7 +8,9 @@
 //! loudly, and the suite fails once it agrees again, so that the entry is removed.
 //!
 //! To look at a part while working on it, set `SUITE_METHODS` (comma-separated method names) and
-//! `SUITE_CASES` (a substring of case names); the summary then says that the run was filtered.
+//! `SUITE_CASES` (a substring of case names); the summary then says that the run was filtered. To
+//! check the verdicts of the pairs listed as slow (say, in a release build), set `SUITE_SLOW=run`
+//! (run them too) or `SUITE_SLOW=only`, and `SUITE_BUDGET_SECS` for a longer budget.
 //!
 //! Pairs run on a few threads; every failure is collected, and the test fails at the end with all
 //! of them, after a per-method summary.
@@ -35,6 +37,23 @@ const METHODS: &[Method] = &[
 /// Per (case, method): generous for debug builds on a loaded 2-core machine.
 const BUDGET: Duration = Duration::from_secs(20);
 
+/// The budget of this run: [`BUDGET`] unless `SUITE_BUDGET_SECS` says otherwise.
+fn budget() -> Duration {
+    std::env::var("SUITE_BUDGET_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(BUDGET, Duration::from_secs)
+}
+
+/// What to do with pairs listed as slow: `SUITE_SLOW` = `run` (run them too) or `only`.
+fn slow_mode() -> (bool, bool) {
+    match std::env::var("SUITE_SLOW").as_deref() {
+        Ok("run") => (true, true),
+        Ok("only") => (true, false),
+        _ => (false, true),
+    }
+}
+
 /// How a (case, method) pair ended.
 #[derive(Debug)]
 enum Result {
@@ -48,7 +67,7 @@ enum Result {
 fn checker_for(case: &Case, method: Method) -> Checker {
     let mut checker = Checker::new()
         .method(method)
-        .config(Config::default().with_timeout(BUDGET));
+        .config(Config::default().with_timeout(budget()));
     for (name, lts) in &case.components {
         checker = checker.component(name.clone(), lts.clone());
     }
@@ -103,7 +122,9 @@ fn check_pair(case: &Case, method: Method) -> std::result::Result<Duration, Stri
 }
 
 fn run_pair(case: &Case, method: Method) -> Result {
-    if case.slow.iter().any(|m| m == method.name()) {
+    let (run_slow, run_others) = slow_mode();
+    let slow = case.slow.iter().any(|m| m == method.name());
+    if (slow && !run_slow) || (!slow && !run_others) {
         return Result::Slow;
     }
     let got = check_pair(case, method);
@@ -134,7 +155,11 @@ fn selected_pairs(cases: &[Case]) -> (Vec<(usize, Method)>, bool) {
                 .is_none_or(|f| f.split(',').any(|n| n.trim() == m.name()))
         })
         .collect();
-    (pairs, method_filter.is_some() || case_filter.is_some())
+    let filtered = method_filter.is_some()
+        || case_filter.is_some()
+        || std::env::var("SUITE_SLOW").is_ok()
+        || std::env::var("SUITE_BUDGET_SECS").is_ok();
+    (pairs, filtered)
 }
 
 /// Runs every pair on `threads` threads, printing each result as it comes.
@@ -155,7 +180,7 @@ fn run_all(cases: &[Case], pairs: &[(usize, Method)], threads: usize) -> Vec<Res
                     let label = format!("{} with {}", case.name, method.name());
                     match &result {
                         Result::Pass(t) => eprintln!("{label}: {t:?}"),
-                        Result::Slow => eprintln!("{label}: skipped (slow in the manifest)"),
+                        Result::Slow => eprintln!("{label}: skipped"),
                         Result::KnownWrong(e) => eprintln!("{label}: KNOWN WRONG: {e}"),
                         Result::Fail(e) => eprintln!("{label}: FAILED: {e}"),
                     }
@@ -187,7 +212,7 @@ fn summarise(cases: &[Case], pairs: &[(usize, Method)], results: &[Result]) -> [
             }
             let label = format!("{} with {}", cases[*c].name, m.name());
             match r {
-                Result::Pass(t) if *t > BUDGET / 2 => {
+                Result::Pass(t) if *t > budget() / 2 => {
                     pass += 1;
                     let _ = writeln!(near, "  {label}: {t:?}");
                 }
@@ -237,7 +262,7 @@ fn every_method_agrees_with_the_manifest() {
         METHODS.len(),
         started.elapsed(),
         if filtered {
-            " (FILTERED by SUITE_METHODS / SUITE_CASES)"
+            " (CHANGED by SUITE_METHODS / SUITE_CASES / SUITE_SLOW / SUITE_BUDGET_SECS)"
         } else {
             ""
         }
