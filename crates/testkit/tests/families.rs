@@ -1,5 +1,6 @@
 //! The benchmark families of `benchmarks/` (listed in `benchmarks/families.tsv`) at their small
-//! sizes: every family and variant loads, and the monolithic checker gives the expected verdict.
+//! sizes: every family and variant loads, and the monolithic checker gives the expected verdict;
+//! every other method gives it too at the smallest size, or runs out of a short time budget.
 //! If `spin` is installed, SPIN's verifier built from the Promela twin must agree (at the largest
 //! small size of each variant, as every SPIN run costs a compile) on the verdict
 //! and, where both searches explore the whole product (holds, deadlock), on the state count — the
@@ -197,4 +198,66 @@ fn every_family_gives_its_expected_verdict_and_spin_agrees() {
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// How long one compositional method may run on one variant in this (debug-build) test. Larger
+/// budgets and sizes are `benches/compare/methods.sh`'s job.
+const METHOD_BUDGET: std::time::Duration = std::time::Duration::from_secs(3);
+
+#[test]
+fn every_method_gives_the_expected_verdict_or_runs_out_of_budget() {
+    use guarantor::{METHODS, Method};
+    let mut answered: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    let mut budget = Vec::new();
+    // Deadlocks are a monolithic analysis: the compositional methods check safety properties.
+    for row in manifest().iter().filter(|r| r.expected != "deadlock") {
+        let n = *row.small.iter().min().expect("a small size");
+        let text = generate(&row.family, n);
+        let system = parse(&text, &format!("{}.lts", row.family))
+            .and_then(|m| m.elaborate(&row.target))
+            .unwrap_or_else(|e| panic!("{} {} N={n}: {e}", row.family, row.target));
+        for &(method, name) in METHODS.iter().filter(|(m, _)| *m != Method::Monolithic) {
+            let config = guarantor::compose::Config::default().with_timeout(METHOD_BUDGET);
+            let checker = Checker::from_fsp(&system, &config)
+                .unwrap_or_else(|e| panic!("{} {} N={n} builds: {e}", row.family, row.target))
+                .method(method)
+                .config(config);
+            let started = std::time::Instant::now();
+            let result = checker.check();
+            println!(
+                "{name} on {} {} N={n}: {:.1} s",
+                row.family,
+                row.target,
+                started.elapsed().as_secs_f64()
+            );
+            match result {
+                Ok(outcome) => {
+                    let verdict = if outcome.verdict.is_holds() {
+                        "holds"
+                    } else {
+                        "violated"
+                    };
+                    assert_eq!(
+                        verdict, row.expected,
+                        "{name} on {} {} N={n}",
+                        row.family, row.target
+                    );
+                    *answered.entry(name).or_default() += 1;
+                }
+                Err(e) if e.is_budget() => {
+                    budget.push(format!("{name} on {} {} N={n}", row.family, row.target));
+                }
+                Err(e) => panic!("{name} on {} {} N={n}: {e}", row.family, row.target),
+            }
+        }
+    }
+    println!("answered per method: {answered:?}");
+    println!("out of the {METHOD_BUDGET:?} budget: {budget:#?}");
+    // A method that answers nothing at all is broken, not slow.
+    for &(method, name) in METHODS {
+        assert!(
+            method == Method::Monolithic || answered.get(name).is_some_and(|&k| k > 0),
+            "{name} answered no family variant: {budget:#?}"
+        );
+    }
 }
