@@ -81,7 +81,8 @@ impl Checker {
     /// A checker over an elaborated FSP system: its processes become components (with their `END`
     /// states), its `property` processes become properties, and nested composites that LTSA
     /// composes first (`minimal`, prioritised, or relabelled so that labels merge) are composed,
-    /// finished and added as one component each.
+    /// finished and added as one component each. `config` bounds that composition and becomes
+    /// the checker's [`Checker::config`] too (budgets given once apply to the whole check).
     pub fn from_fsp(system: &System, config: &Config) -> Result<Checker, ComposeError> {
         let mut checker = system.components.iter().fold(Checker::new(), |checker, c| {
             if c.is_property {
@@ -93,7 +94,9 @@ impl Checker {
         for nested in &system.nested {
             checker = checker.component(nested.name.clone(), build_nested(nested, config)?);
         }
-        Ok(checker.priority(system.priority.as_ref().map(priority_of)))
+        Ok(checker
+            .priority(system.priority.as_ref().map(priority_of))
+            .config(config.clone()))
     }
 }
 
