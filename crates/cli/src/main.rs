@@ -147,6 +147,10 @@ struct CheckArgs {
     /// larger refinement steps) instead of on one edge per step.
     #[arg(long)]
     split_all: bool,
+    /// quotient: the exact construction over the whole rest of the system (no abstraction, no
+    /// refinement steps).
+    #[arg(long, conflicts_with = "split_all")]
+    exact: bool,
     /// No progress messages on stderr.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -238,7 +242,10 @@ fn options_of(args: &CheckArgs, checker: &Checker) -> Result<MethodOptions, Fail
         Search::Bfs => SearchOrder::BreadthFirst,
         Search::Dfs => SearchOrder::DepthFirst,
     };
-    options.quotient = options.quotient.with_split_all(args.split_all);
+    options.quotient = options
+        .quotient
+        .with_split_all(args.split_all)
+        .with_refine(!args.exact);
     Ok(options)
 }
 

@@ -360,13 +360,18 @@ fn split_and_component_options_name_components() {
         "examples/fsp/order.lts",
     ]);
     assert_eq!(q.status.code(), Some(1));
-    // The other refinement variant reaches the same verdicts.
-    for (target, code) in [("BAD", 1), ("SYS", 0)] {
+    // The other refinement variant and the exact construction reach the same verdicts.
+    for (target, code, variant) in [
+        ("BAD", 1, "--split-all"),
+        ("SYS", 0, "--split-all"),
+        ("BAD", 1, "--exact"),
+        ("SYS", 0, "--exact"),
+    ] {
         let all = guarantor(&[
             "check",
             "--method",
             "quotient",
-            "--split-all",
+            variant,
             "--component",
             "1",
             "--target",
