@@ -102,6 +102,11 @@ impl Dfa {
         }
     }
 
+    /// The flat successor table and the acceptance flags, for reuse as another DFA's buffers.
+    pub(crate) fn into_parts(self) -> (Vec<u32>, Vec<bool>) {
+        (self.delta, self.accepting)
+    }
+
     /// The number of states.
     pub fn num_states(&self) -> usize {
         self.accepting.len()

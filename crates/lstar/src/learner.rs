@@ -146,6 +146,8 @@ pub struct Learner {
     /// nodes: with the table's cells, every word the teacher answered.
     extra: Queries,
     extra_nodes: Vec<u32>,
+    /// Scratch space for the words of Rivest and Schapire's binary search.
+    scratch: Word,
 }
 
 /// The result of running a phase against the cache.
@@ -173,6 +175,7 @@ impl Learner {
             access: Vec::new(),
             extra: Queries::default(),
             extra_nodes: Vec::new(),
+            scratch: Word::new(),
         }
     }
 
@@ -322,7 +325,8 @@ impl Learner {
     /// Builds the hypothesis of the closed table and either offers it or, if it contradicts a known
     /// answer, analyses that contradiction at once.
     fn conjecture(&mut self) -> Result<(), LstarError> {
-        let (h, access) = self.table.hypothesis();
+        let mut access = std::mem::take(&mut self.access);
+        let h = self.table.hypothesis(&mut access, self.hypothesis.take());
         if let Some(limit) = self.config.max_hypothesis_states {
             if h.num_states() > limit {
                 return Err(LstarError::HypothesisLimit {
@@ -382,15 +386,16 @@ impl Learner {
             && (!self.config.prefix_closed || prefix_closed())
     }
 
-    /// Looks `w` up, counting the lookup; `Err(w)` says it must be asked.
-    fn lookup(&mut self, w: Word) -> Result<bool, Word> {
-        match self.cache.lookup(&w) {
+    /// Looks `w` up, counting the lookup; `Err(w)` says it must be asked (the word is copied only
+    /// then).
+    fn lookup(&mut self, w: &[Symbol]) -> Result<bool, Word> {
+        match self.cache.lookup(w) {
             Some(k) => {
                 self.stats.lookups += 1;
                 self.stats.inferred += u64::from(k.inferred);
                 Ok(k.accepted)
             }
-            None => Err(w),
+            None => Err(w.to_vec()),
         }
     }
 
@@ -405,7 +410,7 @@ impl Learner {
 
     /// [`Learner::analyse`] against hypothesis `h`.
     fn analyse_with(&mut self, h: &Dfa, cex: &[Symbol]) -> Result<Progress, LstarError> {
-        let target = match self.lookup(cex.to_vec()) {
+        let target = match self.lookup(cex) {
             Ok(t) => t,
             Err(w) => return Ok(Progress::NeedOne(w)),
         };
@@ -467,7 +472,7 @@ impl Learner {
         let (mut lo, mut hi) = (0, cex.len());
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
-            if self.lookup(cex[..mid].to_vec())? {
+            if self.lookup(&cex[..mid])? {
                 lo = mid;
             } else {
                 hi = mid;
@@ -484,9 +489,13 @@ impl Learner {
         let (mut lo, mut hi) = (0, cex.len());
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
-            let mut w = self.table.word(self.access[h.run(&cex[..mid])]).to_vec();
+            let mut w = std::mem::take(&mut self.scratch);
+            w.clear();
+            w.extend_from_slice(self.table.word(self.access[h.run(&cex[..mid])]));
             w.extend_from_slice(&cex[mid..]);
-            if self.lookup(w)? == target {
+            let found = self.lookup(&w);
+            self.scratch = w;
+            if found? == target {
                 lo = mid;
             } else {
                 hi = mid;

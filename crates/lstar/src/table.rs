@@ -7,7 +7,7 @@
 //! membership queries. Every decision iterates rows in creation order, never a hash map, so runs are
 //! reproducible.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::cache::{Cache, Known, Probe};
 use crate::config::Stats;
@@ -104,7 +104,7 @@ impl Table {
         let mut t = Self {
             k,
             suffixes: Vec::with_capacity(16),
-            suffix_index: FxHashMap::default(),
+            suffix_index: FxHashMap::with_capacity_and_hasher(16, FxBuildHasher),
             tails: Vec::with_capacity(16),
             rows: Vec::with_capacity(rows),
             syms: Vec::with_capacity(rows * 8),
@@ -116,7 +116,7 @@ impl Table {
             upper: Vec::with_capacity(INITIAL_UPPER),
             succ: Vec::with_capacity(rows * k),
             index: FxHashMap::default(),
-            index_small: FxHashMap::default(),
+            index_small: FxHashMap::with_capacity_and_hasher(INITIAL_UPPER, FxBuildHasher),
             index_cols: 0,
             indexed: 0,
             rep: Vec::with_capacity(rows),
@@ -476,14 +476,17 @@ impl Table {
         None
     }
 
-    /// The hypothesis of a closed (and consistent) table, with the access row of each state.
+    /// The hypothesis of a closed (and consistent) table; `access` receives the access row of each
+    /// state.
     /// States are numbered in the order their first row entered S, so the empty word's row is 0.
-    pub(crate) fn hypothesis(&mut self) -> (Dfa, Vec<usize>) {
+    ///
+    /// `old`, the previous hypothesis, lends its buffers.
+    pub(crate) fn hypothesis(&mut self, access: &mut Vec<usize>, old: Option<Dfa>) -> Dfa {
         self.refresh_index();
         let mut state_of_row = std::mem::take(&mut self.state_of_row);
         state_of_row.clear();
         state_of_row.resize(self.rows.len(), u32::MAX);
-        let mut access = Vec::with_capacity(self.upper.len());
+        access.clear();
         for i in 0..self.upper.len() {
             let r = self.upper[i];
             if self.representative(r) == Some(r) {
@@ -491,9 +494,10 @@ impl Table {
                 access.push(r);
             }
         }
-        let mut delta = Vec::with_capacity(access.len() * self.k);
-        let mut accepting = Vec::with_capacity(access.len());
-        for &r in &access {
+        let (mut delta, mut accepting) = old.map(Dfa::into_parts).unwrap_or_default();
+        delta.clear();
+        accepting.clear();
+        for &r in access.iter() {
             accepting.push(get_bit(self.content(r), 0));
             for a in 0..self.k {
                 let c = self.succ[r * self.k + a] as usize;
@@ -504,7 +508,7 @@ impl Table {
             }
         }
         self.state_of_row = state_of_row;
-        (Dfa::from_parts(self.k, delta, accepting), access)
+        Dfa::from_parts(self.k, delta, accepting)
     }
 
     /// Whether hypothesis `h`, built by the last [`Table::hypothesis`] with access rows `access`,
