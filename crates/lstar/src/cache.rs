@@ -98,6 +98,7 @@ impl Cache {
         self.prefix_closed
     }
 
+    #[inline]
     fn child(&self, node: usize, a: Symbol) -> Option<usize> {
         let link = self.links[node];
         let c = if link.symbol == BRANCHING {
@@ -194,14 +195,20 @@ impl Cache {
     /// known to be accepted.
     pub(crate) fn probe_from(&mut self, start: u32, w: impl IntoIterator<Item = Symbol>) -> Probe {
         let mut node = start as usize;
-        for a in w {
-            if self.prefix_closed && self.nodes[node].answer == REJECTED {
-                return Probe::Known(Known {
-                    accepted: false,
-                    inferred: true,
-                });
+        if self.prefix_closed {
+            for a in w {
+                if self.nodes[node].answer == REJECTED {
+                    return Probe::Known(Known {
+                        accepted: false,
+                        inferred: true,
+                    });
+                }
+                node = self.child_or_insert(node, a);
             }
-            node = self.child_or_insert(node, a);
+        } else {
+            for a in w {
+                node = self.child_or_insert(node, a);
+            }
         }
         let n = &mut self.nodes[node];
         let inferred = !n.asked;
@@ -223,6 +230,7 @@ impl Cache {
     }
 
     /// The answer recorded at `node` itself (no prefix-closure inference), if any.
+    #[inline]
     pub(crate) fn answer_at(&self, node: u32) -> Option<Known> {
         let n = &self.nodes[node as usize];
         let inferred = !n.asked;
@@ -245,6 +253,7 @@ impl Cache {
     }
 
     /// Records the teacher's answer for the word of `node`.
+    #[inline]
     pub(crate) fn insert_at(&mut self, node: u32, accepted: bool) -> Result<(), LstarError> {
         let node = node as usize;
         let value = if accepted { ACCEPTED } else { REJECTED };

@@ -142,8 +142,17 @@ impl Dfa {
     }
 
     /// The state reached from `q` by `w`.
+    ///
+    /// # Panics
+    /// Panics if `q` or a symbol of `w` is out of range.
     pub fn run_from(&self, q: usize, w: &[Symbol]) -> usize {
-        w.iter().fold(q, |q, &a| self.successor(q, a))
+        let k = self.num_symbols;
+        let mut q = q;
+        for &a in w {
+            assert!(a.index() < k, "symbol out of range");
+            q = self.delta[q * k + a.index()] as usize;
+        }
+        q
     }
 
     /// Whether the DFA accepts `w`.

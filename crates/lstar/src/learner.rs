@@ -62,6 +62,7 @@ impl Queries {
     }
 
     /// Appends the word `head·tail`.
+    #[inline]
     pub(crate) fn push_concat(&mut self, head: &[Symbol], tail: &[Symbol]) {
         // Symbol by symbol into reserved room: words are a few symbols long, too short for a
         // `memcpy` call (what `extend_from_slice` becomes) or a chained iterator to pay.

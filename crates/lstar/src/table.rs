@@ -397,10 +397,16 @@ impl Table {
 
     /// The first row of S with the content of row `r`, if any; remembered once found. Call only
     /// when row `r` is filled and `index` is up to date.
+    #[inline]
     fn representative(&mut self, r: usize) -> Option<usize> {
         if self.rep[r] != u32::MAX {
             return Some(self.rep[r] as usize);
         }
+        self.look_up_representative(r)
+    }
+
+    /// [`Table::representative`] of a row not looked up yet under the current columns.
+    fn look_up_representative(&mut self, r: usize) -> Option<usize> {
         let found = if self.stride == 1 {
             self.index_small.get(&self.bits[r])
         } else {
