@@ -502,7 +502,9 @@ impl Table {
         }
         let (mut delta, mut accepting) = old.map(Dfa::into_parts).unwrap_or_default();
         delta.clear();
+        delta.reserve(access.len() * self.k);
         accepting.clear();
+        accepting.reserve(access.len());
         for &r in access.iter() {
             accepting.push(get_bit(self.content(r), 0));
             for a in 0..self.k {
