@@ -29,12 +29,24 @@ print("\n".join(sorted(fs, key=key)))')
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-"$CARGO_TARGET_DIR/release/examples/learn_dfas" "${files[@]}" > "$out/ours.csv"
+echo "load before: $(uptime)" >&2
+# Both sides measure one DFA back to back before moving to the next, so that a change in the load
+# of the shared machine falls on both measurements of a DFA rather than on one side's whole list.
 if "$python" -c 'import aalpy' 2> /dev/null; then
-    "$python" "$here/aalpy_time.py" "$harness" "${files[@]}" > "$out/aalpy.csv"
     source="rerun"
 else
     echo "AALpy not importable by $python: using $harness/dfas/results.csv" >&2
     source="$harness/dfas/results.csv"
 fi
+for f in "${files[@]}"; do
+    "$CARGO_TARGET_DIR/release/examples/learn_dfas" "$f" > "$out/ours.one"
+    [ -s "$out/ours.csv" ] || head -n 1 "$out/ours.one" > "$out/ours.csv"
+    tail -n +2 "$out/ours.one" >> "$out/ours.csv"
+    if [ "$source" = rerun ]; then
+        "$python" "$here/aalpy_time.py" "$harness" "$f" > "$out/aalpy.one"
+        [ -s "$out/aalpy.csv" ] || head -n 1 "$out/aalpy.one" > "$out/aalpy.csv"
+        tail -n +2 "$out/aalpy.one" >> "$out/aalpy.csv"
+    fi
+done
+echo "load after: $(uptime)" >&2
 python3 "$here/table.py" "$out/ours.csv" "$out/aalpy.csv" "$source"
