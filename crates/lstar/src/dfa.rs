@@ -384,6 +384,15 @@ struct Discovered {
 }
 
 impl PairSearch {
+    /// A search with room for comparing DFAs of up to `target`'s size with `target`.
+    pub(crate) fn for_target(target: &Dfa) -> Self {
+        let n = target.num_states();
+        Self {
+            seen: Vec::with_capacity((n * n).div_ceil(64)),
+            queue: Vec::with_capacity(n * target.num_symbols.min(4)),
+        }
+    }
+
     /// A shortest word on which `x` from state `p` and `y` from state `q` disagree, first in
     /// breadth-first, symbol order.
     ///

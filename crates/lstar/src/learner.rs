@@ -83,6 +83,9 @@ impl Queries {
     }
 }
 
+/// Hypothesis states reserved up front.
+const INITIAL_STATES: usize = 32;
+
 /// What the learner needs next.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -173,10 +176,10 @@ impl Learner {
             pending_nodes: Vec::with_capacity(256),
             phase: Phase::Table,
             hypothesis: None,
-            access: Vec::new(),
-            extra: Queries::default(),
-            extra_nodes: Vec::new(),
-            scratch: Word::new(),
+            access: Vec::with_capacity(INITIAL_STATES),
+            extra: Queries::with_capacity(16),
+            extra_nodes: Vec::with_capacity(16),
+            scratch: Word::with_capacity(64),
         }
     }
 

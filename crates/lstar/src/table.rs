@@ -124,9 +124,9 @@ impl Table {
             unfilled_from: 0,
             state_of_row: Vec::with_capacity(rows),
             reached: Vec::with_capacity(rows),
-            column_order: Vec::new(),
-            column_values: Vec::new(),
-            fresh: Vec::new(),
+            column_order: Vec::with_capacity(16),
+            column_values: Vec::with_capacity(16 * INITIAL_UPPER),
+            fresh: Vec::with_capacity(INITIAL_UPPER),
         };
         t.add_suffix(Vec::new());
         t.add_upper_word(&[]);

@@ -74,7 +74,7 @@ pub fn learn<T: Teacher>(
     teacher: &mut T,
 ) -> Result<Outcome<T::Verdict>, LearnError<T::Error>> {
     // One answer buffer for the whole run rather than one allocation per batch.
-    let mut answers = Vec::new();
+    let mut answers = Vec::with_capacity(256);
     loop {
         let eq = match learner.step()? {
             Step::Queries(words) => {
@@ -120,9 +120,9 @@ impl DfaTeacher {
     /// A teacher for `target`.
     pub fn new(target: Dfa) -> Self {
         Self {
+            search: PairSearch::for_target(&target),
             target,
             stats: Stats::default(),
-            search: PairSearch::default(),
         }
     }
 
