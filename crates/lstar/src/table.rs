@@ -290,6 +290,19 @@ impl Table {
                 if self.known[cell] >> (j % 64) & 1 == 1 {
                     continue;
                 }
+                if !pc && self.rows[r].upper && self.tails[j] != u32::MAX {
+                    // The word of cell (r, a·e) is that of cell (r·a, e), often known already when
+                    // `a·e` is a new column and `e` an old one: copy it instead of walking the trie.
+                    let (a, t) = (self.suffixes[j][0].index(), self.tails[j] as usize);
+                    let c = self.succ[r * self.k + a] as usize * self.stride + t / 64;
+                    if self.known[c] >> (t % 64) & 1 == 1 {
+                        let bit = self.bits[c] >> (t % 64) & 1;
+                        self.known[cell] |= 1 << (j % 64);
+                        self.bits[cell] |= bit << (j % 64);
+                        stats.lookups += 1;
+                        continue;
+                    }
+                }
                 let dead = pc && j > 0 && self.bits[r * self.stride] & 1 == 0;
                 let probe = if dead {
                     Probe::Known(Known {
