@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Times AALpy 2.0.0's L* with Rivest-Schapire processing on the harness DFAs, the way
 learn_dfas.rs times ours: the mean CPU time (time.thread_time) of whole learning runs (teacher
-included) over a batch of runs filling at least 0.1 s of wall time, the fastest of five batches.
+included) over a batch of runs filling at least 0.1 s of wall time, the fastest of LSTAR_BATCHES
+batches (default 5).
 
 Uses the shared harness (CountingDfaSUL, PerfectDfaOracle in "shortest" mode, the lstar_rs options)
 so query counts are exactly those of results.csv. Prints one CSV line per DFA.
@@ -35,10 +36,10 @@ def main():
                             return_data=False, print_level=0, **opts)
             return sul, oracle, hyp
 
-        # Five batches, each repeating runs for >= 0.1 s of wall time; the fastest batch's mean
+        # Batches, each repeating runs for >= 0.1 s of wall time; the fastest batch's mean
         # is the least disturbed by other processes on a shared machine.
         best = float("inf")
-        for _ in range(5):
+        for _ in range(int(os.environ.get("LSTAR_BATCHES", "5"))):
             start, cpu, runs = time.perf_counter(), time.thread_time(), 0
             while runs < 1 or time.perf_counter() - start < 0.1:
                 sul, oracle, hyp = once()

@@ -5,15 +5,18 @@
 # Both sides learn every DFA against a perfect teacher that answers an equivalence query with the
 # shortest counterexample in breadth-first, symbol order (the harness's "shortest" mode), and both
 # are timed the same way: mean CPU time of a whole learning run, teacher included, over a batch of
-# runs repeated for >= 0.1 s, the fastest of five batches (CPU rather than wall time, and the
-# fastest batch, since the machine is shared).
+# runs repeated for >= 0.1 s, the fastest of LSTAR_BATCHES batches (CPU rather than wall time, and
+# the fastest batch, since the machine is shared).
 #
 # Environment:
 #   HARNESS          the harness folder (default /work/shared/harness)
 #   AALPY_PYTHON     a python with aalpy==2.0.0 (default: python3); without AALpy the table uses
 #                    the counts and single-run times recorded in $HARNESS/dfas/results.csv
 #   CARGO_TARGET_DIR where cargo builds (default: the workspace's target/)
+#   LSTAR_BATCHES    batches per DFA and side, the fastest one counting (default 5; more batches
+#                    give both sides more chances of a batch the machine's load leaves alone)
 set -euo pipefail
+export LSTAR_BATCHES="${LSTAR_BATCHES:-5}"
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 harness="${HARNESS:-/work/shared/harness}"

@@ -6,7 +6,8 @@
 //! the counts are comparable with AALpy's `mq_unique` and `eq_queries`. Modes: `rs` (Rivest-Schapire,
 //! plain; every DFA) and `rs_pc` (Rivest-Schapire in prefix-closed mode; prefix-closed DFAs only).
 //! Time is the mean CPU time of one whole learning run (teacher included, file reading excluded)
-//! over a batch of repetitions filling at least 0.1 s, the fastest of five batches;
+//! over a batch of repetitions filling at least 0.1 s, the fastest of `LSTAR_BATCHES` batches
+//! (default 5);
 //! `aalpy_time.py` measures AALpy the same way.
 //!
 //! Usage: `cargo run --release -p guarantor-lstar --example learn_dfas -- FILE.dfa...`
@@ -87,11 +88,15 @@ fn cpu_ns() -> Option<u64> {
 }
 
 /// The mean CPU time of one learning run over a batch of runs filling at least 0.1 s of wall time
-/// (at least one run), the fastest of five batches: on a shared machine the fastest batch is the
+/// (at least one run), the fastest of `batches` batches: on a shared machine the fastest batch is the
 /// least disturbed by other processes. Without `/proc`, the fastest wall time of a run instead.
-fn time_it(target: &Dfa, config: &LearnerConfig) -> Result<Duration, Box<dyn Error>> {
+fn time_it(
+    target: &Dfa,
+    config: &LearnerConfig,
+    batches: usize,
+) -> Result<Duration, Box<dyn Error>> {
     let mut best = Duration::MAX;
-    for _ in 0..5 {
+    for _ in 0..batches {
         let (start, cpu_start) = (Instant::now(), cpu_ns());
         let mut fastest = Duration::MAX;
         let mut runs = 0u32;
@@ -114,6 +119,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     println!(
         "dfa,kind,minimal,mode,learned_states,correct,mq,eq,symbols,inferred,free_cex,time_us"
     );
+    let batches = match std::env::var("LSTAR_BATCHES") {
+        Ok(n) => n.parse::<usize>()?.max(1),
+        Err(_) => 5,
+    };
     for path in std::env::args().skip(1) {
         let bench = read_dfa(&path)?;
         let mut modes = vec![("rs", LearnerConfig::default())];
@@ -123,7 +132,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         for (mode, config) in modes {
             let (dfa, stats) = learn_once(&bench.dfa, &config)?;
             let correct = dfa.shortest_difference(&bench.dfa).is_none();
-            let time = time_it(&bench.dfa, &config)?;
+            let time = time_it(&bench.dfa, &config, batches)?;
             println!(
                 "{},{},{},{mode},{},{correct},{},{},{},{},{},{:.1}",
                 bench.name,
