@@ -13,6 +13,8 @@
 #   AALPY_PYTHON     a python with aalpy==2.0.0 (default: python3); without AALpy the table uses
 #                    the counts and single-run times recorded in $HARNESS/dfas/results.csv
 #   CARGO_TARGET_DIR where cargo builds (default: the workspace's target/)
+#   LSTAR_CSV        where to write the joined figures as CSV (default
+#                    benchmarks/results/lstar-aalpy.csv; empty: nowhere)
 #   LSTAR_BATCHES    batches per DFA and side, the fastest one counting (default 5; more batches
 #                    give both sides more chances of a batch the machine's load leaves alone)
 set -euo pipefail
@@ -52,4 +54,5 @@ for f in "${files[@]}"; do
     fi
 done
 echo "load after: $(uptime)" >&2
-python3 "$here/table.py" "$out/ours.csv" "$out/aalpy.csv" "$source"
+csv_out="${LSTAR_CSV-$root/benchmarks/results/lstar-aalpy.csv}"
+python3 "$here/table.py" "$out/ours.csv" "$out/aalpy.csv" "$source" ${csv_out:+"$csv_out"}

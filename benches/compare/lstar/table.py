@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Joins learn_dfas.rs's CSV with AALpy's figures and prints the Markdown table of
-docs/benchmarks.md. Usage: table.py OURS.csv AALPY.csv (rerun | RESULTS.csv)"""
+docs/benchmarks.md; with OUT.csv, also writes the joined figures there. Usage:
+table.py OURS.csv AALPY.csv (rerun | RESULTS.csv) [OUT.csv]"""
 import csv
 import sys
 
@@ -18,6 +19,10 @@ def aalpy_rows(path, source):
 
 def main():
     ours_path, aalpy_path, source = sys.argv[1:4]
+    out = csv.writer(open(sys.argv[4], "w", newline="")) if len(sys.argv) > 4 else None
+    if out:
+        out.writerow(["dfa", "minimal", "mq_ours", "mq_ours_prefix_closed", "mq_aalpy", "eq_ours",
+                      "eq_aalpy", "time_ours_us", "time_aalpy_us", "speedup"])
     ours = {}
     for r in csv.DictReader(open(ours_path)):
         ours.setdefault(r["dfa"], {})[r["mode"]] = r
@@ -33,6 +38,9 @@ def main():
             worse.append(name)
         ratio = float(a["time_us"]) / float(rs["time_us"])
         ratios.append(ratio)
+        if out:
+            out.writerow([name, rs["minimal"], rs["mq"], pc["mq"] if pc else "", a["mq_unique"],
+                          rs["eq"], a["eq_queries"], rs["time_us"], a["time_us"], f"{ratio:.1f}"])
         print(f"| {name} | {rs['minimal']} | {rs['mq']} | {pc['mq'] if pc else '—'} | {a['mq_unique']} "
               f"| {rs['eq']} | {a['eq_queries']} | {float(rs['time_us']):.1f} | {float(a['time_us']):.0f} "
               f"| {ratio:.0f}× |")
