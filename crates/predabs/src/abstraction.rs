@@ -21,7 +21,16 @@
 //! `action@n`; each shared-predicate process synchronises on the labels that read or write it. Every
 //! other LTS with the plain action in its alphabet (properties, partners) is given copies of its
 //! `action` edges under each `action@n`, so the abstract system composes with ordinary LTSs.
-//! Predicates mixing one component's locals and globals are not supported (refinement skips them).
+//!
+//! **Mixed predicates.** An atom over one component's locals *and* globals is not tracked: its
+//! value would live in the component's state, yet another component can change the globals without
+//! the owner taking part in the step, so keeping it sound would mean havocking it on every foreign
+//! write (the owner synchronising on all of them). User predicates of that kind are rejected by the
+//! parser and by [`crate::check_program_with`] ([`PredabsError::MixedPredicate`]); such atoms met in
+//! guards or weakest preconditions are recorded in [`Predicates::skipped`] and reported. Guards
+//! themselves are always used exactly (they are part of every prover question), so skipping an
+//! atom costs precision, never soundness; if refinement finds nothing else, the loop stops with
+//! [`PredabsError::NoProgress`], which lists them.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -59,6 +68,10 @@ pub struct Predicates {
     pub global: Vec<Formula>,
     /// Predicates over each component's local variables.
     pub local: Vec<Vec<Formula>>,
+    /// Atoms that mix one component's local variables with global variables (from guards or
+    /// weakest preconditions): not tracked, because another component may change the globals
+    /// behind the owner's back (see the module documentation). Kept so reports can list them.
+    pub skipped: Vec<Formula>,
 }
 
 impl Predicates {
@@ -67,6 +80,7 @@ impl Predicates {
         Self {
             global: Vec::new(),
             local: vec![Vec::new(); sys.components.len()],
+            skipped: Vec::new(),
         }
     }
 
@@ -107,9 +121,15 @@ impl Predicates {
         }
     }
 
-    /// Adds an atom; returns its scope when it is new and supported.
+    /// Adds an atom; returns its scope when it is new and supported. An atom mixing scopes is
+    /// recorded in [`Predicates::skipped`] instead.
     pub fn add(&mut self, sys: &System, atom: Formula) -> Option<Scope> {
-        let scope = Self::scope(sys, &atom)?;
+        let Some(scope) = Self::scope(sys, &atom) else {
+            if !self.skipped.contains(&atom) {
+                self.skipped.push(atom);
+            }
+            return None;
+        };
         let list = match scope {
             Scope::Global => &mut self.global,
             Scope::Local(c) => &mut self.local[c],
@@ -378,9 +398,29 @@ fn trans_info(
             PredRef::Local(_) => None,
         })
         .collect();
+    // A shared predicate the transition sets to a constant, over variables nothing else in the
+    // transition reads (guard, right-hand sides, other predicates of the cone), has a pre value
+    // that decides nothing: it is left out of the label, and its process moves from either value
+    // (one label instead of two per such predicate; the same abstraction).
+    let mut read: BTreeSet<Sym> = t.guard.syms();
+    for (_, term) in &t.assignments {
+        read.extend(crate::program::term_syms(term));
+    }
+    let free = |k: usize| {
+        let syms = preds.global[k].syms();
+        posts
+            .iter()
+            .any(|(r, p)| *r == PredRef::Global(k) && matches!(p, Post::Const(_)))
+            && syms.is_disjoint(&read)
+            && all
+                .iter()
+                .filter(|(r, _)| *r != PredRef::Global(k))
+                .all(|(_, q)| q.syms().is_disjoint(&syms))
+    };
+    let cone_g: Vec<usize> = cone_g.iter().copied().filter(|&k| !free(k)).collect();
     Ok(TransInfo {
         cone_l: cone_l.to_vec(),
-        cone_g: cone_g.to_vec(),
+        cone_g,
         posts,
         written_g,
         guard: t.guard.clone(),
@@ -742,7 +782,9 @@ impl Builder<'_> {
                     }
                     let target = intern(at(t.to, v2), &mut states, &mut queue)?;
                     let base = self.sys.label(self.c, ti);
-                    let label = if self.infos[ti].cone_g.is_empty() {
+                    let label = if self.infos[ti].cone_g.is_empty()
+                        && self.infos[ti].written_g.is_empty()
+                    {
                         base
                     } else {
                         let info = &self.infos[ti];
@@ -987,11 +1029,17 @@ fn shared_process(
     let state = |v: bool| StateId::must(usize::from(!v));
     for p in parts {
         for v in &p.variants {
-            let Some(&(_, pre)) = v.pre.iter().find(|x| x.0 == k) else {
-                continue;
+            let pre = v.pre.iter().find(|x| x.0 == k).map(|x| x.1);
+            let post = v.post.iter().find(|x| x.0 == k).map(|x| x.1);
+            let (froms, post): (&[bool], bool) = match (pre, post) {
+                (Some(pre), post) => (if pre { &[true] } else { &[false] }, post.unwrap_or(pre)),
+                // Written with a value that does not depend on the old one.
+                (None, Some(post)) => (&[true, false], post),
+                (None, None) => continue,
             };
-            let post = v.post.iter().find(|x| x.0 == k).map_or(pre, |x| x.1);
-            b.add_transition_named(state(pre), &v.name, state(post))?;
+            for &from in froms {
+                b.add_transition_named(state(from), &v.name, state(post))?;
+            }
             if init.is_none() {
                 b.add_transition_named(StateId::must(2), &v.name, state(post))?;
             }

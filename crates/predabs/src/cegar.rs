@@ -135,6 +135,14 @@ pub fn check_program_with(
 ) -> Result<PredabsReport, PredabsError> {
     let start = Instant::now();
     let mut prover = CountingProver::new(prover);
+    for f in &config.predicates {
+        for a in f.atoms() {
+            let atom = Formula::Atom(a);
+            if Predicates::scope(sys, &atom).is_none() {
+                return Err(mixed(sys, &atom));
+            }
+        }
+    }
     let mut preds = Predicates::initial(sys, &config.predicates);
     let mut cache: Vec<Option<AbstractComponent>> = vec![None; sys.components.len()];
     let mut stats = PredabsStats::default();
@@ -190,7 +198,10 @@ pub fn check_program_with(
                         cache.fill(None);
                         continue;
                     }
-                    return Err(PredabsError::NoProgress { trace: cex.trace });
+                    return Err(PredabsError::NoProgress {
+                        trace: cex.trace,
+                        skipped: preds.skipped.iter().map(|f| sys.show(f)).collect(),
+                    });
                 }
                 stats.refinements.push(Refinement {
                     iteration,
@@ -203,6 +214,20 @@ pub fn check_program_with(
     Err(PredabsError::IterationLimit {
         limit: config.max_iterations,
     })
+}
+
+/// The error for an atom that mixes scopes (names the first component whose locals it reads).
+fn mixed(sys: &System, atom: &Formula) -> PredabsError {
+    let component = atom
+        .syms()
+        .iter()
+        .find_map(|s| sys.vars.get(s.0 as usize).and_then(|v| v.owner))
+        .and_then(|c| sys.components.get(c))
+        .map_or_else(String::new, |c| c.name.clone());
+    PredabsError::MixedPredicate {
+        predicate: sys.show(atom),
+        component,
+    }
 }
 
 /// Re-abstracts the components whose predicates or cones changed; returns their indices.

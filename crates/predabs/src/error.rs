@@ -67,10 +67,28 @@ pub enum PredabsError {
     },
     /// A spurious counterexample yielded no new predicate (for example, all candidate predicates
     /// mix local and global variables).
-    #[error("refinement made no progress on the spurious counterexample {trace:?}")]
+    #[error(
+        "refinement made no progress on the spurious counterexample {trace:?}{}",
+        if skipped.is_empty() { String::new() } else {
+            format!("; untracked predicates mixing local and global variables: {}", skipped.join(", "))
+        }
+    )]
     NoProgress {
         /// The abstract counterexample.
         trace: Vec<String>,
+        /// Candidate predicates that mix one component's locals with globals (not tracked).
+        skipped: Vec<String>,
+    },
+    /// A user predicate mixes one component's local variables with global variables.
+    #[error(
+        "the predicate `{predicate}` mixes local variables of `{component}` with global variables; \
+         a predicate must be over one component's variables or over globals only"
+    )]
+    MixedPredicate {
+        /// The predicate, printed.
+        predicate: String,
+        /// The component whose locals it reads.
+        component: String,
     },
     /// The refinement loop reached its iteration limit.
     #[error("no verdict after {limit} refinement iterations")]

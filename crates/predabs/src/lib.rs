@@ -48,8 +48,10 @@
 //!   an error, never a wrap.
 //! - Expressions are linear; multiplication needs a constant side.
 //! - A predicate is an atom over one component's variables (local) or over globals only (shared).
-//!   Atoms mixing both are not tracked; refinement that finds only such atoms stops with
-//!   [`PredabsError::NoProgress`].
+//!   Atoms mixing both are not tracked (another component may write the globals): user predicates
+//!   of that kind are rejected ([`PredabsError::MixedPredicate`], or a parse error); such atoms from
+//!   guards and weakest preconditions are listed in [`abstraction::Predicates::skipped`], and
+//!   refinement that finds only such atoms stops with [`PredabsError::NoProgress`].
 //! - At most one component may have transitions that touch shared predicates on a given action.
 //! - The native prover answers `Unknown` only for non-difference constraints whose rational
 //!   relaxation is satisfiable but whose integer models its bounded search misses; the abstraction

@@ -88,3 +88,10 @@ fn never_panics_on_garbage() {
         }
     }
 }
+
+#[test]
+fn mixed_local_and_global_predicate() {
+    insta::assert_snapshot!(error(
+        "global g: int = 0;\ncomponent C {\n  var x: int = 0;\n  pred x <= g;\n  loc a;\n}\n"
+    ));
+}

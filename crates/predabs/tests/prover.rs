@@ -105,7 +105,7 @@ fn z3() -> Option<SmtLibProver> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig::with_cases(2000))]
     #[test]
     fn native_agrees_with_brute_force(f in arb_formula()) {
         agrees(&mut NativeProver::new(), &f)?;
@@ -116,7 +116,7 @@ proptest! {
 fn z3_agrees_with_brute_force() {
     let Some(z3) = z3() else { return };
     let z3 = std::cell::RefCell::new(z3);
-    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(64));
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(1000));
     runner
         .run(&arb_formula(), |f| agrees(&mut *z3.borrow_mut(), &f))
         .unwrap();

@@ -1,7 +1,8 @@
 //! Property tests on random small programs whose guards keep every integer in 0..=3:
 //! (1) the initial abstraction simulates the program — every concrete run, as a label sequence,
 //! is a run of the composed abstract system; (2) the verdict after CEGAR equals the verdict of
-//! explicit enumeration of the concrete state space, and concrete counterexamples replay.
+//! explicit enumeration of the concrete state space, and concrete counterexamples replay (unless
+//! refinement stops for want of an atom mixing locals with the global `g`, which is not tracked).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -11,7 +12,7 @@ use guarantor_lts::StateId;
 use guarantor_predabs::abstraction::{Predicates, abstract_component, assemble};
 use guarantor_predabs::concrete::{self, ConcreteState};
 use guarantor_predabs::prover::NativeProver;
-use guarantor_predabs::{Config, Mode, ProgramVerdict, System, check_program};
+use guarantor_predabs::{Config, Mode, PredabsError, ProgramVerdict, System, check_program};
 use proptest::prelude::*;
 
 /// One random transition: from, to, action (0 = internal, 1 = a, 2 = b), guard atoms, assignments.
@@ -24,15 +25,26 @@ struct T {
     assign: Vec<(usize, usize, i128)>,       // (target var, source var or none, constant)
 }
 
-const VARS: [&str; 2] = ["x", "y"];
+/// Each component's `x` and `y`, and the global `g` (index 2), which every component may read and
+/// write, so shared-predicate processes are exercised too.
+const VARS: [&str; 3] = ["x", "y", "g"];
+
+/// The variable's name as component `prefix` writes it (the global has no prefix).
+fn var(i: usize, prefix: &str) -> String {
+    if i == 2 {
+        "g".to_owned()
+    } else {
+        format!("{prefix}{}", VARS[i])
+    }
+}
 
 fn arb_transition(locs: usize) -> impl Strategy<Value = T> {
     (
         0..locs,
         0..locs,
         0..3usize,
-        prop::collection::vec((0..2usize, 0..3usize, 0i128..=3, 0..3usize), 0..3),
-        prop::collection::vec((0..2usize, 0..3usize, -1i128..=1), 0..2),
+        prop::collection::vec((0..3usize, 0..4usize, 0i128..=3, 0..3usize), 0..3),
+        prop::collection::vec((0..3usize, 0..4usize, -1i128..=1), 0..2),
     )
         .prop_map(|(from, to, action, guard, assign)| T {
             from,
@@ -49,15 +61,15 @@ fn arb_program() -> impl Strategy<Value = String> {
         prop::collection::vec(prop::collection::vec(arb_transition(3), 1..5), 2),
         (0..2usize, 0i128..=3, 0..3usize),
         any::<bool>(),
-        prop::collection::vec(0i128..=3, 4),
+        prop::collection::vec(0i128..=3, 5),
     )
         .prop_map(|(n, trans, err, prop_on, inits)| render(n, &trans, err, prop_on, &inits))
 }
 
 fn atom(g: &(usize, usize, i128, usize), prefix: &str) -> String {
     let lhs = match g.1 {
-        2 => format!("{prefix}{}", VARS[g.0]),
-        o => format!("{prefix}{} - {prefix}{}", VARS[g.0], VARS[o]),
+        o if o == g.0 || o > 2 => var(g.0, prefix),
+        o => format!("{} - {}", var(g.0, prefix), var(o, prefix)),
     };
     let op = ["<", "==", ">="][g.3];
     format!("{lhs} {op} {}", g.2)
@@ -70,7 +82,7 @@ fn render(
     prop_on: bool,
     inits: &[i128],
 ) -> String {
-    let mut s = String::new();
+    let mut s = format!("global g: int = {};\n", inits[4]);
     for c in 0..n {
         let p = format!("c{c}");
         let _ = writeln!(s, "component C{c} {{");
@@ -82,7 +94,15 @@ fn render(
         );
         let _ = writeln!(s, "  loc l0, l1, l2, err;\n  error err;");
         for t in &trans[c] {
-            let action = ["", " on a", " on b"][t.action];
+            // Two components must not both touch shared predicates on one action (a documented
+            // limit), so only C0 reads or writes `g` on a synchronised action.
+            let touches_g = t.guard.iter().any(|g| g.0 == 2 || g.1 == 2)
+                || t.assign.iter().any(|a| a.0 == 2 || a.1 == 2);
+            let action = if c > 0 && touches_g {
+                ""
+            } else {
+                ["", " on a", " on b"][t.action]
+            };
             let mut guard: Vec<String> = t.guard.iter().map(|g| atom(g, &p)).collect();
             let mut assign = Vec::new();
             let mut seen = BTreeSet::new();
@@ -91,12 +111,12 @@ fn render(
                     continue;
                 }
                 let rhs = match a.1 {
-                    2 => format!("{}", a.2.rem_euclid(4)),
-                    src => format!("{p}{} + {}", VARS[src], a.2),
+                    3 => format!("{}", a.2.rem_euclid(4)),
+                    src => format!("{} + {}", var(src, &p), a.2),
                 };
                 // keep every value in 0..=3
                 guard.push(format!("0 <= {rhs} && {rhs} <= 3"));
-                assign.push(format!("{p}{} := {rhs}", VARS[a.0]));
+                assign.push(format!("{} := {rhs}", var(a.0, &p)));
             }
             let when = if guard.is_empty() {
                 String::new()
@@ -115,7 +135,7 @@ fn render(
                 s,
                 "  l{} -> err when {};",
                 err.0,
-                atom(&(err.2 % 2, 2, err.1, 1), &p)
+                atom(&(err.2, 3, err.1, 1), &p)
             );
         }
         s.push_str("}\n");
@@ -155,7 +175,7 @@ fn concrete_runs(sys: &System, depth: usize) -> Vec<Vec<String>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn abstraction_simulates_the_program(src in arb_program(), cartesian in any::<bool>()) {
@@ -184,8 +204,13 @@ proptest! {
     fn cegar_agrees_with_explicit_enumeration(src in arb_program()) {
         let sys = System::parse(&src, "random.gc").unwrap();
         let explicit = concrete::check_explicit(&sys, 0..=3, 100_000).unwrap();
-        let report = check_program(&sys, &Config::default().with_max_iterations(60))
-            .unwrap_or_else(|e| panic!("{e}\nprogram:\n{src}"));
+        let report = match check_program(&sys, &Config::default().with_max_iterations(60)) {
+            Ok(r) => r,
+            // The documented incompleteness: refinement needed an atom mixing a component's
+            // locals with `g`, which is not tracked. No verdict, so nothing to compare.
+            Err(PredabsError::NoProgress { skipped, .. }) if !skipped.is_empty() => return Ok(()),
+            Err(e) => panic!("{e}\nprogram:\n{src}"),
+        };
         match &report.verdict {
             ProgramVerdict::Holds => prop_assert!(explicit.counterexample.is_none(), "CEGAR says holds, explicit found {:?}\n{src}", explicit.counterexample),
             ProgramVerdict::Violated(trace) => {

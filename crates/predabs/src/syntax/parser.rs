@@ -223,6 +223,23 @@ impl Parser<'_> {
         if f.atoms().is_empty() {
             return self.err_at(at, "a predicate must mention a variable");
         }
+        // Mixed atoms cannot be tracked soundly (the abstraction module says why).
+        for a in f.atoms() {
+            let owners: BTreeSet<Option<usize>> = Formula::Atom(a)
+                .syms()
+                .iter()
+                .filter_map(|s| self.sys.vars.get(s.0 as usize))
+                .map(|v| v.owner)
+                .collect();
+            if owners.len() > 1 {
+                return self.err_at(
+                    at,
+                    "this predicate mixes the component's local variables with global \
+                     variables; a predicate must be over one component's variables or over \
+                     globals only",
+                );
+            }
+        }
         Ok(f)
     }
 
