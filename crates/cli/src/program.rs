@@ -1,5 +1,7 @@
 //! `guarantor check PROGRAM.gc`: predicate abstraction with refinement, the abstract system checked
-//! by the chosen method (the facade's `program` module), and the result printed.
+//! by the chosen method (the facade's `program` module), and the result printed: verdict, concrete
+//! counterexample with values, predicates per component, iterations, prover calls, and what the
+//! method reported on the last abstract system (its components and the learned assumptions).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -7,8 +9,8 @@ use std::process::ExitCode;
 use guarantor::Method;
 use guarantor::compose::Config;
 use guarantor::predabs::{ProgramVerdict, System};
-use guarantor::program::check_program;
-use serde_json::json;
+use guarantor::program::{ProgramReport, check_program};
+use serde_json::{Value, json};
 
 use crate::{Failure, input_error};
 
@@ -33,41 +35,128 @@ pub(crate) fn run(
             input_error(e)
         }
     })?;
-    let (verdict, trace, values) = match &report.verdict {
+    let holds = !matches!(report.predabs.verdict, ProgramVerdict::Violated(_));
+    if as_json {
+        println!("{}", to_json(&program, method, &report));
+    } else {
+        print_text(&program, method, &report);
+    }
+    Ok(ExitCode::from(u8::from(!holds)))
+}
+
+/// The predicates as `(owner, printed predicates)`: `"shared"` for predicates over globals, then
+/// each component by name.
+fn predicates(program: &System, report: &ProgramReport) -> Vec<(String, Vec<String>)> {
+    let p = &report.predabs.predicates;
+    let show = |fs: &[guarantor::predabs::formula::Formula]| {
+        fs.iter().map(|f| program.show(f)).collect::<Vec<_>>()
+    };
+    std::iter::once(("shared".to_owned(), show(&p.global)))
+        .chain(
+            program
+                .components
+                .iter()
+                .zip(&p.local)
+                .map(|(c, l)| (c.name.clone(), show(l))),
+        )
+        .collect()
+}
+
+fn to_json(program: &System, method: Method, report: &ProgramReport) -> Value {
+    let r = &report.predabs;
+    let (verdict, trace, values) = match &r.verdict {
         ProgramVerdict::Violated(t) => (
             "violated",
             Some(t.labels()),
-            Some(t.display(&program).to_string()),
+            Some(t.display(program).to_string()),
         ),
         _ => ("holds", None, None),
     };
-    let stats = &report.stats;
-    if as_json {
-        let v = json!({
-            "verdict": verdict,
-            "method": format!("predabs+{}", method.name()),
-            "counterexample": trace,
-            "values": values,
-            "states": stats.product_states,
-            "iterations": report.iterations,
-            "predicates": report.predicates.len(),
-            "prover_calls": stats.prover.backend_calls(),
-            "seconds": stats.elapsed.as_secs_f64(),
-        });
-        println!("{v}");
-    } else {
-        println!("{verdict}");
-        if let Some(values) = &values {
-            println!("concrete counterexample:\n{values}");
+    let stats = &r.stats;
+    let last = &report.last_check;
+    let mut per_component = serde_json::Map::new();
+    for (owner, preds) in predicates(program, report) {
+        per_component.insert(owner, json!(preds));
+    }
+    let abstract_states: Vec<Value> = program
+        .components
+        .iter()
+        .zip(&r.abstraction.components)
+        .map(|(c, l)| json!({"component": c.name, "states": l.num_states(), "transitions": l.num_transitions()}))
+        .collect();
+    let mut v = json!({
+        "verdict": verdict,
+        "method": format!("predabs+{}", method.name()),
+        "counterexample": trace,
+        "values": values,
+        "states": stats.product_states,
+        "iterations": r.iterations,
+        "predicates": r.predicates.len(),
+        "predicates_per_component": per_component,
+        "predicates_skipped": r.predicates.skipped.iter().map(|f| program.show(f)).collect::<Vec<_>>(),
+        "prover_calls": stats.prover.backend_calls(),
+        "abstractions": stats.abstractions,
+        "refinements": stats.refinements.iter().map(|f| json!({"iteration": f.iteration, "trace": f.trace, "new_predicates": f.predicates})).collect::<Vec<_>>(),
+        "abstract_components": abstract_states,
+        "checked_components": last.components.iter().zip(&last.component_states).map(|(n, s)| json!({"name": n, "states": s})).collect::<Vec<_>>(),
+        "assumptions": last.assumptions.iter().map(|a| json!({"component": a.component, "states": a.states, "transitions": a.transitions})).collect::<Vec<_>>(),
+        "seconds": stats.elapsed.as_secs_f64(),
+    });
+    let s = &last.stats;
+    if let (Some(m), Some(e)) = (s.membership_queries, s.equivalence_queries) {
+        v["queries"] = json!({"membership": m, "equivalence": e});
+    }
+    v
+}
+
+fn print_text(program: &System, method: Method, report: &ProgramReport) {
+    let r = &report.predabs;
+    match &r.verdict {
+        ProgramVerdict::Violated(t) => {
+            println!("violated");
+            println!("concrete counterexample:\n{}", t.display(program));
         }
+        _ => println!("holds"),
+    }
+    for (owner, preds) in predicates(program, report) {
+        if !preds.is_empty() {
+            println!("predicates of {owner}: {}", preds.join(", "));
+        }
+    }
+    if !r.predicates.skipped.is_empty() {
+        let skipped: Vec<String> = r
+            .predicates
+            .skipped
+            .iter()
+            .map(|f| program.show(f))
+            .collect();
         println!(
-            "predicate abstraction + {}: {} iterations, {} predicates, {} prover calls, {:.3} s",
-            method.name(),
-            report.iterations,
-            report.predicates.len(),
-            stats.prover.backend_calls(),
-            stats.elapsed.as_secs_f64()
+            "not tracked (mix local and global variables): {}",
+            skipped.join(", ")
         );
     }
-    Ok(ExitCode::from(u8::from(verdict != "holds")))
+    for f in &r.stats.refinements {
+        println!(
+            "iteration {}: spurious counterexample {}; added {}",
+            f.iteration,
+            f.trace.join(" "),
+            f.predicates.join(", ")
+        );
+    }
+    let last = &report.last_check;
+    for a in &last.assumptions {
+        println!(
+            "assumption for {}: {} states, {} transitions",
+            a.component, a.states, a.transitions
+        );
+    }
+    let stats = &r.stats;
+    println!(
+        "predicate abstraction + {}: {} iterations, {} predicates, {} prover calls, {:.3} s",
+        method.name(),
+        r.iterations,
+        r.predicates.len(),
+        stats.prover.backend_calls(),
+        stats.elapsed.as_secs_f64()
+    );
 }

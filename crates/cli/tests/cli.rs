@@ -424,6 +424,79 @@ fn programs_are_checked_by_predicate_abstraction() {
 }
 
 #[test]
+fn program_reports_name_predicates_iterations_prover_calls_and_assumptions() {
+    let path = "crates/predabs/tests/data/bakery.gc";
+    let out = guarantor(&["check", "--method", "lstar", "--format", "json", path]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_of(&out);
+    assert_eq!(v["verdict"], "holds");
+    assert_eq!(v["method"], "predabs+lstar");
+    // Bakery needs one refinement: two iterations, the refinement listed with its new predicates.
+    assert_eq!(v["iterations"], 2, "{v}");
+    let refinements = v["refinements"].as_array().unwrap();
+    assert_eq!(refinements.len(), 1, "{v}");
+    assert!(
+        !refinements[0]["new_predicates"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    // Tickets are globals: every predicate is shared, none belongs to P1 or P2 alone.
+    let per = &v["predicates_per_component"];
+    let shared = per["shared"].as_array().unwrap();
+    assert!(shared.iter().any(|p| p == "y1 == 0"), "{v}");
+    assert_eq!(per["P1"].as_array().map(Vec::len), Some(0), "{v}");
+    assert_eq!(
+        v["predicates"].as_u64().unwrap() as usize,
+        shared.len(),
+        "the count is the sum over owners: {v}"
+    );
+    assert!(v["prover_calls"].as_u64().unwrap() > 0);
+    // The method saw one LTS per program component (shared processes grouped in) and learned an
+    // assumption about the second.
+    let checked = v["checked_components"].as_array().unwrap();
+    assert_eq!(checked.len(), 2, "{v}");
+    assert!(
+        checked[0]["name"].as_str().unwrap().starts_with("P1"),
+        "{v}"
+    );
+    let assumptions = v["assumptions"].as_array().unwrap();
+    assert_eq!(assumptions.len(), 1, "{v}");
+    assert!(
+        assumptions[0]["component"]
+            .as_str()
+            .unwrap()
+            .starts_with("P2"),
+        "{v}"
+    );
+    assert!(assumptions[0]["states"].as_u64().unwrap() > 0);
+    assert!(v["queries"]["membership"].as_u64().unwrap() > 0);
+    // The text report says the same (a smaller program: a lock, no refinement).
+    let text = guarantor(&[
+        "check",
+        "--method",
+        "lstar",
+        "crates/predabs/tests/data/lock.gc",
+    ]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.starts_with("holds"), "{text}");
+    assert!(text.contains("predicates of shared: lock == 0"), "{text}");
+    assert!(
+        text.contains("assumption for B + [lock == 0]: 4 states"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 iterations, 1 predicates, 3 prover calls"),
+        "{text}"
+    );
+}
+
+#[test]
 fn assume_prints_the_weakest_assumption_and_the_quotient() {
     // Cobleigh et al.: the weakest assumption of Input over {send, output, ack} has 4 states.
     let w = guarantor(&["assume", "examples/fsp/order.lts", "--component", "INPUT"]);

@@ -2,16 +2,31 @@
 //! 2004): `predabs` abstracts each component into an LTS and refines on spurious counterexamples;
 //! this module plugs any [`Method`] of the [`Checker`] in as the step that checks the abstract
 //! system, which is why the loop lives in the facade and not in `predabs`.
+//!
+//! **Grouping.** The abstract system is one LTS per component plus one two-state process per
+//! shared predicate (a predicate over global variables). Handed to a compositional method as they
+//! are, the shared processes are components of their own: recursive rule ASYM then has `2n + 1`
+//! levels for `n` components (each level learning against everything after it), and a two-way
+//! split leaves them all on one side. Each shared process is therefore composed into the component
+//! it synchronises with most, before the method runs; such a group is tiny (a component times a
+//! few two-state processes), and the method sees exactly one LTS per program component. Ties go to
+//! the *last* component: rule ASYM learns an assumption about everything after the first
+//! component, and a process every component uses (a lock) inside the first group puts every other
+//! component's use of it into that assumption's alphabet; in the last group it is the innermost
+//! recursion level's business (measured on the dining philosophers: docs/benchmarks.md). The monolithic method gets the LTSs ungrouped (it composes everything anyway).
+//! For `lstar` (two groups) the first half of the components forms the first group, not the
+//! first component alone, so neither side holds almost the whole system.
 
 use std::cell::RefCell;
 
-use guarantor_compose::ComposeError;
+use guarantor_compose::{ComposeError, Verdict, Violation, compose};
+use guarantor_lts::Lts;
 use guarantor_predabs::abstraction::AbstractSystem;
 use guarantor_predabs::cegar::CheckOutcome;
 use guarantor_predabs::prover::{NativeProver, SmtLibProver};
 use guarantor_predabs::{Backend, Config, PredabsError, PredabsReport, System, check_program_with};
 
-use crate::{CheckError, Checker, Method};
+use crate::{AssumptionSummary, CheckError, Checker, Method, MethodOptions, MethodStats};
 
 /// Why a program check failed.
 #[derive(Debug, thiserror::Error)]
@@ -35,21 +50,84 @@ impl ProgramError {
     }
 }
 
+/// What the method reported on the last abstract system it checked (the one that decided).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AbstractCheck {
+    /// The LTSs the method was given, by name: a program component with the shared-predicate
+    /// processes grouped into it (`"P1 + [y1 == 0]"`), or, for the monolithic method, each
+    /// component and shared process on its own.
+    pub components: Vec<String>,
+    /// States of each of those LTSs.
+    pub component_states: Vec<usize>,
+    /// The learned (or synthesised) assumptions of the certificate, when the abstract system
+    /// satisfies the property; empty for the monolithic method.
+    pub assumptions: Vec<AssumptionSummary>,
+    /// The method's own counters (queries, SAT calls, ...).
+    pub stats: MethodStats,
+    /// States explored by the largest search the method ran (0 when it does not say).
+    pub states: usize,
+}
+
+/// The result of [`check_program`]: the refinement loop's report and what the method said about
+/// the last abstract system.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ProgramReport {
+    /// Verdict, iterations, final predicates and abstraction, prover calls.
+    pub predabs: PredabsReport,
+    /// The last abstract check.
+    pub last_check: AbstractCheck,
+    /// Abstract checks run (one per iteration).
+    pub checks: usize,
+}
+
 /// Checks a component program: abstract, check the abstract system with `method`, validate
 /// counterexamples on the concrete program, refine, repeat.
+///
+/// # Errors
+/// [`ProgramError`]: the loop's errors (budgets included) and the method's.
 pub fn check_program(
     program: &System,
     config: &Config,
     method: Method,
     abstract_config: &guarantor_compose::Config,
-) -> Result<PredabsReport, ProgramError> {
+) -> Result<ProgramReport, ProgramError> {
     // The abstract checker may fail in ways a ComposeError cannot say; the real error is kept here
     // and the loop is stopped with `Cancelled`, then the kept error is returned instead.
     let failure: RefCell<Option<CheckError>> = RefCell::new(None);
+    let last: RefCell<AbstractCheck> = RefCell::new(AbstractCheck::default());
+    let mut checks = 0;
     let mut check = |abs: &AbstractSystem| -> Result<CheckOutcome, ComposeError> {
-        let checker = abstract_checker(abs, method, abstract_config);
+        checks += 1;
+        let (checker, owners, names) = match abstract_checker(abs, program, method, abstract_config)
+        {
+            Ok(c) => c,
+            Err(other) => {
+                *failure.borrow_mut() = Some(other);
+                return Err(ComposeError::Cancelled);
+            }
+        };
+        let component_states = checker.components().map(|(_, l)| l.num_states()).collect();
         match checker.check() {
-            Ok(outcome) => Ok((outcome.verdict, outcome.states)),
+            Ok(mut outcome) => {
+                // Error-state violations name the group; predabs wants the program component.
+                if let Verdict::Violated(cex) = &mut outcome.verdict {
+                    if let Violation::ErrorState { component } = &mut cex.violation {
+                        if let Some(&c) = owners.get(*component).filter(|&&c| c != usize::MAX) {
+                            *component = c;
+                        }
+                    }
+                }
+                *last.borrow_mut() = AbstractCheck {
+                    components: names,
+                    component_states,
+                    assumptions: outcome.assumptions.clone(),
+                    stats: outcome.stats.clone(),
+                    states: outcome.states,
+                };
+                Ok((outcome.verdict, outcome.states))
+            }
             Err(CheckError::Compose(e)) => Err(e),
             Err(other) => {
                 *failure.borrow_mut() = Some(other);
@@ -68,28 +146,121 @@ pub fn check_program(
     };
     match (result, failure.into_inner()) {
         (_, Some(e)) => Err(e.into()),
-        (r, None) => Ok(r?),
+        (r, None) => Ok(ProgramReport {
+            predabs: r?,
+            last_check: last.into_inner(),
+            checks,
+        }),
     }
 }
 
+/// The checker for one abstract system, the program component behind each of its components
+/// (`usize::MAX` for a lone shared process), and the components' names.
 fn abstract_checker(
     abs: &AbstractSystem,
+    program: &System,
     method: Method,
     config: &guarantor_compose::Config,
-) -> Checker {
-    let components = abs
-        .ltss()
-        .into_iter()
-        .enumerate()
-        .fold(Checker::new(), |c, (i, lts)| {
-            c.component(format!("abstract component {i}"), lts.clone())
+) -> Result<(Checker, Vec<usize>, Vec<String>), CheckError> {
+    let groups = if method == Method::Monolithic {
+        ungrouped(abs, program)
+    } else {
+        grouped(abs, program, config)?
+    };
+    let n = groups.len();
+    let mut owners = Vec::with_capacity(n);
+    let mut names = Vec::with_capacity(n);
+    let mut checker = Checker::new();
+    for (owner, name, lts) in groups {
+        owners.push(owner);
+        names.push(name.clone());
+        checker = checker.component(name, lts);
+    }
+    for (i, p) in abs.property_ltss().into_iter().enumerate() {
+        let name = program
+            .properties
+            .get(i)
+            .map_or_else(|| format!("property {i}"), |p| p.name.clone());
+        checker = checker.property(name, p.clone());
+    }
+    if method == Method::Lstar && n > 2 {
+        checker = checker.options(MethodOptions {
+            split: Some((0..n / 2).collect()),
+            ..MethodOptions::default()
         });
-    let checker = abs
-        .property_ltss()
-        .into_iter()
+    }
+    Ok((checker.method(method).config(config.clone()), owners, names))
+}
+
+fn shared_name(abs: &AbstractSystem, program: &System, k: usize) -> String {
+    format!("[{}]", program.show(&abs.shared[k].predicate))
+}
+
+fn ungrouped(abs: &AbstractSystem, program: &System) -> Vec<(usize, String, Lts)> {
+    let comps = abs
+        .components
+        .iter()
         .enumerate()
-        .fold(components, |c, (i, p)| {
-            c.property(format!("property {i}"), p.clone())
-        });
-    checker.method(method).config(config.clone())
+        .map(|(c, l)| (c, program.components[c].name.clone(), l.clone()));
+    let shared = abs
+        .shared
+        .iter()
+        .enumerate()
+        .map(|(k, s)| (usize::MAX, shared_name(abs, program, k), s.lts.clone()));
+    comps.chain(shared).collect()
+}
+
+/// Each shared process composed into the component sharing the most labels with it.
+fn grouped(
+    abs: &AbstractSystem,
+    program: &System,
+    config: &guarantor_compose::Config,
+) -> Result<Vec<(usize, String, Lts)>, CheckError> {
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); abs.components.len()];
+    let mut alone = Vec::new();
+    for (k, s) in abs.shared.iter().enumerate() {
+        let best = abs
+            .components
+            .iter()
+            .enumerate()
+            .map(|(c, l)| {
+                let common = s
+                    .lts
+                    .alphabet()
+                    .iter()
+                    .filter(|(_, a)| l.alphabet().contains(a))
+                    .count();
+                (common, c)
+            })
+            .max()
+            .filter(|&(common, _)| common > 0);
+        match best {
+            Some((_, c)) => members[c].push(k),
+            None => alone.push(k),
+        }
+    }
+    let mut out = Vec::with_capacity(abs.components.len() + alone.len());
+    for (c, ks) in members.iter().enumerate() {
+        let mut name = program.components[c].name.clone();
+        let lts = if ks.is_empty() {
+            abs.components[c].clone()
+        } else {
+            let mut parts: Vec<&Lts> = vec![&abs.components[c]];
+            for &k in ks {
+                parts.push(&abs.shared[k].lts);
+                name.push_str(" + ");
+                name.push_str(&shared_name(abs, program, k));
+            }
+            compose(&parts, config)?
+        };
+        out.push((c, name, lts));
+    }
+    for k in alone {
+        out.push((
+            usize::MAX,
+            shared_name(abs, program, k),
+            abs.shared[k].lts.clone(),
+        ));
+    }
+    Ok(out)
 }
