@@ -6,6 +6,11 @@
 //! refinement steps, abstract states of the sender, the assumption's states, the synthesis time,
 //! and the time to check `M || A |= P`. Times are medians of several runs; the monolithic check
 //! and the synthesis alternate run by run, so machine load hits both alike.
+//!
+//! Under heavy load wall-clock medians penalise the longer runs (they span more scheduler
+//! slices), so the example also has a mode that only repeats one computation, for measuring CPU
+//! time from outside: `swp repeat <A|B|C|D> <mono|exact|one|all> <runs>`, for instance under
+//! `perf stat -e task-clock`.
 
 #[path = "../tests/common/swp.rs"]
 mod swp;
@@ -33,7 +38,36 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// `repeat <property> <method> <runs>`: the computation alone, `runs` times.
+fn repeat(args: &[String]) {
+    let (m, n) = (swp::sender(), swp::receiver());
+    let props = swp::properties();
+    let p = &props
+        .iter()
+        .find(|(name, _, _)| *name == args[0])
+        .expect("property A, B, C or D")
+        .1;
+    let runs: usize = args[2].parse().expect("a number of runs");
+    let qc = match args[1].as_str() {
+        "exact" => QuotientConfig::default().with_refine(false),
+        "all" => QuotientConfig::default().with_split_all(true),
+        _ => QuotientConfig::default(), // "one" (unused for "mono")
+    };
+    for _ in 0..runs {
+        if args[1] == "mono" {
+            std::hint::black_box(check_safety(&[&m, &n], &[p], &Config::default()).unwrap());
+        } else {
+            std::hint::black_box(synthesize(&m, &n, &[p], &qc).unwrap());
+        }
+    }
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("repeat") && args.len() == 4 {
+        repeat(&args[1..]);
+        return;
+    }
     let (m, n) = (swp::sender(), swp::receiver());
     println!(
         "sender: {} states, {} transitions",
