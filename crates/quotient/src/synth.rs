@@ -32,9 +32,10 @@
 //! Every round's assumption is sound and invertible (`M || N/≃ |= P` iff `M || N |= P`), because
 //! `≃_F` refines the exact forward equivalence and `≃_B` the exact backward equivalence of `N_F`.
 //! So the loop is anytime: a step limit, deadline or cancellation ends it with one round on the
-//! abstraction reached (before the first step, the two-block one).
+//! abstraction reached (before the first step, the two-block one), run under
+//! [`QuotientConfig::compose`]; if that budget is spent as well, the result is `N` itself.
 
-use guarantor_compose::{Budget, ComposeError, Config};
+use guarantor_compose::{Budget, ComposeError};
 use guarantor_lts::{Lts, ops};
 
 use crate::certificate::Homomorphism;
@@ -235,15 +236,24 @@ impl Run<'_> {
             }
         };
         // Stopped early: one round on the abstraction reached gives the (still invertible)
-        // assumption. It gets a budget of its own, since the loop's may be spent.
+        // assumption. It runs under the compose budget, since the loop's may be spent; if that
+        // runs out too (a shared deadline), the assumption is `N` itself and the final check will
+        // report the budget.
         if !config.record_sizes || stop.is_some() {
             let part = match &refiner {
                 Some(r) => r.part.clone(),
                 None => initial_partition(self.env.m),
             };
-            let fresh = Config::default();
-            let mut unlimited = fresh.budget()?;
-            self.round(&part, steps, &mut unlimited)?;
+            match config.compose.budget() {
+                Ok(mut budget) => {
+                    if let Err(e) = self.round(&part, steps, &mut budget) {
+                        budget_stop(e)?;
+                    }
+                }
+                Err(e) => {
+                    budget_stop(e.into())?;
+                }
+            }
         }
         Ok(self.finish(steps, false, stop))
     }

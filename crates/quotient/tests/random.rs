@@ -137,6 +137,34 @@ proptest! {
     }
 
     #[test]
+    fn budget_stops_still_give_invertible_assumptions(
+        (components, property) in prop_oneof![system(), pair()],
+        max_states in 1usize..12,
+    ) {
+        let comps: Vec<&Lts> = components.iter().collect();
+        let expected = holds(&comps, &[&property]);
+        let r = comps.len() - 1;
+        let m = rest(&comps, r);
+        // A refinement budget on the abstract graph: the loop stops early, the assumption of the
+        // abstraction reached is extracted under the (unlimited) compose budget.
+        let small = QuotientConfig::default().with_refinement(Config::default().with_max_states(max_states));
+        // A refinement deadline already passed: the two-block abstraction's assumption.
+        let past = Config::default().with_deadline(std::time::Instant::now());
+        let spent = QuotientConfig::default().with_refinement(past);
+        for config in [small, spent] {
+            let s = synthesize(&m, comps[r], &[&property], &config).unwrap();
+            if s.stopped_by.is_some() {
+                prop_assert!(!s.converged);
+            }
+            prop_assert!(s.assumption.num_states() <= comps[r].num_states());
+            prop_assert!(check_homomorphism(comps[r], &s.assumption, &s.homomorphism).is_ok());
+            let mut with_a = comps.clone();
+            with_a[r] = &s.assumption;
+            prop_assert_eq!(holds(&with_a, &[&property]), expected);
+        }
+    }
+
+    #[test]
     fn n_way_replacement_agrees((components, property) in system()) {
         let comps: Vec<&Lts> = components.iter().collect();
         let expected = holds(&comps, &[&property]);
