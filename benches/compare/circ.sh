@@ -10,20 +10,22 @@
 # of it the way LTSA runs out of memory in the paper; "> N st" in its column means it did, and its
 # "states" column gives the states it explored.
 #
-# Usage: benches/compare/circ.sh [--timeout S] [--sizes 2,4,6] [--mono-max-states N] [FAMILY...]
-#   (default: --timeout 10 --sizes 2,3,4,6,8 --mono-max-states 10000000; families clientserver
-#   mer gas dining)
+# Usage: benches/compare/circ.sh [--timeout S] [--sizes 2,4,6] [--mono-max-states N]
+#          [--configs nwar,nw,2w,2war] [FAMILY...]
+#   (default: --timeout 10 --sizes 2,3,4,6,8 --mono-max-states 10000000, all four configurations;
+#   families clientserver mer gas dining). A configuration left out of --configs shows "—".
 # Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-TIMEOUT=10; SIZES=2,3,4,6,8; MONO_MAX=10000000; FAMILIES=()
+TIMEOUT=10; SIZES=2,3,4,6,8; MONO_MAX=10000000; CONFIGS=nwar,nw,2w,2war; FAMILIES=()
 while [ $# -gt 0 ]; do
     case $1 in
         --timeout) TIMEOUT=$2; shift 2 ;;
         --sizes) SIZES=$2; shift 2 ;;
         --mono-max-states) MONO_MAX=$2; shift 2 ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        --configs) CONFIGS=$2; shift 2 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) FAMILIES+=("$1"); shift ;;
     esac
 done
@@ -60,7 +62,7 @@ run() {
     secs=$( (tail -1 "$WORK/time" 2>/dev/null || echo '?') | cut -d' ' -f1)
     case $rc in
         0|1) CELL=$(cell "$out" "$secs") ;;
-        3) if grep -q 'states' "$WORK/err"; then CELL="> $MONO_MAX st ($secs s)|—|—|timeout|> $MONO_MAX"
+        3) if grep -q 'state limit' "$WORK/err"; then CELL="> $MONO_MAX st ($secs s)|—|—|timeout|> $MONO_MAX"
            else CELL="> $TIMEOUT|—|—|timeout|—"; fi
            GAVE_UP[$fam/$target/$key]=$n ;;
         *) CELL="error|—|—|error|—"; echo "error: $fam $target N=$n $key: $(head -2 "$WORK/err")" >&2 ;;
@@ -81,6 +83,7 @@ for fam in "${FAMILIES[@]}"; do
             row=(); gs=(); its=()
             for cfg in "nwar:" "nw:--no-alphabet-refinement" "2w:--two-way --no-alphabet-refinement" "2war:--two-way"; do
                 key=${cfg%%:*}; flags=${cfg#*:}
+                if [[ ",$CONFIGS," != *",$key,"* ]]; then row+=("—"); gs+=("—"); its+=("—"); continue; fi
                 # shellcheck disable=SC2086
                 run "$fam" "$target" "$n" "$key" --method circ $flags
                 IFS='|' read -r s g it v _ <<< "$CELL"
