@@ -41,8 +41,9 @@
 //!    labels would change, nearest the initial node); keep the previous lower labels and extend
 //!    them only from the edges the split changed; alternate forward and backward every ten steps
 //!    ([`QuotientConfig::switch_every`]); stop when no such edge is left in either direction (the
-//!    bounds then coincide) or the assumption has one state besides `ERROR`. Upper labels and the
-//!    assumption are computed once, at the end. Every round gives a sound and invertible
+//!    bounds then coincide) or the assumption has one state besides `ERROR`. The assumption is
+//!    extracted once, at the end; upper labels are needed only when the loop is stopped early.
+//!    Every round gives a sound and invertible
 //!    assumption, so the loop is anytime ([`QuotientConfig::max_steps`],
 //!    [`QuotientConfig::refinement`] with its deadline and cancel flag). Details, including the
 //!    choices the paper leaves open, are in the docs of [`synth`].
