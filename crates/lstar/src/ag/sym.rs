@@ -193,14 +193,22 @@ fn property_dfa(p: &Lts, interface: &[String]) -> Result<Dfa, LstarError> {
 type SearchNode = (Vec<usize>, Option<(usize, Symbol)>);
 
 /// A shortest word rejected by every assumption and by `p` (the last premise fails on it), if
-/// any: breadth-first search over tuples of their states, symbols in order.
-fn last_premise(assumptions: &[&Dfa], p: &Dfa) -> Option<Word> {
+/// any: breadth-first search over tuples of their states, symbols in order. The tuples can be
+/// exponentially many in the number of components, so the search runs under `config`'s budgets
+/// like any other product.
+fn last_premise(
+    assumptions: &[&Dfa],
+    p: &Dfa,
+    config: &Config,
+) -> Result<Option<Word>, LstarError> {
+    let mut budget = config.budget()?;
     let machines: Vec<&Dfa> = assumptions.iter().copied().chain([p]).collect();
     let mut index: FxHashMap<Vec<usize>, usize> = FxHashMap::default();
     let mut nodes: Vec<SearchNode> = vec![(vec![0; machines.len()], None)];
     index.insert(nodes[0].0.clone(), 0);
     let mut queue = VecDeque::from([0]);
     while let Some(i) = queue.pop_front() {
+        budget.tick()?;
         let tuple = nodes[i].0.clone();
         if machines
             .iter()
@@ -214,7 +222,7 @@ fn last_premise(assumptions: &[&Dfa], p: &Dfa) -> Option<Word> {
                 node = prev;
             }
             w.reverse();
-            return Some(w);
+            return Ok(Some(w));
         }
         for a in Symbol::all(p.num_symbols()) {
             let next: Vec<usize> = machines
@@ -226,10 +234,11 @@ fn last_premise(assumptions: &[&Dfa], p: &Dfa) -> Option<Word> {
                 index.insert(next.clone(), nodes.len());
                 queue.push_back(nodes.len());
                 nodes.push((next, Some((i, a))));
+                budget.check_states(nodes.len())?;
             }
         }
     }
-    None
+    Ok(None)
 }
 
 /// Checks `m1 || m2 |= property` with rule SYM, learning one assumption per component.
@@ -317,7 +326,7 @@ pub fn check_sym_n(
             }
         }
         let hypotheses: Vec<&Dfa> = ready.iter().flatten().map(|(h, _)| h).collect();
-        let Some(t) = last_premise(&hypotheses, &p_dfa) else {
+        let Some(t) = last_premise(&hypotheses, &p_dfa, &config.compose)? else {
             let assumptions = ready
                 .into_iter()
                 .flatten()
