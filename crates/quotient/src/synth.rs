@@ -227,7 +227,10 @@ impl Run<'_> {
                 Direction::Backward
             };
             match r.step(dir, budget) {
-                Ok(true) => steps += 1,
+                Ok(true) => {
+                    steps += 1;
+                    note_progress(&config.refinement, steps, r.part.num_blocks());
+                }
                 Ok(false) => {}
                 Err(e) => break Some(budget_stop(e)?),
             }
@@ -305,5 +308,15 @@ fn budget_stop(e: QuotientError) -> Result<ComposeError, QuotientError> {
     match e {
         QuotientError::Compose(c) if c.is_budget() => Ok(c),
         other => Err(other),
+    }
+}
+
+/// Tells a progress reader (the refinement config's monitor, if any) how far the loop is; every
+/// eighth step, since a step can take microseconds.
+fn note_progress(config: &guarantor_compose::Config, steps: usize, blocks: usize) {
+    if let Some(monitor) = config.monitor.as_ref().filter(|_| steps % 8 == 0) {
+        monitor.note(format!(
+            "refinement step {steps}: abstraction of {blocks} classes"
+        ));
     }
 }
