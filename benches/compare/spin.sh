@@ -8,9 +8,13 @@
 # (benchmarks/results/spin.csv) and a markdown table between the "spin:begin/end" markers of
 # docs/benchmarks.md. Installs spin with apt-get if it is missing.
 #
-# Usage: benches/compare/spin.sh [--sizes small|large] [--timeout S] [--append] [--no-doc] [FAMILY...]
+# Usage: benches/compare/spin.sh [--sizes small|large] [--timeout S] [--append] [--no-doc]
+#                               [--violated-search bfs|dfs] [FAMILY...]
 # --append keeps the CSV's earlier rows (to run families in several sessions); the table is
-# always made from the whole CSV.
+# always made from the whole CSV. Violated variants run `--search dfs` (default; SPIN searches
+# depth first too) or, with --violated-search bfs, breadth first (shortest counterexamples);
+# holds and deadlock variants always run breadth first (the whole product is explored anyway).
+# The CSV's `search` column says which.
 # Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
 #
 # Fairness: pan's hash table is sized from our state count (-w = ceil(log2 states) + 1, so SPIN
@@ -20,14 +24,15 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-SIZES=large; TIMEOUT=600; DOC=1; APPEND=0; FAMILIES=()
+SIZES=large; TIMEOUT=600; DOC=1; APPEND=0; VSEARCH=dfs; FAMILIES=()
 while [ $# -gt 0 ]; do
     case $1 in
         --sizes) SIZES=$2; shift 2 ;;
         --timeout) TIMEOUT=$2; shift 2 ;;
         --no-doc) DOC=0; shift ;;
         --append) APPEND=1; shift ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        --violated-search) VSEARCH=$2; shift 2 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) FAMILIES+=("$1"); shift ;;
     esac
 done
@@ -41,14 +46,19 @@ WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$ROOT/benchmarks/results"
 CSV="$ROOT/benchmarks/results/spin.csv"
 if [ "$APPEND" = 0 ] || [ ! -s "$CSV" ]; then
-    echo "family,target,n,expected,verdict,spin_verdict,states,spin_states,transitions,spin_transitions,seconds,check_seconds,peak_kb,spin_seconds,spin_compile_seconds,spin_peak_kb,ratio" > "$CSV"
+    echo "family,target,n,expected,verdict,spin_verdict,states,spin_states,transitions,spin_transitions,seconds,check_seconds,peak_kb,spin_seconds,spin_compile_seconds,spin_peak_kb,ratio,search" > "$CSV"
 fi
+case $VSEARCH in bfs|dfs) ;; *) echo "--violated-search: bfs or dfs" >&2; exit 2 ;; esac
 
-# ours FAMILY TARGET EXPECTED N: runs the CLI; sets O_VERDICT O_STATES O_TRANS O_CHECK O_WALL O_KB.
+# ours FAMILY TARGET EXPECTED N: runs the CLI; sets O_VERDICT O_STATES O_TRANS O_CHECK O_WALL O_KB
+# O_SEARCH.
 ours() {
     local model="$WORK/m.lts" flags=() out rc
     generate "$1" "$4" "$model"
     [ "$3" = deadlock ] && flags+=(--deadlock)
+    O_SEARCH=bfs
+    [ "$3" = violated ] && O_SEARCH=$VSEARCH
+    flags+=(--search "$O_SEARCH")
     set +e
     out=$(timed "$WORK/time" "$GUARANTOR" check "$model" --target "$2" --format json \
         --method mono --timeout "$TIMEOUT" "${flags[@]}" 2>"$WORK/err")
@@ -106,9 +116,9 @@ while read -r family target expected flag small large; do
         ours "$family" "$target" "$expected" "$n"
         spin_run "$family" "$flag" "$n" "$expected" "${O_STATES:-}"
         ratio=$(awk -v a="$O_WALL" -v b="$S_WALL" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-        echo "$family,$target,$n,$expected,$O_VERDICT,$S_VERDICT,$O_STATES,$S_STATES,$O_TRANS,$S_TRANS,$O_WALL,$O_CHECK,$O_KB,$S_WALL,$S_COMPILE,$S_KB,$ratio" >> "$CSV"
-        printf '%-12s %-8s N=%-3s ours %-9s %10s st %7ss %7sMB | spin %-9s %10s st %7ss %7sMB | ratio %s\n' \
-            "$family" "$target" "$n" "$O_VERDICT" "$O_STATES" "$O_WALL" "$(mb "$O_KB")" \
+        echo "$family,$target,$n,$expected,$O_VERDICT,$S_VERDICT,$O_STATES,$S_STATES,$O_TRANS,$S_TRANS,$O_WALL,$O_CHECK,$O_KB,$S_WALL,$S_COMPILE,$S_KB,$ratio,$O_SEARCH" >> "$CSV"
+        printf '%-12s %-8s N=%-3s ours(%s) %-9s %10s st %7ss %7sMB | spin %-9s %10s st %7ss %7sMB | ratio %s\n' \
+            "$family" "$target" "$n" "$O_SEARCH" "$O_VERDICT" "$O_STATES" "$O_WALL" "$(mb "$O_KB")" \
             "$S_VERDICT" "$S_STATES" "$S_WALL" "$(mb "$S_KB")" "$ratio"
         [ "$O_VERDICT" = budget ] && break
     done
@@ -120,11 +130,12 @@ TABLE="$WORK/table.md"
 awk -F, 'NR == 1 { next }
     { mb = sprintf("%.0f / %.0f", $13 / 1024, $16 / 1024)
       same = ($7 == $8) ? "=" : "!="
-      rows[NR] = sprintf("| %s | %s | %s | %s / %s | %s %s %s | %s s (%.3g s) | %s s (%.1f s) | %s | %s |",
-          $1, $2, $3, $5, $6, $7, same, $8, $11, $12, $14, $15, mb, $17) }
+      search = ($18 == "") ? "bfs" : $18
+      rows[NR] = sprintf("| %s | %s | %s | %s | %s / %s | %s %s %s | %s s (%.3g s) | %s s (%.1f s) | %s | %s |",
+          $1, $2, $3, search, $5, $6, $7, same, $8, $11, $12, $14, $15, mb, $17) }
     END {
-      print "| family | variant | N | verdict (ours / SPIN) | states (ours, SPIN) | ours: wall (check) | SPIN pan (compile) | peak MB (ours / SPIN) | ratio |"
-      print "|---|---|---:|---|---:|---:|---:|---:|---:|"
+      print "| family | variant | N | ours | verdict (ours / SPIN) | states (ours, SPIN) | ours: wall (check) | SPIN pan (compile) | peak MB (ours / SPIN) | ratio |"
+      print "|---|---|---:|---|---|---:|---:|---:|---:|---:|"
       for (i = 2; i <= NR; i++) if (i in rows) print rows[i] }' "$CSV" > "$TABLE"
 if [ "$DOC" = 1 ]; then
     DOCS="$ROOT/docs/benchmarks.md"
