@@ -27,7 +27,8 @@ use guarantor_quotient::{QuotientConfig, QuotientError, check_with_quotient};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Method {
-    /// Build the product on the fly and search it breadth-first (the reference method).
+    /// Build the product on the fly and search it breadth-first (the reference method; depth first
+    /// with [`MethodOptions::search`]).
     #[default]
     Monolithic,
     /// Learned assumptions, rule ASYM, two groups (Cobleigh et al. 2003).
