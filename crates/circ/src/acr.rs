@@ -290,6 +290,7 @@ impl<'a> Acr<'a> {
             let g = synth.solve()?;
             self.sat_time += t0.elapsed();
             self.max_k = self.max_k.max(synth.bound());
+            self.note_progress(&g);
             let t0 = Instant::now();
             let applied = self.apply_ag(view, &g);
             self.check_time += t0.elapsed();
@@ -302,6 +303,20 @@ impl<'a> Acr<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// Tells a progress reader (the compose config's monitor, if any) the iteration and the sizes
+    /// of the guarantees just synthesised.
+    fn note_progress(&self, g: &[Lts]) {
+        if let Some(monitor) = &self.config.compose.monitor {
+            let sizes: Vec<String> = g.iter().map(|l| l.num_states().to_string()).collect();
+            monitor.note(format!(
+                "iteration {}: guarantees of {} states (bound {})",
+                self.iterations,
+                sizes.join("+"),
+                self.max_k
+            ));
         }
     }
 
