@@ -388,7 +388,13 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
         && one.extension().is_some_and(|e| e == "gc")
     {
         let (config, _progress) = Progress::start(config_of(args)?, args.method.name(), args.quiet);
-        return program::run(one, args.method, &config, args.format == Format::Json);
+        return program::run(
+            one,
+            args.method,
+            args.split.as_deref(),
+            &config,
+            args.format == Format::Json,
+        );
     }
     let checker = checker_of(args)?;
     let (config, progress) = Progress::start(config_of(args)?, args.method.name(), args.quiet);

@@ -6,35 +6,55 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use guarantor::Method;
 use guarantor::compose::Config;
 use guarantor::predabs::{ProgramVerdict, System};
-use guarantor::program::{ProgramReport, check_program};
+use guarantor::program::{ProgramReport, check_program_with_options};
+use guarantor::{Method, MethodOptions};
 use serde_json::{Value, json};
 
 use crate::{Failure, input_error};
 
 /// Runs the loop on the program in `path`; exit code 0 holds, 1 violated.
+/// `split`: `--split`, program components by name or number (comma-separated).
 pub(crate) fn run(
     path: &Path,
     method: Method,
+    split: Option<&str>,
     config: &Config,
     as_json: bool,
 ) -> Result<ExitCode, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| input_error(anyhow::anyhow!("cannot read {}: {e}", path.display())))?;
     let program = System::parse(&text, &path.display().to_string()).map_err(input_error)?;
+    let mut options = MethodOptions::default();
+    if let Some(split) = split {
+        let index = |part: &str| {
+            program
+                .components
+                .iter()
+                .position(|c| c.name == part)
+                .or_else(|| part.parse().ok().filter(|&i| i < program.components.len()))
+                .ok_or_else(|| input_error(anyhow::anyhow!("--split: no component `{part}`")))
+        };
+        options.split = Some(
+            split
+                .split(',')
+                .map(|p| index(p.trim()))
+                .collect::<Result<_, _>>()?,
+        );
+    }
     let mut pconfig = guarantor::predabs::Config::new();
     if let Some(deadline) = config.deadline {
         pconfig.deadline = Some(deadline);
     }
-    let report = check_program(&program, &pconfig, method, config).map_err(|e| {
-        if e.is_budget() {
-            Failure::Budget(e.into())
-        } else {
-            input_error(e)
-        }
-    })?;
+    let report =
+        check_program_with_options(&program, &pconfig, method, &options, config).map_err(|e| {
+            if e.is_budget() {
+                Failure::Budget(e.into())
+            } else {
+                input_error(e)
+            }
+        })?;
     let holds = !matches!(report.predabs.verdict, ProgramVerdict::Violated(_));
     if as_json {
         println!("{}", to_json(&program, method, &report));

@@ -14,8 +14,10 @@
 //! component, and a process every component uses (a lock) inside the first group puts every other
 //! component's use of it into that assumption's alphabet; in the last group it is the innermost
 //! recursion level's business (measured on the dining philosophers: docs/benchmarks.md). The monolithic method gets the LTSs ungrouped (it composes everything anyway).
-//! For `lstar` (two groups) the first half of the components forms the first group, not the
-//! first component alone, so neither side holds almost the whole system.
+//! For `lstar` (two groups) the first half of the components forms the first group by default,
+//! not the first component alone, so neither side holds almost the whole system (which keeps
+//! memory low; `--split` chooses otherwise: the first component alone is faster on the
+//! philosophers but composes all the others, see docs/benchmarks.md).
 
 use std::cell::RefCell;
 
@@ -93,6 +95,28 @@ pub fn check_program(
     method: Method,
     abstract_config: &guarantor_compose::Config,
 ) -> Result<ProgramReport, ProgramError> {
+    check_program_with_options(
+        program,
+        config,
+        method,
+        &MethodOptions::default(),
+        abstract_config,
+    )
+}
+
+/// [`check_program`] with method options for the abstract checks. The method sees one LTS per
+/// program component, in program order, so `options.split` names program components by index;
+/// when it is `None`, `lstar` splits the components into halves.
+///
+/// # Errors
+/// As [`check_program`].
+pub fn check_program_with_options(
+    program: &System,
+    config: &Config,
+    method: Method,
+    options: &MethodOptions,
+    abstract_config: &guarantor_compose::Config,
+) -> Result<ProgramReport, ProgramError> {
     // The abstract checker may fail in ways a ComposeError cannot say; the real error is kept here
     // and the loop is stopped with `Cancelled`, then the kept error is returned instead.
     let failure: RefCell<Option<CheckError>> = RefCell::new(None);
@@ -100,14 +124,14 @@ pub fn check_program(
     let mut checks = 0;
     let mut check = |abs: &AbstractSystem| -> Result<CheckOutcome, ComposeError> {
         checks += 1;
-        let (checker, owners, names) = match abstract_checker(abs, program, method, abstract_config)
-        {
-            Ok(c) => c,
-            Err(other) => {
-                *failure.borrow_mut() = Some(other);
-                return Err(ComposeError::Cancelled);
-            }
-        };
+        let (checker, owners, names, split) =
+            match abstract_checker(abs, program, method, options, abstract_config) {
+                Ok(c) => c,
+                Err(other) => {
+                    *failure.borrow_mut() = Some(other);
+                    return Err(ComposeError::Cancelled);
+                }
+            };
         let component_states = checker.components().map(|(_, l)| l.num_states()).collect();
         match checker.check() {
             Ok(mut outcome) => {
@@ -119,10 +143,22 @@ pub fn check_program(
                         }
                     }
                 }
+                let mut assumptions = outcome.assumptions.clone();
+                if let (Method::Lstar, [one], Some(first)) =
+                    (method, assumptions.as_mut_slice(), &split)
+                {
+                    // Rule ASYM's assumption is about the second group; the checker numbers the
+                    // two groups 0 and 1, which would name component 1 alone.
+                    one.component = (0..names.len())
+                        .filter(|i| !first.contains(i))
+                        .map(|i| names[i].as_str())
+                        .collect::<Vec<_>>()
+                        .join(" || ");
+                }
                 *last.borrow_mut() = AbstractCheck {
                     components: names,
                     component_states,
-                    assumptions: outcome.assumptions.clone(),
+                    assumptions,
                     stats: outcome.stats.clone(),
                     states: outcome.states,
                 };
@@ -155,13 +191,17 @@ pub fn check_program(
 }
 
 /// The checker for one abstract system, the program component behind each of its components
-/// (`usize::MAX` for a lone shared process), and the components' names.
+/// (`usize::MAX` for a lone shared process), the components' names, and the two-way split used.
+type CheckerParts = (Checker, Vec<usize>, Vec<String>, Option<Vec<usize>>);
+
+/// Builds the [`CheckerParts`] for one abstract system.
 fn abstract_checker(
     abs: &AbstractSystem,
     program: &System,
     method: Method,
+    options: &MethodOptions,
     config: &guarantor_compose::Config,
-) -> Result<(Checker, Vec<usize>, Vec<String>), CheckError> {
+) -> Result<CheckerParts, CheckError> {
     let groups = if method == Method::Monolithic {
         ungrouped(abs, program)
     } else {
@@ -183,13 +223,18 @@ fn abstract_checker(
             .map_or_else(|| format!("property {i}"), |p| p.name.clone());
         checker = checker.property(name, p.clone());
     }
-    if method == Method::Lstar && n > 2 {
-        checker = checker.options(MethodOptions {
-            split: Some((0..n / 2).collect()),
-            ..MethodOptions::default()
-        });
+    let mut options = options.clone();
+    if method == Method::Lstar && n > 2 && options.split.is_none() {
+        options.split = Some((0..n / 2).collect());
     }
-    Ok((checker.method(method).config(config.clone()), owners, names))
+    let split = options.split.clone();
+    checker = checker.options(options);
+    Ok((
+        checker.method(method).config(config.clone()),
+        owners,
+        names,
+        split,
+    ))
 }
 
 fn shared_name(abs: &AbstractSystem, program: &System, k: usize) -> String {

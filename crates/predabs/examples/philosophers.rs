@@ -4,6 +4,8 @@
 //!
 //! `cargo run --release -p guarantor-predabs --example philosophers -- 2 12 60`
 //! (from, to, stop after a run that takes longer than this many seconds). Peak memory is `VmHWM`.
+//! `-- --emit N` prints the program for `n = N` instead, to run the abstraction + AG loop of the
+//! facade on it: `guarantor check phil.gc --method lstar`.
 
 use std::time::Instant;
 
@@ -22,6 +24,14 @@ fn peak_rss_mb() -> f64 {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // `--emit N` prints the program for `n = N` (for `guarantor check phil.gc --method ...`).
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, n] = raw.as_slice()
+        && flag == "--emit"
+    {
+        print!("{}", philosophers(n.parse()?));
+        return Ok(());
+    }
     let args: Vec<usize> = std::env::args()
         .skip(1)
         .filter_map(|a| a.parse().ok())
