@@ -497,6 +497,19 @@ fn program_reports_name_predicates_iterations_prover_calls_and_assumptions() {
 }
 
 #[test]
+fn program_split_names_program_components() {
+    let lock = "crates/predabs/tests/data/lock.gc";
+    let out = guarantor(&["check", "--method", "lstar", "--split", "B", lock]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    // B first: the assumption is about A (the lock process is grouped with B, the last one).
+    assert!(text.contains("assumption for A: "), "{text}");
+    let bad = guarantor(&["check", "--method", "lstar", "--split", "C", lock]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--split: no component `C`"));
+}
+
+#[test]
 fn assume_prints_the_weakest_assumption_and_the_quotient() {
     // Cobleigh et al.: the weakest assumption of Input over {send, output, ack} has 4 states.
     let w = guarantor(&["assume", "examples/fsp/order.lts", "--component", "INPUT"]);
