@@ -434,7 +434,14 @@ impl Checker {
                 let (first, second) = self.two_groups()?;
                 let m1 = self.group(&first, config)?;
                 let m2 = self.group(&second, config)?;
-                check_asym(&m1, &m2, &property, &ag)?
+                let mut report = check_asym(&m1, &m2, &property, &ag)?;
+                // The rule numbers the two groups 0 and 1; certificates name components.
+                if let Verdict::Holds(cert) = &mut report.verdict {
+                    for a in &mut cert.assumptions {
+                        a.component = regroup(&a.component, &[&first, &second]);
+                    }
+                }
+                report
             }
             Method::LstarSym => self.run_sym_without_error_states(&property, &ag)?,
             _ => check_asym_n(&self.component_refs(), &property, &ag)?,
@@ -626,6 +633,24 @@ impl Checker {
     }
 }
 
+/// A comma-separated list of group numbers as the list of the components in those groups.
+fn regroup(label: &str, groups: &[&[usize]]) -> String {
+    let members: Option<Vec<String>> = label
+        .split(',')
+        .map(|part| {
+            let group = groups.get(part.trim().parse::<usize>().ok()?)?;
+            Some(
+                group
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(","),
+            )
+        })
+        .collect();
+    members.map_or_else(|| label.to_owned(), |m| m.join(","))
+}
+
 impl Outcome {
     fn new(verdict: Verdict, method: Method) -> Self {
         Outcome {
@@ -687,4 +712,18 @@ fn trivial_property() -> Result<Lts, guarantor_lts::LtsError> {
     let mut b = LtsBuilder::new();
     b.add_state()?;
     b.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::regroup;
+
+    #[test]
+    fn group_numbers_become_component_lists() {
+        let first = [0usize];
+        let second = [1usize, 2, 3];
+        assert_eq!(regroup("1", &[&first, &second]), "1,2,3");
+        assert_eq!(regroup("0,1", &[&first, &second]), "0,1,2,3");
+        assert_eq!(regroup("env", &[&first, &second]), "env");
+    }
 }

@@ -124,7 +124,7 @@ pub fn check_program_with_options(
     let mut checks = 0;
     let mut check = |abs: &AbstractSystem| -> Result<CheckOutcome, ComposeError> {
         checks += 1;
-        let (checker, owners, names, split) =
+        let (checker, owners, names) =
             match abstract_checker(abs, program, method, options, abstract_config) {
                 Ok(c) => c,
                 Err(other) => {
@@ -143,18 +143,7 @@ pub fn check_program_with_options(
                         }
                     }
                 }
-                let mut assumptions = outcome.assumptions.clone();
-                if let (Method::Lstar, [one], Some(first)) =
-                    (method, assumptions.as_mut_slice(), &split)
-                {
-                    // Rule ASYM's assumption is about the second group; the checker numbers the
-                    // two groups 0 and 1, which would name component 1 alone.
-                    one.component = (0..names.len())
-                        .filter(|i| !first.contains(i))
-                        .map(|i| names[i].as_str())
-                        .collect::<Vec<_>>()
-                        .join(" || ");
-                }
+                let assumptions = outcome.assumptions.clone();
                 *last.borrow_mut() = AbstractCheck {
                     components: names,
                     component_states,
@@ -191,8 +180,8 @@ pub fn check_program_with_options(
 }
 
 /// The checker for one abstract system, the program component behind each of its components
-/// (`usize::MAX` for a lone shared process), the components' names, and the two-way split used.
-type CheckerParts = (Checker, Vec<usize>, Vec<String>, Option<Vec<usize>>);
+/// (`usize::MAX` for a lone shared process) and the components' names.
+type CheckerParts = (Checker, Vec<usize>, Vec<String>);
 
 /// Builds the [`CheckerParts`] for one abstract system.
 fn abstract_checker(
@@ -227,14 +216,8 @@ fn abstract_checker(
     if method == Method::Lstar && n > 2 && options.split.is_none() {
         options.split = Some((0..n / 2).collect());
     }
-    let split = options.split.clone();
     checker = checker.options(options);
-    Ok((
-        checker.method(method).config(config.clone()),
-        owners,
-        names,
-        split,
-    ))
+    Ok((checker.method(method).config(config.clone()), owners, names))
 }
 
 fn shared_name(abs: &AbstractSystem, program: &System, k: usize) -> String {
