@@ -17,6 +17,8 @@ const SIZES: &[(&str, usize)] = &[
     ("mer", 6),
     ("gas", 8),
     ("bakery", 3),
+    // The sliding window protocol's `SYS` is the protocol without a property: the whole product.
+    ("swp", 4),
 ];
 
 /// The family's `SYS` target with `const N = n`: its components and its properties.
