@@ -12,7 +12,7 @@ use guarantor_lts::Lts;
 use crate::config::{CexPerIteration, CircConfig};
 use crate::encode::{Atom, Constraint, SynthOptions, Synthesizer};
 use crate::error::CircError;
-use crate::reduce::{PremiseCache, reduce};
+use crate::reduce::{PremiseCache, ReduceMemo, reduce};
 use crate::report::{CircReport, RuleSummary};
 use crate::rule::{Rule, policy_sets};
 use crate::system::{ActSet, PreparedSystem, merge};
@@ -162,6 +162,7 @@ pub(crate) struct Acr<'a> {
     premise_checks: usize,
     largest_product: usize,
     cache: PremiseCache,
+    memo: ReduceMemo,
     /// Test-only record of the constraints reused at each refinement (see `tests`).
     #[cfg(test)]
     audit: tests::AuditLog,
@@ -200,6 +201,7 @@ impl<'a> Acr<'a> {
             premise_checks: 0,
             largest_product: 0,
             cache: PremiseCache::default(),
+            memo: ReduceMemo::default(),
             #[cfg(test)]
             audit: tests::AuditLog::default(),
         })
@@ -210,6 +212,7 @@ impl<'a> Acr<'a> {
         loop {
             let view = View::new(self.sys, &self.g_sets, &self.alphabet);
             self.cache.clear();
+            self.memo.clear();
             let mut synth = self.synthesizer(&view)?;
             let outcome = self.inner(&view, &mut synth);
             self.sat_calls += synth.stats().sat_calls;
@@ -377,7 +380,7 @@ impl<'a> Acr<'a> {
         self.premise_checks += 1;
         let own = |n: &str| m.alphabet().contains(n);
         let reduced = if self.config.reduce_environments && !refs.is_empty() {
-            reduce(refs, &own)
+            reduce(refs, &own, &mut self.memo)
         } else {
             None
         };
@@ -433,7 +436,7 @@ impl<'a> Acr<'a> {
         let p = self.sys.property();
         let own = |n: &str| p.alphabet().contains(n);
         let reduced = if self.config.reduce_environments {
-            reduce(&refs, &own).filter(|env| !env.is_empty())
+            reduce(&refs, &own, &mut self.memo).filter(|env| !env.is_empty())
         } else {
             None
         };

@@ -27,11 +27,21 @@
 //! on their shared actions, and the actions hidden inside a half are that half's alone). This
 //! costs the word's length times the parts' sizes, never the product of the original assumptions.
 //!
+//! [`ReduceMemo`] remembers the results of the two expensive steps across premises and
+//! iterations: `shrink(hide(l, hidden))` per (content of `l`, hidden names) and the merge of a pair
+//! per (contents of both, hidden names). Most guarantees do not change from one iteration to the
+//! next, so most steps are looked up. The keys are the parts' full contents and the hidden sets
+//! (which is where the visible alphabet enters), so a changed guarantee or a changed alphabet can
+//! only miss, never hit a stale entry; the memo is still cleared on alphabet refinement to bound
+//! its size. It stores what the lifting needs (the merge's product), so a memoised reduction lifts
+//! exactly like a fresh one.
+//!
 //! [`PremiseCache`] remembers premises that held, keyed by the premise and the exact guarantees
 //! it was checked with: the check is deterministic, so the same inputs hold again. A premise whose
 //! own guarantee or any assumed guarantee changed is a different key and is checked afresh.
 
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use guarantor_compose::{Config, compose};
 use guarantor_lts::ops::{determinize_with_limit, hide, minimize_dfa};
@@ -41,45 +51,166 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// States a determinised part may reach before the reduction gives up on it.
 const DETERMINISE_LIMIT: usize = 4_096;
 
+/// Entries [`ReduceMemo`] holds before it starts afresh (a bound on memory; entries are small).
+const MEMO_LIMIT: usize = 100_000;
+
+/// A memoised hiding: the operand's id and the hidden names (sorted).
+type HideKey = (u64, Vec<String>);
+/// A memoised merge: both operands' ids and the hidden names (sorted).
+type MergeKey = (u64, u64, Vec<String>);
+/// A merge's result: the merged part's id, the product and the merged part.
+type Merged = (u64, Rc<Lts>, Rc<Lts>);
+
+/// Results of reduction steps, reused across premises and iterations (see the module docs).
+///
+/// Every LTS a step sees (an original assumption or a step's result) has an id interned from its
+/// content (see [`key`]): equal ids mean equal contents, so steps are keyed by ids. Interning the
+/// results too lets a chain of merges hit again after a changed guarantee whenever an
+/// intermediate result comes out the same.
+#[derive(Debug, Default)]
+pub(crate) struct ReduceMemo {
+    /// Ids of the LTSs seen, by content.
+    ids: FxHashMap<Vec<u32>, u64>,
+    /// `shrink(hide(l, hidden))` and its id; `None` when the budget ran out.
+    hidden: FxHashMap<HideKey, Option<(u64, Rc<Lts>)>>,
+    /// `a || b`, `shrink(hide(a || b, hidden))` and the latter's id; `None` when a budget ran out.
+    merged: FxHashMap<MergeKey, Option<Merged>>,
+    /// The next fresh id.
+    next: u64,
+    /// Steps answered from the memo.
+    pub(crate) hits: usize,
+    /// Steps computed.
+    pub(crate) misses: usize,
+}
+
+impl ReduceMemo {
+    /// Forgets everything (the alphabet changed; the keys would miss anyway).
+    pub(crate) fn clear(&mut self) {
+        self.ids.clear();
+        self.hidden.clear();
+        self.merged.clear();
+    }
+
+    /// A fresh id, starting afresh when the memo is full (ids are never reused: `next` keeps
+    /// counting across clears).
+    fn fresh(&mut self) -> u64 {
+        if self.ids.len() + self.hidden.len() + self.merged.len() >= MEMO_LIMIT {
+            self.clear();
+        }
+        self.next += 1;
+        self.next
+    }
+
+    /// The id of `l`'s content.
+    fn id(&mut self, l: &Lts) -> u64 {
+        let k = key(l);
+        if let Some(&id) = self.ids.get(&k) {
+            return id;
+        }
+        let id = self.fresh();
+        self.ids.insert(k, id);
+        id
+    }
+
+    /// `shrink(hide(l, hidden))` and its id, memoised (`id` is `l`'s).
+    fn hide_shrink(&mut self, id: u64, l: &Lts, hidden: &[String]) -> Option<(u64, Rc<Lts>)> {
+        let k = (id, sorted(hidden));
+        if let Some(r) = self.hidden.get(&k) {
+            self.hits += 1;
+            return r.clone();
+        }
+        self.misses += 1;
+        let r =
+            shrink(&hide(l, hidden.iter().map(String::as_str))).map(|m| (self.id(&m), Rc::new(m)));
+        self.hidden.insert(k, r.clone());
+        r
+    }
+
+    /// `a || b`, `shrink(hide(a || b, hidden))` and the latter's id, memoised.
+    fn merge(&mut self, a: (u64, &Lts), b: (u64, &Lts), hidden: &[String]) -> Option<Merged> {
+        let k = (a.0, b.0, sorted(hidden));
+        if let Some(r) = self.merged.get(&k) {
+            self.hits += 1;
+            return r.clone();
+        }
+        self.misses += 1;
+        let limit = a.1.num_states() * b.1.num_states();
+        let config = Config::new().with_max_states(limit.max(1));
+        let r = compose(&[a.1, b.1], &config).ok().and_then(|product| {
+            let merged = shrink(&hide(&product, hidden.iter().map(String::as_str)))?;
+            Some((self.id(&merged), Rc::new(product), Rc::new(merged)))
+        });
+        self.merged.insert(k, r.clone());
+        r
+    }
+}
+
+/// `names` sorted, so that the order the names were found in does not split memo entries.
+fn sorted(names: &[String]) -> Vec<String> {
+    let mut v = names.to_vec();
+    v.sort_unstable();
+    v
+}
+
+/// An LTS of the reduced environment: an original assumption, or one a step made (shared with
+/// the memo).
+#[derive(Debug, Clone)]
+enum Shared<'a> {
+    Env(&'a Lts),
+    Made(Rc<Lts>),
+}
+
+impl std::ops::Deref for Shared<'_> {
+    type Target = Lts;
+    fn deref(&self) -> &Lts {
+        match self {
+            Self::Env(l) => l,
+            Self::Made(l) => l,
+        }
+    }
+}
+
 /// How a part of the reduced environment was made, so that its words can be lifted back to words
 /// of the original assumptions.
 #[derive(Debug)]
-enum Origin {
+enum Origin<'a> {
     /// Original assumption `j` (index into the environment given to [`reduce`]).
     Leaf(usize),
     /// `shrink(hide(inner, hidden))`.
     Hidden {
-        inner: Box<Part>,
+        inner: Box<Part<'a>>,
         hidden: Vec<String>,
     },
     /// `shrink(hide(product, hidden))` with `product = a || b`.
     Merged {
-        a: Box<Part>,
-        b: Box<Part>,
-        product: Lts,
+        a: Box<Part<'a>>,
+        b: Box<Part<'a>>,
+        product: Rc<Lts>,
         hidden: Vec<String>,
     },
 }
 
 /// One part of the reduced environment.
 #[derive(Debug)]
-pub(crate) struct Part {
-    lts: Lts,
-    origin: Origin,
+pub(crate) struct Part<'a> {
+    lts: Shared<'a>,
+    /// The memo's id of `lts`.
+    id: u64,
+    origin: Origin<'a>,
 }
 
 /// A reduced environment: its parts, and how they came from the original assumptions.
 #[derive(Debug)]
-pub(crate) struct Reduced {
-    parts: Vec<Part>,
+pub(crate) struct Reduced<'a> {
+    parts: Vec<Part<'a>>,
     /// The original assumptions' alphabets.
     alphas: Vec<FxHashSet<String>>,
 }
 
-impl Reduced {
+impl Reduced<'_> {
     /// The parts, to be explored instead of the original environment.
     pub(crate) fn parts(&self) -> Vec<&Lts> {
-        self.parts.iter().map(|p| &p.lts).collect()
+        self.parts.iter().map(|p| &*p.lts).collect()
     }
 
     /// Whether no part is left (the environment constrains nothing).
@@ -243,8 +374,12 @@ fn merge2(
 
 /// The environment `env` with the same language projected onto the actions for which
 /// `visible` is true (see the module docs). `None` when a step would exceed its budget (the caller
-/// then checks the original environment).
-pub(crate) fn reduce(env: &[&Lts], visible: &dyn Fn(&str) -> bool) -> Option<Reduced> {
+/// then checks the original environment). Steps already done are taken from `memo`.
+pub(crate) fn reduce<'a>(
+    env: &[&'a Lts],
+    visible: &dyn Fn(&str) -> bool,
+    memo: &mut ReduceMemo,
+) -> Option<Reduced<'a>> {
     let alphas = env
         .iter()
         .map(|l| l.alphabet().iter().map(|(_, n)| n.to_owned()).collect())
@@ -264,18 +399,21 @@ pub(crate) fn reduce(env: &[&Lts], visible: &dyn Fn(&str) -> bool) -> Option<Red
             .map(str::to_owned)
             .collect()
     };
-    let mut parts: Vec<Part> = Vec::with_capacity(env.len());
-    for (j, l) in env.iter().enumerate() {
+    let mut parts: Vec<Part<'a>> = Vec::with_capacity(env.len());
+    for (j, &l) in env.iter().enumerate() {
         let leaf = Part {
-            lts: (*l).clone(),
+            lts: Shared::Env(l),
+            id: memo.id(l),
             origin: Origin::Leaf(j),
         };
         let hidden = private(l, &count);
         parts.push(if hidden.is_empty() {
             leaf
         } else {
+            let (id, lts) = memo.hide_shrink(leaf.id, l, &hidden)?;
             Part {
-                lts: shrink(&hide(l, hidden.iter().map(String::as_str)))?,
+                lts: Shared::Made(lts),
+                id,
                 origin: Origin::Hidden {
                     inner: Box::new(leaf),
                     hidden,
@@ -283,7 +421,7 @@ pub(crate) fn reduce(env: &[&Lts], visible: &dyn Fn(&str) -> bool) -> Option<Red
             }
         });
     }
-    merge_pairs(&mut parts, &mut count, visible)?;
+    merge_pairs(&mut parts, &mut count, visible, memo)?;
     parts.retain(|p| !p.lts.alphabet().is_empty());
     Some(Reduced { parts, alphas })
 }
@@ -291,9 +429,10 @@ pub(crate) fn reduce(env: &[&Lts], visible: &dyn Fn(&str) -> bool) -> Option<Red
 /// Merges pairs of parts that alone share an invisible action, as long as that does not grow the
 /// environment; `count` says how many parts have each action. `None` on an exceeded budget.
 fn merge_pairs(
-    parts: &mut Vec<Part>,
+    parts: &mut Vec<Part<'_>>,
     count: &mut FxHashMap<String, usize>,
     visible: &dyn Fn(&str) -> bool,
+    memo: &mut ReduceMemo,
 ) -> Option<()> {
     // Pairs (by position, reset when positions shift) tried in vain.
     let mut rejected: FxHashSet<(usize, usize)> = FxHashSet::default();
@@ -324,10 +463,8 @@ fn merge_pairs(
                     .filter(|n| !visible(n) && count.get(*n) == Some(&2))
                     .cloned()
                     .collect();
-                let limit = la.num_states() * lb.num_states();
-                let config = Config::new().with_max_states(limit.max(1));
-                let product = compose(&[la, lb], &config).ok()?;
-                let merged = shrink(&hide(&product, hidden.iter().map(String::as_str)))?;
+                let (id, product, merged) =
+                    memo.merge((parts[a].id, la), (parts[b].id, lb), &hidden)?;
                 if merged.num_states() > la.num_states() + lb.num_states() {
                     rejected.insert((a, b));
                     continue;
@@ -344,7 +481,8 @@ fn merge_pairs(
                 let pa = std::mem::replace(
                     &mut parts[a],
                     Part {
-                        lts: merged,
+                        lts: Shared::Made(merged),
+                        id,
                         origin: Origin::Leaf(usize::MAX),
                     },
                 );
@@ -369,7 +507,8 @@ fn shrink(l: &Lts) -> Option<Lts> {
 }
 
 /// A key identifying an LTS up to its state and action numbering as built: states, initial
-/// state, then `(source, action name index, target)` per transition, with the action names.
+/// state, then `(source, action name index, target)` per transition, the error state and the
+/// accepting states, with the action names.
 pub(crate) fn key(l: &Lts) -> Vec<u32> {
     let mut out = vec![l.num_states() as u32, l.initial().index() as u32];
     let names: Vec<&str> = l.alphabet().iter().map(|(_, n)| n).collect();
@@ -379,6 +518,13 @@ pub(crate) fn key(l: &Lts) -> Vec<u32> {
             t.action.index() as u32,
             t.target.index() as u32,
         ]);
+    }
+    // The error state and the accepting states (if any) are part of what the LTS means.
+    out.push(u32::MAX);
+    out.push(l.error_state().map_or(u32::MAX, |e| e.index() as u32));
+    out.push(u32::from(l.accepting_set().is_some()));
+    if let Some(acc) = l.accepting_set() {
+        out.extend(acc.iter().map(|s| s as u32));
     }
     // The names fix what the action indices mean; hash them into the key.
     for n in names {
@@ -468,7 +614,13 @@ mod tests {
         let mut env: Vec<&Lts> = vec![&server];
         env.extend(clients[1..].iter());
         let visible = |n: &str| ["g0", "e0", "x0", "r0"].contains(&n);
-        let reduced = reduce(&env, &visible).unwrap();
+        // The second reduction is the memo's (every step a hit); it must lift all the same.
+        let mut memo = ReduceMemo::default();
+        let fresh = reduce(&env, &visible, &mut memo).unwrap();
+        let misses = memo.misses;
+        let reduced = reduce(&env, &visible, &mut memo).unwrap();
+        assert!(memo.hits > 0 && memo.misses == misses);
+        assert_eq!(keys(&reduced), keys(&fresh));
         let states: usize = reduced.parts().iter().map(|l| l.num_states()).sum();
         assert!(states <= 2, "reduced to {states} states");
         // Client 0 guarantees g0 e0 x0 r0 cyclically (holds); a guarantee forbidding a second
@@ -526,10 +678,79 @@ mod tests {
     fn visible_shared_actions_are_kept() {
         let a = lts(&[(0, "s", 1), (1, "p", 0)]);
         let b = lts(&[(0, "s", 0)]);
-        let reduced = reduce(&[&a, &b], &|n| n == "s").unwrap();
+        let reduced = reduce(&[&a, &b], &|n| n == "s", &mut ReduceMemo::default()).unwrap();
         assert_eq!(reduced.parts().len(), 2);
         assert!(reduced.parts().iter().all(|l| l.alphabet().contains("s")));
         assert!(reduced.parts().iter().all(|l| !l.alphabet().contains("p")));
+    }
+
+    fn keys(r: &Reduced) -> Vec<Vec<u32>> {
+        r.parts().iter().map(|l| key(l)).collect()
+    }
+
+    /// A changed assumption or a changed visible alphabet never hits a stale memo entry: the
+    /// memoised reduction equals a fresh one, and the changed steps are recomputed.
+    #[test]
+    fn memo_misses_on_a_changed_guarantee_or_alphabet() {
+        // `s` is visible; `p`, `r` and `q` are shared by two parts only (merged, hidden); `x`,
+        // `z` and `y` are private (hidden).
+        let a = lts(&[
+            (0, "s", 1),
+            (1, "p", 2),
+            (2, "r", 3),
+            (3, "x", 4),
+            (4, "z", 0),
+        ]);
+        let a2 = lts(&[
+            (0, "s", 1),
+            (1, "p", 2),
+            (2, "r", 3),
+            (3, "x", 4),
+            (4, "z", 1),
+        ]);
+        let b = lts(&[(0, "p", 1), (1, "r", 2), (2, "q", 0)]);
+        let c = lts(&[(0, "q", 1), (1, "y", 0)]);
+        let vis_s = |n: &str| n == "s";
+        let fresh = |env: &[&Lts], vis: &dyn Fn(&str) -> bool| {
+            keys(&reduce(env, vis, &mut ReduceMemo::default()).unwrap())
+        };
+        let mut memo = ReduceMemo::default();
+        let first = keys(&reduce(&[&a, &b, &c], &vis_s, &mut memo).unwrap());
+        assert_eq!(first, fresh(&[&a, &b, &c], &vis_s));
+        let misses = memo.misses;
+        assert!(misses > 0);
+        // The guarantee `a` changes (same alphabet, other language).
+        let changed = keys(&reduce(&[&a2, &b, &c], &vis_s, &mut memo).unwrap());
+        assert_eq!(changed, fresh(&[&a2, &b, &c], &vis_s));
+        assert_ne!(changed, first);
+        assert!(memo.misses > misses);
+        // The visible alphabet changes (as on alphabet refinement; the memo is not cleared):
+        // with `r` visible, the same pair is merged hiding `p` only; with `x` visible, `a` hides
+        // `z` only.
+        for vis in [
+            &(|n: &str| n == "s" || n == "r") as &dyn Fn(&str) -> bool,
+            &|n: &str| n == "s" || n == "x",
+        ] {
+            let misses = memo.misses;
+            let wider = keys(&reduce(&[&a, &b, &c], vis, &mut memo).unwrap());
+            assert_eq!(wider, fresh(&[&a, &b, &c], vis));
+            assert_ne!(wider, first);
+            assert!(memo.misses > misses);
+        }
+        // Back to the first inputs: all hits, same result; and after a clear, all misses again.
+        let (hits, misses) = (memo.hits, memo.misses);
+        assert_eq!(
+            keys(&reduce(&[&a, &b, &c], &vis_s, &mut memo).unwrap()),
+            first
+        );
+        assert!(memo.hits > hits);
+        assert_eq!(memo.misses, misses);
+        memo.clear();
+        assert_eq!(
+            keys(&reduce(&[&a, &b, &c], &vis_s, &mut memo).unwrap()),
+            first
+        );
+        assert!(memo.misses > misses);
     }
 
     /// The cache answers only for the exact guarantees it was told about.
