@@ -203,19 +203,7 @@ fn build_product(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A ring of `n` states stepping on `tick` with a private action `name` as a shortcut home.
-    fn ring(n: usize, name: &str) -> Lts {
-        let mut b = LtsBuilder::new();
-        b.ensure_states(n).unwrap();
-        for i in 0..n {
-            let s = StateId::must(i);
-            b.add_transition_named(s, "tick", StateId::must((i + 1) % n))
-                .unwrap();
-            b.add_transition_named(s, name, StateId::must(0)).unwrap();
-        }
-        b.build().unwrap()
-    }
+    use crate::test_util::ring;
 
     #[test]
     fn every_layout_builds_the_same_lts() {

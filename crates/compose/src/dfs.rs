@@ -307,10 +307,9 @@ fn reverse_rows(rows: &mut [StateId], width: usize) {
 
 #[cfg(test)]
 mod tests {
-    use guarantor_lts::{Lts, LtsBuilder};
-
     use super::*;
     use crate::explore::{Layout, WithStore, with_store};
+    use crate::test_util::ring;
 
     /// Records every edge the walk looks up.
     struct Edges(Vec<(u32, ActionId, u32)>);
@@ -338,18 +337,6 @@ mod tests {
             assert_eq!(dfs.resume(&mut edges, &mut budget).unwrap(), None);
             (edges.0, dfs.stats())
         }
-    }
-
-    fn ring(n: usize, name: &str) -> Lts {
-        let mut b = LtsBuilder::new();
-        b.ensure_states(n).unwrap();
-        for i in 0..n {
-            let s = StateId::must(i);
-            b.add_transition_named(s, "tick", StateId::must((i + 1) % n))
-                .unwrap();
-            b.add_transition_named(s, name, StateId::must(0)).unwrap();
-        }
-        b.build().unwrap()
     }
 
     #[test]

@@ -108,6 +108,8 @@ pub mod replay;
 pub mod safety;
 mod store;
 pub mod system;
+#[cfg(test)]
+mod test_util;
 pub mod verdict;
 
 pub use ag::{check_circular_premise, check_triple};
