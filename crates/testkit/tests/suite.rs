@@ -1,11 +1,11 @@
 //! The data-driven suite: every case of testdata/manifest.toml against every method of the facade.
 //!
-//! Adding a method to `guarantor::Method` means adding it to `METHODS` here; adding a model means
-//! adding a case to the manifest. Each run checks the verdict and re-checks the evidence. Each
-//! (case, method) pair runs under a time budget; a pair that runs out must be listed in the case's
-//! `slow` field (with the reason in the manifest), so that a method getting slower fails the suite
-//! instead of hiding. A pair listed in `known_wrong` still runs: its wrong answer is reported
-//! loudly, and the suite fails once it agrees again, so that the entry is removed.
+//! Every method of `guarantor::METHODS` runs, so a new method joins the suite by itself; adding a
+//! model means adding a case to the manifest. Each run checks the verdict and re-checks the
+//! evidence. Each (case, method) pair runs under a time budget; a pair that runs out must be listed
+//! in the case's `slow` field (with the reason in the manifest), so that a method getting slower
+//! fails the suite instead of hiding. A pair listed in `known_wrong` still runs: its wrong answer
+//! is reported loudly, and the suite fails once it agrees again, so that the entry is removed.
 //!
 //! To look at a part while working on it, set `SUITE_METHODS` (comma-separated method names) and
 //! `SUITE_CASES` (a substring of case names); the summary then says that the run was filtered. To
@@ -21,18 +21,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use guarantor::compose::{Config, Verdict};
-use guarantor::{Checker, Method};
+use guarantor::{Checker, METHODS, Method};
 use guarantor_testkit::{Case, Expected, check_verdict_evidence, load_manifest};
-
-const METHODS: &[Method] = &[
-    Method::Monolithic,
-    Method::Lstar,
-    Method::LstarSym,
-    Method::LstarNway,
-    Method::Quotient,
-    Method::Circ,
-    Method::Auto,
-];
 
 /// Per (case, method): generous for debug builds on a loaded 2-core machine.
 const BUDGET: Duration = Duration::from_secs(20);
@@ -148,7 +138,7 @@ fn selected_pairs(cases: &[Case]) -> (Vec<(usize, Method)>, bool) {
                 .as_deref()
                 .is_none_or(|f| cases[c].name.contains(f))
         })
-        .flat_map(|c| METHODS.iter().map(move |&m| (c, m)))
+        .flat_map(|c| METHODS.iter().map(move |&(m, _)| (c, m)))
         .filter(|(_, m)| {
             method_filter
                 .as_deref()
@@ -204,7 +194,7 @@ fn summarise(cases: &[Case], pairs: &[(usize, Method)], results: &[Result]) -> [
     let mut near = String::new();
     let mut failures = String::new();
     let mut known = String::new();
-    for &method in METHODS {
+    for &(method, _) in METHODS {
         let (mut pass, mut slow, mut wrong, mut fail) = (0, 0, 0, 0);
         for ((c, m), r) in pairs.iter().zip(results) {
             if *m != method {

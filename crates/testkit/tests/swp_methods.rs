@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use guarantor::compose::Config;
 use guarantor::fsp::parse;
-use guarantor::{Checker, Method, MethodOptions};
+use guarantor::{Checker, METHODS, Method, MethodOptions};
 use guarantor_testkit::{check_verdict_evidence, workspace_root};
 
 /// The size checked: the smallest with a colour besides white.
@@ -21,16 +21,6 @@ const N: usize = 2;
 
 /// Per (property, method): generous for debug builds on a loaded 2-core machine.
 const BUDGET: Duration = Duration::from_secs(20);
-
-const METHODS: &[Method] = &[
-    Method::Monolithic,
-    Method::Lstar,
-    Method::LstarSym,
-    Method::LstarNway,
-    Method::Quotient,
-    Method::Circ,
-    Method::Auto,
-];
 
 /// Refinement steps allowed in the bounded quotient run.
 const QUOTIENT_STEPS: usize = 10;
@@ -154,7 +144,7 @@ fn every_method_gives_the_expected_verdict_on_swp() {
     );
     let text = model();
     for (target, expected) in &rows {
-        for &method in METHODS {
+        for &(method, _) in METHODS {
             if let Some(why) = is_slow(target, method.name()) {
                 eprintln!("swp {target} with {}: skipped ({why})", method.name());
                 continue;
