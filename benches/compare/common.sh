@@ -1,6 +1,6 @@
 # Shared helpers of the comparison scripts (sourced, not run): the family manifest, the model
 # generator, and the release build of the CLI. Kept in one place so spin.sh and methods.sh read
-# benchmarks/families.tsv and substitute N the same way.
+# benchmarks/families.tsv, substitute N and write their tables into the docs the same way.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 MANIFEST="$ROOT/benchmarks/families.tsv"
@@ -33,4 +33,22 @@ json_field() {
 timed() {
     local out=$1; shift
     /usr/bin/time -f "%e %M" -o "$out" "$@"
+}
+
+# write_doc_table MARKER TABLE: replaces what stands between `<!-- MARKER:begin -->` and
+# `<!-- MARKER:end -->` in docs/benchmarks.md by the file TABLE; prints TABLE instead when the
+# markers are missing.
+write_doc_table() {
+    local docs="$ROOT/docs/benchmarks.md" spliced
+    if grep -q "<!-- $1:begin -->" "$docs"; then
+        spliced=$(mktemp)
+        awk -v table="$2" -v begin="<!-- $1:begin -->" -v end="<!-- $1:end -->" '
+            index($0, begin) { print; while ((getline line < table) > 0) print line; skip = 1; next }
+            index($0, end) { skip = 0 }
+            !skip' "$docs" > "$spliced" && cp "$spliced" "$docs"
+        rm -f "$spliced"
+        echo "table written into $docs"
+    else
+        cat "$2"
+    fi
 }

@@ -123,14 +123,5 @@ done < <(manifest_rows)
 echo "CSV: $CSV"
 [ ${#SKIPPED[@]} -gt 0 ] && echo "skipped methods: ${!SKIPPED[*]}"
 if [ "$DOC" = 1 ]; then
-    DOCS="$ROOT/docs/benchmarks.md"
-    if grep -q '<!-- methods:begin -->' "$DOCS"; then
-        awk -v table="$TABLE" '
-            /<!-- methods:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
-            /<!-- methods:end -->/ { skip = 0 }
-            !skip' "$DOCS" > "$WORK/doc" && cp "$WORK/doc" "$DOCS"
-        echo "table written into $DOCS"
-    else
-        cat "$TABLE"
-    fi
+    write_doc_table methods "$TABLE"
 fi

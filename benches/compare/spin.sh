@@ -138,14 +138,5 @@ awk -F, 'NR == 1 { next }
       print "|---|---|---:|---|---|---:|---:|---:|---:|---:|"
       for (i = 2; i <= NR; i++) if (i in rows) print rows[i] }' "$CSV" > "$TABLE"
 if [ "$DOC" = 1 ]; then
-    DOCS="$ROOT/docs/benchmarks.md"
-    if grep -q '<!-- spin:begin -->' "$DOCS"; then
-        awk -v table="$TABLE" '
-            /<!-- spin:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
-            /<!-- spin:end -->/ { skip = 0 }
-            !skip' "$DOCS" > "$WORK/doc" && cp "$WORK/doc" "$DOCS"
-        echo "table written into $DOCS"
-    else
-        cat "$TABLE"
-    fi
+    write_doc_table spin "$TABLE"
 fi
