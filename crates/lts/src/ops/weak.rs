@@ -70,16 +70,7 @@ fn saturate(lts: &Lts) -> Result<Lts, LtsError> {
             }
         }
     }
-    b.set_initial(lts.initial())?;
-    if let Some(e) = lts.error_state() {
-        b.set_error(e)?;
-    }
-    if let Some(acc) = lts.accepting_set() {
-        for s in lts.states() {
-            b.set_accepting(s, acc.contains(s.index()))?;
-        }
-    }
-    b.build()
+    build_with_markers_of(b, lts)
 }
 
 /// The weak-bisimulation (observational equivalence) quotient of the reachable part of `lts`,
@@ -120,6 +111,12 @@ fn drop_tau_loops(lts: &Lts) -> Result<Lts, LtsError> {
             b.add_transition(t.source, t.action, t.target)?;
         }
     }
+    build_with_markers_of(b, lts)
+}
+
+/// Finishes `b`, built over the states of `lts`, with `lts`'s initial state, error state and
+/// accepting states (both constructions here change transitions only).
+fn build_with_markers_of(mut b: LtsBuilder, lts: &Lts) -> Result<Lts, LtsError> {
     b.set_initial(lts.initial())?;
     if let Some(e) = lts.error_state() {
         b.set_error(e)?;
