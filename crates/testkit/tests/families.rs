@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use guarantor::Checker;
-use guarantor::fsp::parse;
+use guarantor::fsp::{System, parse};
 use guarantor_testkit::workspace_root;
 
 /// One line of `benchmarks/families.tsv`.
@@ -68,14 +68,19 @@ fn generate(family: &str, n: usize) -> String {
     lines.join("\n")
 }
 
-/// Our verdict (holds / violated / deadlock) and the number of states the check explored.
-fn ours(row: &Row, n: usize) -> (String, usize) {
+/// The variant's target at size `n`, parsed and elaborated.
+fn system(row: &Row, n: usize) -> System {
     let text = generate(&row.family, n);
     let model = parse(&text, &format!("{}.lts", row.family))
         .unwrap_or_else(|e| panic!("{} N={n} parses: {e}", row.family));
-    let system = model
+    model
         .elaborate(&row.target)
-        .unwrap_or_else(|e| panic!("{} {} N={n} elaborates: {e}", row.family, row.target));
+        .unwrap_or_else(|e| panic!("{} {} N={n} elaborates: {e}", row.family, row.target))
+}
+
+/// Our verdict (holds / violated / deadlock) and the number of states the check explored.
+fn ours(row: &Row, n: usize) -> (String, usize) {
+    let system = system(row, n);
     let checker = Checker::from_fsp(&system, &guarantor::compose::Config::default())
         .unwrap_or_else(|e| panic!("{} {} N={n} builds: {e}", row.family, row.target));
     let outcome = checker
@@ -212,16 +217,13 @@ fn every_method_gives_the_expected_verdict_or_runs_out_of_budget() {
     // Deadlocks are a monolithic analysis: the compositional methods check safety properties.
     for row in manifest().iter().filter(|r| r.expected != "deadlock") {
         let n = *row.small.iter().min().expect("a small size");
-        let text = generate(&row.family, n);
-        let system = parse(&text, &format!("{}.lts", row.family))
-            .and_then(|m| m.elaborate(&row.target))
-            .unwrap_or_else(|e| panic!("{} {} N={n}: {e}", row.family, row.target));
+        let system = system(row, n);
         for &(method, name) in METHODS.iter().filter(|(m, _)| *m != Method::Monolithic) {
+            // `from_fsp` keeps the config, so the budget bounds the check itself.
             let config = guarantor::compose::Config::default().with_timeout(METHOD_BUDGET);
             let checker = Checker::from_fsp(&system, &config)
                 .unwrap_or_else(|e| panic!("{} {} N={n} builds: {e}", row.family, row.target))
-                .method(method)
-                .config(config);
+                .method(method);
             let started = std::time::Instant::now();
             let result = checker.check();
             println!(
