@@ -364,7 +364,9 @@ impl Checker {
             Method::Lstar | Method::LstarSym | Method::LstarNway => self.run_lstar(method, config),
             Method::Quotient => self.run_quotient(config),
             Method::Circ => self.run_circ(config),
-            _ => self.run_monolithic(config),
+            // `Auto` returned above; listing it keeps the match exhaustive, so a new method
+            // cannot fall through to the monolithic check unnoticed.
+            Method::Monolithic | Method::Auto => self.run_monolithic(config),
         }?;
         outcome.states = outcome.states.max(monitor.snapshot().largest_states);
         Ok(outcome)
