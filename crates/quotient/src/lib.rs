@@ -41,13 +41,21 @@
 //!    labels would change, nearest the initial node); keep the previous lower labels and extend
 //!    them only from the edges the split changed; alternate forward and backward every ten steps
 //!    ([`QuotientConfig::switch_every`]); stop when no such edge is left in either direction (the
-//!    bounds then coincide) or the assumption has one state besides `ERROR`. The assumption is
+//!    bounds then coincide), the assumption has one state besides `ERROR`, or the lower labels
+//!    witness an error path (item 6). The assumption is
 //!    extracted once, at the end; upper labels are needed only when the loop is stopped early.
 //!    Every round gives a sound and invertible
 //!    assumption, so the loop is anytime ([`QuotientConfig::max_steps`],
 //!    [`QuotientConfig::refinement`] with its deadline and cancel flag). Details, including the
 //!    choices the paper leaves open, are in the docs of [`synth`].
-//! 6. **n components** ([`check_with_quotients`]): replace one component at a time by its quotient
+//! 6. **Violations**: lower labels hold for every member of a block, so an error in a lower label
+//!    (forward: the error node labelled, or `N`'s `ERROR` in some label; backward: `n0` in the
+//!    label of the initial node `({m0}, p0)`) is a real error path of `M || N`. Then every quotient
+//!    of `N` is invertible (its language contains `N`'s, so `M || N/~` violates too), and the
+//!    synthesis returns the coarsest: one class besides `ERROR` (the paper's one-state assumption
+//!    for its failing property D). The counterexample is not read off the quotient system but
+//!    found by a search of the original components guided by it ([`check`]), so it replays.
+//! 7. **n components** ([`check_with_quotients`]): replace one component at a time by its quotient
 //!    against the composition of the current others; [`default_order`] takes the largest first.
 //!
 //! ## Should I use this crate?

@@ -24,7 +24,8 @@
 //! behaviour, so they stay valid) and closed once more, and the backward direction is checked
 //! again on `N_F`. The loop ends when both directions have converged, or earlier when the
 //! assumption cannot get any smaller: one class besides `N`'s `ERROR` (the paper: the algorithm
-//! "terminates when the assumption cannot be reduced any further").
+//! "terminates when the assumption cannot be reduced any further"), which is also the answer as
+//! soon as the lower labels witness an error path ([`one_class`]).
 //!
 //! Nodes that are no longer reachable in the may graph (their block was split so that no edge
 //! reaches them) keep their labels but are left out of edge choice and of class extraction.
@@ -43,6 +44,14 @@ use crate::problem::{Env, Subject};
 /// `action` of an edge made by `P` alone, and `dst` of an edge into the error node on an action
 /// `P` refuses (any target block will do).
 const NONE: u32 = u32::MAX;
+
+/// The coarsest class map of `sub`: every state in one class but `ERROR`, alone. When `M || N`
+/// violates the property, so does `M || A` for every quotient `A` of `N` (its language contains
+/// `N`'s), so this map is invertible then; a counterexample of `M || A` is lifted to one of
+/// `M || N` by the guided search of [`crate::check`].
+pub(crate) fn one_class(sub: &Subject) -> Vec<u32> {
+    classes(sub.n, sub.error, &Labels::new(0, sub.n), None).0
+}
 
 /// One edge of the abstract graph.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -77,6 +86,10 @@ struct Lower {
     pending: Labels,
     queued: Vec<bool>,
     queue: Vec<u32>,
+    /// A subject state whose arrival in any row is a violation (`N`'s `ERROR`, forward).
+    watch: Option<u32>,
+    /// The watched state has been added to some row.
+    hit: bool,
 }
 
 impl Lower {
@@ -86,6 +99,8 @@ impl Lower {
             pending: Labels::new(0, cols),
             queued: Vec::new(),
             queue: Vec::new(),
+            watch: None,
+            hit: false,
         }
     }
 
@@ -98,6 +113,7 @@ impl Lower {
     #[inline]
     fn add(&mut self, q: u32, n: u32) {
         if self.labels.insert(q as usize, n) {
+            self.hit |= self.watch == Some(n);
             self.pending.insert(q as usize, n);
             if !std::mem::replace(&mut self.queued[q as usize], true) {
                 self.queue.push(q);
@@ -116,13 +132,19 @@ impl Lower {
     }
 }
 
-/// Which directions have converged.
+/// Which directions have converged, and whether the loop can stop early.
 #[derive(Clone, Copy, Debug, Default)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "four independent facts, not a state machine"
+)]
 struct Done {
     forward: bool,
     backward: bool,
     /// The converged backward labels put every non-error state of their subject in one class.
     minimal: bool,
+    /// The lower labels witness an error path of `M || N`: the property is violated.
+    violated: bool,
 }
 
 /// The state of the incremental refinement loop.
@@ -207,7 +229,10 @@ impl<'a> Refiner<'a> {
             out: Vec::new(),
             inc: Csr::default(),
             reach: Vec::new(),
-            fl: Lower::new(subject.n),
+            fl: Lower {
+                watch: subject.error,
+                ..Lower::new(subject.n)
+            },
             bl: Lower::new(subject.n),
             nf: None,
             done: Done::default(),
@@ -514,7 +539,20 @@ impl<'a> Refiner<'a> {
         }
         self.changed = changed;
         self.close_forward(budget)?;
-        self.close_backward(budget)
+        self.close_backward(budget)?;
+        self.done.violated |= self.witnessed();
+        Ok(())
+    }
+
+    /// Whether the lower labels prove an error path of `M || N` (lower labels are true of every
+    /// member of a node's block, and node 0 is `({m0}, p0)`): forward, some pair with the error
+    /// node or with `N`'s `ERROR` is reachable; backward, `(m0, n0, p0)` reaches an error.
+    fn witnessed(&self) -> bool {
+        self.fl.hit
+            || self
+                .error
+                .is_some_and(|e| self.fl.labels.row(e as usize).iter().any(|&w| w != 0))
+            || self.bl.labels.get(0, self.backward_subject().initial)
     }
 
     /// Marks the nodes reachable from the initial node over may edges.
@@ -805,6 +843,7 @@ impl<'a> Refiner<'a> {
                 self.nf = Some((nf, cf));
                 self.done.backward = false;
                 self.close_backward(budget)?;
+                self.done.violated |= self.witnessed();
             }
         }
         Ok(())
@@ -823,6 +862,9 @@ impl<'a> Refiner<'a> {
     /// The final class map if the loop is done: both directions converged, or the backward
     /// direction converged with every non-error state in one class (no smaller assumption exists).
     pub(crate) fn finished(&self) -> Option<Vec<u32>> {
+        if self.done.violated {
+            return Some(one_class(self.subject));
+        }
         if !(self.done.backward && (self.done.forward || self.done.minimal)) {
             return None;
         }
@@ -1006,6 +1048,21 @@ mod tests {
         out
     }
 
+    /// A violation the lower labels witness is a real one: the concrete forward labels reach an
+    /// error.
+    fn check_witness(r: &Refiner<'_>, concrete: &QGraph, vf: &Labels) {
+        if r.witnessed() {
+            let sub = r.subject;
+            let reached = concrete
+                .error
+                .is_some_and(|e| vf.row(e as usize).iter().any(|&w| w != 0))
+                || sub
+                    .error
+                    .is_some_and(|x| (0..vf.rows()).any(|c| vf.get(c, x)));
+            assert!(reached, "witnessed violation without an error path");
+        }
+    }
+
     fn check(
         r: &Refiner<'_>,
         concrete: &QGraph,
@@ -1090,6 +1147,7 @@ mod tests {
                 }
             }
         }
+        check_witness(r, concrete, vf);
         // Closed under must edges (and nothing pending).
         assert!(r.fl.queue.is_empty() && r.bl.queue.is_empty());
         let (sub, bsub) = (r.subject, r.backward_subject());

@@ -25,7 +25,9 @@
 //! [`QuotientConfig::switch_every`] steps and is skipped when it has converged. Backward labels are
 //! over `N` until the forward bounds coincide, then over `N_F`. The loop stops when both directions
 //! have converged, or when the backward classes already put every state but `ERROR` in one class
-//! (no smaller assumption exists). It is incremental: a split recomputes only the abstract edges
+//! (no smaller assumption exists), or when the lower labels witness an error path of `M || N`
+//! (the property is violated, so the one-class quotient is invertible and is returned; a round,
+//! the exact construction included, does the same when its lower labels witness one). It is incremental: a split recomputes only the abstract edges
 //! and label bits it can change, and no assumption is extracted until the end (one round per step
 //! only with [`QuotientConfig::record_sizes`]).
 //!
@@ -46,7 +48,7 @@ use crate::labels::{Bound, backward, forward};
 use crate::modal::QGraph;
 use crate::partition::Partition;
 use crate::problem::{Env, Subject};
-use crate::refine::{Direction, Refiner};
+use crate::refine::{Direction, Refiner, one_class};
 
 /// The size of the assumption after one round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,8 +75,9 @@ pub struct Synthesis {
     pub refinement_steps: usize,
     /// The assumption's size after each round, in order.
     pub sizes: Vec<StepSize>,
-    /// Whether the loop ran until lower and upper bounds coincided (always true for the exact
-    /// construction).
+    /// Whether synthesis finished rather than being stopped by a budget or step limit: the bounds
+    /// coincided, or no smaller assumption exists (one class besides `ERROR`), or a violation was
+    /// witnessed (always true for the exact construction).
     pub converged: bool,
     /// The budget that ended the loop early, if one did.
     pub stopped_by: Option<ComposeError>,
@@ -274,6 +277,19 @@ impl Run<'_> {
         };
         let (exact_f, exact_b) = (all_must(|e| e.must_f), all_must(|e| e.must_b));
         let fl = forward(&graph, self.subject, Bound::Lower, None, budget)?;
+        // A must witness of an error path (lower labels hold for every member of a node's block,
+        // and node 0 is `({m0}, p0)`): the property is violated, and the one-class quotient is
+        // invertible (see `refine::one_class`).
+        let error_reached = graph
+            .error
+            .is_some_and(|e| fl.row(e as usize).iter().any(|&w| w != 0))
+            || self
+                .subject
+                .error
+                .is_some_and(|x| (0..fl.rows()).any(|q| fl.get(q, x)));
+        if error_reached {
+            return self.offer(one_class(self.subject), step, part.num_blocks());
+        }
         let fu = if exact_f {
             None
         } else {
@@ -288,6 +304,9 @@ impl Run<'_> {
         } else {
             Some(backward(&graph, &nf, Bound::Upper, None, budget)?)
         };
+        if bl.get(0, nf.initial) {
+            return self.offer(one_class(self.subject), step, part.num_blocks());
+        }
         let (cb, _) = classes(nf.n, nf.error, &bl, bu.as_ref());
         self.offer(compose_classes(&cf, &cb), step, part.num_blocks())
     }

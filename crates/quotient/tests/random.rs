@@ -6,7 +6,8 @@
 //! steps) must too; counterexamples found after any number of steps must replay in the original
 //! components, violate, and map (through the homomorphism) to runs of the quotient system; the
 //! certificate must pass the homomorphism checker, broken maps must not, and the checker must agree
-//! with the definition on randomly perturbed maps.
+//! with the definition on randomly perturbed maps. A violated property gives the one-class
+//! assumption once synthesis has finished.
 
 use guarantor_compose::compose;
 use guarantor_compose::{Config, check_safety, replay};
@@ -76,6 +77,12 @@ proptest! {
                 let a = &stage.synthesis.assumption;
                 prop_assert!(check_homomorphism(comps[r], a, &stage.synthesis.homomorphism).is_ok());
                 prop_assert!(a.num_states() <= comps[r].num_states());
+                if !expected && stage.synthesis.converged {
+                    // A violation: every quotient is invertible, and synthesis returns the
+                    // coarsest one (one class besides `ERROR`).
+                    let most = 1 + usize::from(comps[r].error_state().is_some());
+                    prop_assert!(a.num_states() <= most, "{} states", a.num_states());
+                }
                 if let Some(cex) = report.verdict.counterexample() {
                     prop_assert!(replay::replay(&comps, &cex.trace).is_ok(), "{:?}", cex);
                     let found = replay::find_violation(&comps, &[&property], &cex.trace).unwrap();

@@ -11,11 +11,9 @@ use guarantor_quotient::{QuotientConfig, check_homomorphism, check_with_quotient
 #[test]
 fn properties_a_to_d() {
     let (m, n) = (swp::sender(), swp::receiver());
-    // The paper's sizes, except D: our receiver has unreachable combinations with the sender (it
-    // expects sequence number base + 3, which the sender never acknowledges) from which no output
-    // is possible, and the backward equivalence, defined over every state of M || P_err, keeps
-    // them apart: 2 states where the paper reports 1 for its (unpublished) model.
-    let paper = [8, 1, 8, 2];
+    // The paper's sizes. D fails: the lower labels witness the error path, and the one-class
+    // quotient (invertible for a violated property) is the assumption.
+    let paper = [8, 1, 8, 1];
     for ((name, p, holds), paper_states) in swp::properties().into_iter().zip(paper) {
         let mono = check_safety(&[&m, &n], &[&p], &Config::default()).unwrap();
         assert_eq!(mono.verdict.is_holds(), holds, "property {name}");
