@@ -8,6 +8,7 @@ use guarantor_compose::ag::check_circular_premise;
 use guarantor_compose::replay::find_violation;
 use guarantor_compose::{Assumption, Certificate, Counterexample, Verdict, check_safety};
 use guarantor_lts::Lts;
+use rustc_hash::FxHashSet;
 
 use crate::config::{CexPerIteration, CircConfig};
 use crate::encode::{Atom, Constraint, SynthOptions, Synthesizer};
@@ -16,6 +17,7 @@ use crate::reduce::{PremiseCache, ReduceMemo, reduce};
 use crate::report::{CircReport, RuleSummary};
 use crate::rule::{Rule, policy_sets};
 use crate::system::{ActSet, PreparedSystem, merge};
+use crate::violations::violations;
 
 /// A trace kept for constraint reuse after alphabet refinement (the paper's `IncTr`), with the
 /// kind of constraint it produced. Each kind's validity rests only on property checks and on
@@ -131,8 +133,8 @@ impl View {
 enum Applied {
     Holds,
     Continue(Vec<Constraint>),
-    /// A counterexample of the abstract system (over `A`).
-    Abstract(Vec<u32>),
+    /// Counterexamples of the abstract system (over `A`); at least one.
+    Abstract(Vec<Vec<u32>>),
 }
 
 /// What `AlphaRefine` concluded.
@@ -163,6 +165,11 @@ pub(crate) struct Acr<'a> {
     largest_product: usize,
     cache: PremiseCache,
     memo: ReduceMemo,
+    /// Premise counterexamples `(premise, trace)` analysed so far, in order, to be analysed again
+    /// under each refined alphabet ([`CircConfig::reanalyse_traces`]).
+    premise_cexs: Vec<(usize, Vec<u32>)>,
+    /// The members of `premise_cexs`, for deduplication.
+    reanalysed: FxHashSet<(usize, Vec<u32>)>,
     /// Test-only record of the constraints reused at each refinement (see `tests`).
     #[cfg(test)]
     audit: tests::AuditLog,
@@ -202,6 +209,8 @@ impl<'a> Acr<'a> {
             largest_product: 0,
             cache: PremiseCache::default(),
             memo: ReduceMemo::default(),
+            premise_cexs: Vec::new(),
+            reanalysed: FxHashSet::default(),
             #[cfg(test)]
             audit: tests::AuditLog::default(),
         })
@@ -209,13 +218,21 @@ impl<'a> Acr<'a> {
 
     /// Runs ACR to a verdict; `originals` name the violation of a counterexample.
     pub(crate) fn run(&mut self, originals: (&[&Lts], &[&Lts])) -> Result<CircReport, CircError> {
+        // The last bound of the previous alphabet: the next search tries it first.
+        let mut hint = None;
         loop {
             let view = View::new(self.sys, &self.g_sets, &self.alphabet);
             self.cache.clear();
             self.memo.clear();
             let mut synth = self.synthesizer(&view)?;
+            if let Some(h) = hint {
+                synth.set_hint(h);
+            }
             let outcome = self.inner(&view, &mut synth);
             self.sat_calls += synth.stats().sat_calls;
+            if self.config.bound_hint {
+                hint = Some(synth.bound());
+            }
             match outcome? {
                 Ok(g) => {
                     return Ok(self.report(
@@ -225,20 +242,24 @@ impl<'a> Acr<'a> {
                         &g,
                     ));
                 }
-                Err(sigma) => {
+                Err(sigmas) => {
+                    // Every abstract counterexample of the iteration: one that is real ends the
+                    // run; otherwise the refinements of all of them are joined.
                     let t0 = Instant::now();
-                    let refined = self.alpha_refine(&view, &sigma)?;
-                    self.check_time += t0.elapsed();
-                    match refined {
-                        Refined::Real(trace) => {
-                            let cex = self.counterexample(&trace, originals)?;
-                            return Ok(self.report(&view, &synth, Verdict::Violated(cex), &[]));
-                        }
-                        Refined::Alphabet(a) => {
-                            self.alphabet = a;
-                            self.refinements += 1;
+                    let mut grown = self.alphabet.clone();
+                    for sigma in &sigmas {
+                        match self.alpha_refine(&view, sigma)? {
+                            Refined::Real(trace) => {
+                                self.check_time += t0.elapsed();
+                                let cex = self.counterexample(&trace, originals)?;
+                                return Ok(self.report(&view, &synth, Verdict::Violated(cex), &[]));
+                            }
+                            Refined::Alphabet(a) => union(&mut grown, &a),
                         }
                     }
+                    self.check_time += t0.elapsed();
+                    self.alphabet = grown;
+                    self.refinements += 1;
                 }
             }
         }
@@ -259,11 +280,26 @@ impl<'a> Acr<'a> {
         };
         let mut synth = Synthesizer::new(names, options);
         if self.config.reuse_constraints {
-            let kept: Vec<Constraint> = self
+            let mut kept: Vec<Constraint> = self
                 .incremental
                 .iter()
                 .filter_map(|inc| view.refined(inc))
                 .collect();
+            if self.config.reanalyse_traces && self.config.strong_constraints {
+                for (i, tau) in &self.premise_cexs {
+                    if !view.rule.needed[*i] {
+                        continue;
+                    }
+                    let t = if self.config.extend_traces {
+                        self.extend_trace(view, *i, tau)
+                    } else {
+                        tau.clone()
+                    };
+                    if let Some((cs, _)) = closed_set_constraints(self.sys, view, *i, &t) {
+                        kept.extend(cs);
+                    }
+                }
+            }
             #[cfg(test)]
             self.audit.refined(view, &kept);
             for c in kept {
@@ -274,13 +310,13 @@ impl<'a> Acr<'a> {
         Ok(synth)
     }
 
-    /// The inner loop: `Ok(Ok(g))` when the premises hold with `g`, `Ok(Err(sigma))` for an
-    /// abstract counterexample.
+    /// The inner loop: `Ok(Ok(g))` when the premises hold with `g`, `Ok(Err(sigmas))` for
+    /// abstract counterexamples.
     fn inner(
         &mut self,
         view: &View,
         synth: &mut Synthesizer,
-    ) -> Result<Result<Vec<Lts>, Vec<u32>>, CircError> {
+    ) -> Result<Result<Vec<Lts>, Vec<Vec<u32>>>, CircError> {
         loop {
             self.iterations += 1;
             if let Some(limit) = self.config.max_iterations {
@@ -299,7 +335,7 @@ impl<'a> Acr<'a> {
             self.check_time += t0.elapsed();
             match applied? {
                 Applied::Holds => return Ok(Ok(g)),
-                Applied::Abstract(sigma) => return Ok(Err(sigma)),
+                Applied::Abstract(sigmas) => return Ok(Err(sigmas)),
                 Applied::Continue(cs) => {
                     for c in cs {
                         synth.add(c)?;
@@ -329,27 +365,34 @@ impl<'a> Acr<'a> {
         let mut cs = Vec::new();
         for i in (0..sys.len()).filter(|&i| view.rule.needed[i]) {
             let refs: Vec<&Lts> = view.rule.s[i].iter().map(|&j| &g[j]).collect();
-            if let Some(tau) = self.premise(i, &refs, &g[i])? {
+            let found = self.premise(i, &refs, &g[i])?;
+            let failed = !found.is_empty();
+            for tau in found {
                 match self.update_constraints(view, i, tau)? {
                     Applied::Continue(c) => cs.extend(c),
                     other => return Ok(other),
                 }
-                if self.config.cex_per_iteration == CexPerIteration::One {
-                    return Ok(Applied::Continue(cs));
-                }
+            }
+            if failed && self.config.cex_per_iteration == CexPerIteration::One {
+                return Ok(Applied::Continue(cs));
             }
         }
-        if let Some(sigma) = self.last_premise(view, g)? {
+        let mut abstract_cexs = Vec::new();
+        for sigma in self.last_premise(view, g)? {
             if view
                 .rule
                 .last
                 .iter()
                 .all(|&j| sys.in_projection(j, &sigma, &view.alphas[j]))
             {
-                return Ok(Applied::Abstract(sigma));
+                abstract_cexs.push(sigma);
+                continue;
             }
             cs.extend(view.exclusion(None, &sigma));
             self.incremental.push(Incremental::Last(sigma));
+        }
+        if !abstract_cexs.is_empty() {
+            return Ok(Applied::Abstract(abstract_cexs));
         }
         Ok(if cs.is_empty() {
             Applied::Holds
@@ -358,16 +401,26 @@ impl<'a> Acr<'a> {
         })
     }
 
-    /// Checks premise `M_i |= S(G_i) > g_i`: `None` when it holds, else a counterexample (global
-    /// ids, last step included). A premise that held for the same guarantees is not re-checked;
-    /// the others are decided on the reduced environment, and re-run on the original one only
-    /// for a counterexample with every action (see [`crate::reduce`]).
+    /// How many counterexamples one premise check may return.
+    fn per_premise(&self) -> usize {
+        if self.config.reduce_environments {
+            self.config.cex_per_iteration.per_premise()
+        } else {
+            1
+        }
+    }
+
+    /// Checks premise `M_i |= S(G_i) > g_i`: empty when it holds, else counterexamples (global
+    /// ids, last step included; several with [`CexPerIteration::PerPremise`]). A premise that
+    /// held for the same guarantees is not re-checked; the others are decided on the reduced
+    /// environment, and re-run on the original one only for a counterexample with every action
+    /// (see [`crate::reduce`]).
     fn premise(
         &mut self,
         i: usize,
         refs: &[&Lts],
         guarantee: &Lts,
-    ) -> Result<Option<Vec<u32>>, CircError> {
+    ) -> Result<Vec<Vec<u32>>, CircError> {
         let m = &self.sys.components()[i];
         let key = self.config.reuse_premises.then(|| {
             let mut involved = vec![guarantee];
@@ -375,7 +428,7 @@ impl<'a> Acr<'a> {
             PremiseCache::key(i, &involved)
         });
         if key.as_ref().is_some_and(|k| self.cache.holds(k)) {
-            return Ok(None);
+            return Ok(Vec::new());
         }
         self.premise_checks += 1;
         let own = |n: &str| m.alphabet().contains(n);
@@ -385,26 +438,52 @@ impl<'a> Acr<'a> {
             None
         };
         if let Some(env) = &reduced {
-            let report = check_circular_premise(m, &env.parts(), guarantee, &self.config.compose)?;
-            self.largest_product = self.largest_product.max(report.stats.states);
-            let Some(cex) = report.verdict.counterexample() else {
+            let limit = self.per_premise();
+            let found = if limit > 1 {
+                let f = violations(
+                    Some(m),
+                    &env.parts(),
+                    guarantee,
+                    limit,
+                    &self.config.compose,
+                )?;
+                self.largest_product = self.largest_product.max(f.states);
+                f.traces
+            } else {
+                let report =
+                    check_circular_premise(m, &env.parts(), guarantee, &self.config.compose)?;
+                self.largest_product = self.largest_product.max(report.stats.states);
+                report
+                    .verdict
+                    .counterexample()
+                    .map(|c| c.trace.clone())
+                    .into_iter()
+                    .collect()
+            };
+            if found.is_empty() {
                 if let Some(k) = key {
                     self.cache.insert(k);
                 }
-                return Ok(None);
-            };
+                return Ok(Vec::new());
+            }
             // The environment need not allow the last step: lift the prefix only.
-            if let Some((last, prefix)) = cex.trace.split_last() {
-                if let Some(mut full) = env.lift(prefix, &own) {
+            let lifted: Vec<Vec<u32>> = found
+                .iter()
+                .filter_map(|trace| {
+                    let (last, prefix) = trace.split_last()?;
+                    let mut full = env.lift(prefix, &own)?;
                     full.push(last.clone());
-                    return Ok(Some(self.sys.trace_ids(&full)));
-                }
+                    Some(self.sys.trace_ids(&full))
+                })
+                .collect();
+            if !lifted.is_empty() {
+                return Ok(lifted);
             }
         }
         let report = check_circular_premise(m, refs, guarantee, &self.config.compose)?;
         self.largest_product = self.largest_product.max(report.stats.states);
         match report.verdict.counterexample() {
-            Some(cex) => Ok(Some(self.sys.trace_ids(&cex.trace))),
+            Some(cex) => Ok(vec![self.sys.trace_ids(&cex.trace)]),
             None if reduced.is_some() => Err(CircError::Internal {
                 reason: format!("premise {i} violated on the reduced environment only"),
             }),
@@ -412,25 +491,30 @@ impl<'a> Acr<'a> {
                 if let Some(k) = key {
                     self.cache.insert(k);
                 }
-                Ok(None)
+                Ok(Vec::new())
             }
         }
     }
 
-    /// Checks `S(G_{n+1}) |= P`; a counterexample as global ids. Cached and reduced like the
-    /// other premises.
-    fn last_premise(&mut self, view: &View, g: &[Lts]) -> Result<Option<Vec<u32>>, CircError> {
+    /// Checks `S(G_{n+1}) |= P`; counterexamples as global ids (empty when it holds). Cached and
+    /// reduced like the other premises.
+    fn last_premise(&mut self, view: &View, g: &[Lts]) -> Result<Vec<Vec<u32>>, CircError> {
         let refs: Vec<&Lts> = view.rule.last.iter().map(|&j| &g[j]).collect();
         if refs.is_empty() {
             // The property has no actions: it is violated only if it starts in error.
-            return Ok(self.sys.violation_prefix(&[]).map(|_| Vec::new()));
+            return Ok(self
+                .sys
+                .violation_prefix(&[])
+                .map(|_| Vec::new())
+                .into_iter()
+                .collect());
         }
         let key = self
             .config
             .reuse_premises
             .then(|| PremiseCache::key(self.sys.len(), &refs));
         if key.as_ref().is_some_and(|k| self.cache.holds(k)) {
-            return Ok(None);
+            return Ok(Vec::new());
         }
         self.premise_checks += 1;
         let p = self.sys.property();
@@ -441,22 +525,40 @@ impl<'a> Acr<'a> {
             None
         };
         if let Some(env) = &reduced {
-            let report = check_safety(&env.parts(), &[p], &self.config.compose)?;
-            self.largest_product = self.largest_product.max(report.stats.states);
-            let Some(cex) = report.verdict.counterexample() else {
+            let limit = self.per_premise();
+            let found = if limit > 1 {
+                let f = violations(None, &env.parts(), p, limit, &self.config.compose)?;
+                self.largest_product = self.largest_product.max(f.states);
+                f.traces
+            } else {
+                let report = check_safety(&env.parts(), &[p], &self.config.compose)?;
+                self.largest_product = self.largest_product.max(report.stats.states);
+                report
+                    .verdict
+                    .counterexample()
+                    .map(|c| c.trace.clone())
+                    .into_iter()
+                    .collect()
+            };
+            if found.is_empty() {
                 if let Some(k) = key {
                     self.cache.insert(k);
                 }
-                return Ok(None);
-            };
-            if let Some(full) = env.lift(&cex.trace, &own) {
-                return Ok(Some(self.sys.trace_ids(&full)));
+                return Ok(Vec::new());
+            }
+            let lifted: Vec<Vec<u32>> = found
+                .iter()
+                .filter_map(|trace| env.lift(trace, &own))
+                .map(|full| self.sys.trace_ids(&full))
+                .collect();
+            if !lifted.is_empty() {
+                return Ok(lifted);
             }
         }
         let report = check_safety(&refs, &[p], &self.config.compose)?;
         self.largest_product = self.largest_product.max(report.stats.states);
         match report.verdict.counterexample() {
-            Some(c) => Ok(Some(self.sys.trace_ids(&c.trace))),
+            Some(c) => Ok(vec![self.sys.trace_ids(&c.trace)]),
             None if reduced.is_some() => Err(CircError::Internal {
                 reason: "last premise violated on the reduced environment only".to_owned(),
             }),
@@ -464,7 +566,7 @@ impl<'a> Acr<'a> {
                 if let Some(k) = key {
                     self.cache.insert(k);
                 }
-                Ok(None)
+                Ok(Vec::new())
             }
         }
     }
@@ -499,28 +601,22 @@ impl<'a> Acr<'a> {
                     .copied()
                     .filter(|&a| self.alphabet[a as usize])
                     .collect();
-                return Ok(Applied::Abstract(sigma));
+                return Ok(Applied::Abstract(vec![sigma]));
             }
         }
         let sigma = &t[..t.len() - 1];
         let mut cs = Vec::new();
         let mut done = false;
         if self.config.strong_constraints {
-            // Lemma 4(1) on the whole trace, then on its prefix.
-            if let Some(cl) = view.rule.t(i).find(|cl| in_all(cl, &t)) {
-                cs.extend(cl.iter().map(|&j| Constraint(vec![view.plus(j, &t)])));
+            if self.config.reanalyse_traces && self.reanalysed.insert((i, tau.clone())) {
+                self.premise_cexs.push((i, tau.clone()));
+            }
+            if let Some((membership, atoms)) = closed_set_constraints(sys, view, i, &t) {
                 #[cfg(test)]
-                self.audit.membership(cl.iter().map(|&j| (j, t.clone())));
-                done = true;
-            } else if let Some(cl) = view.rule.t(i).find(|cl| in_all(cl, sigma)) {
-                cs.extend(cl.iter().map(|&j| Constraint(vec![view.plus(j, sigma)])));
-                cs.push(Constraint(vec![view.plus(i, &t)]));
-                #[cfg(test)]
-                self.audit.membership(
-                    cl.iter()
-                        .map(|&j| (j, sigma.to_vec()))
-                        .chain([(i, t.clone())]),
-                );
+                self.audit.membership(atoms);
+                #[cfg(not(test))]
+                drop(atoms);
+                cs.extend(membership);
                 done = true;
             }
             // Lemma 4(2): the property is violated along the trace (or its prefix).
@@ -721,6 +817,45 @@ fn certificate(sys: &PreparedSystem, view: &View, g: &[Lts]) -> Certificate {
             })
             .collect(),
     }
+}
+
+/// Lemma 4(1) for the (extended) counterexample `t` of premise `i`: if for a closure `G` in
+/// `T(g_i)` every projection `t|g_j` (`j in G`) is a trace of `M_j|g_j`, then every useful
+/// family of assumptions has `+(t|g_j, j)` for all `j in G`; else, if the prefix `s` is in every
+/// projection, `+(s|g_j, j)` for all `j in G` and `+(t|g_i, i)`. The constraints and their atoms
+/// as `(j, global trace)`; `None` when no closure qualifies.
+///
+/// The argument needs only that `t|alpha M_i` is a trace of `M_i` (true for a premise
+/// counterexample and its extension, which inserts only other components' actions), not that
+/// `t` came from a check under this view, so a trace found under an earlier alphabet can be
+/// analysed again under a refined one (section 7.1's "naive" reuse: the membership checks are
+/// re-done, never assumed).
+#[allow(clippy::type_complexity)]
+fn closed_set_constraints(
+    sys: &PreparedSystem,
+    view: &View,
+    i: usize,
+    t: &[u32],
+) -> Option<(Vec<Constraint>, Vec<(usize, Vec<u32>)>)> {
+    let in_all = |set: &[usize], x: &[u32]| {
+        set.iter()
+            .all(|&j| sys.in_projection(j, x, &view.alphas[j]))
+    };
+    let sigma = &t[..t.len().saturating_sub(1)];
+    let atoms: Vec<(usize, Vec<u32>)> = if let Some(cl) = view.rule.t(i).find(|cl| in_all(cl, t)) {
+        cl.iter().map(|&j| (j, t.to_vec())).collect()
+    } else {
+        let cl = view.rule.t(i).find(|cl| in_all(cl, sigma))?;
+        cl.iter()
+            .map(|&j| (j, sigma.to_vec()))
+            .chain([(i, t.to_vec())])
+            .collect()
+    };
+    let cs = atoms
+        .iter()
+        .map(|(j, x)| Constraint(vec![view.plus(*j, x)]))
+        .collect();
+    Some((cs, atoms))
 }
 
 fn union(a: &mut ActSet, b: &ActSet) {

@@ -52,15 +52,38 @@ pub enum Disjunction {
 }
 
 /// How many premise counterexamples one iteration analyses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CexPerIteration {
     /// Stop at the first failing premise.
     One,
-    /// Check every premise and analyse each failing one (at most `n * sum |g_i|` counterexamples,
-    /// the paper's optimisation; one per premise here, since a check yields one). Default.
-    #[default]
+    /// Check every premise and analyse one counterexample of each failing one.
     AllPremises,
+    /// Check every premise and analyse up to this many counterexamples of each failing one
+    /// (distinct violating steps, shortest first; the paper's optimisation of up to
+    /// `n * sum |g_i|` counterexamples per iteration). Needs
+    /// [`CircConfig::reduce_environments`] (without it, one counterexample per premise). Default,
+    /// with [`CexPerIteration::DEFAULT_PER_PREMISE`].
+    PerPremise(usize),
+}
+
+impl CexPerIteration {
+    /// The default number of counterexamples per premise.
+    pub const DEFAULT_PER_PREMISE: usize = 64;
+
+    /// The most counterexamples one premise check contributes.
+    pub fn per_premise(self) -> usize {
+        match self {
+            Self::One | Self::AllPremises => 1,
+            Self::PerPremise(k) => k.max(1),
+        }
+    }
+}
+
+impl Default for CexPerIteration {
+    fn default() -> Self {
+        Self::PerPremise(Self::DEFAULT_PER_PREMISE)
+    }
 }
 
 /// Configuration of [`check_circ`](crate::check_circ). `CircConfig::default()` is NW+AR with all
@@ -83,6 +106,12 @@ pub struct CircConfig {
     pub alphabet_refinement: bool,
     /// Reuse the constraints Lemma 8 keeps valid after an alphabet refinement. Default: `true`.
     pub reuse_constraints: bool,
+    /// After an alphabet refinement, analyse every earlier premise counterexample again under
+    /// the new alphabets and seed the new search with the Lemma 4(1) constraints that pass their
+    /// membership checks *again* (the checks are re-done, so nothing rests on the old alphabet;
+    /// needs [`CircConfig::strong_constraints`] and [`CircConfig::reuse_constraints`]).
+    /// Default: `true`.
+    pub reanalyse_traces: bool,
     /// Greedy `ExtendTrace` of premise counterexamples over the other components. Default: `true`.
     pub extend_traces: bool,
     /// The stronger constraints of closed sets and of the property (Lemma 4). Default: `true`.
@@ -92,6 +121,10 @@ pub struct CircConfig {
     /// Keep one SAT solver across bound steps and iterations (bound by assumption literals); else
     /// a fresh solver per SAT call. Default: `true`.
     pub incremental: bool,
+    /// After an alphabet refinement, start the assumption search at the last bound of the
+    /// previous alphabet (bisecting below it when it is feasible) instead of climbing from `n`
+    /// one UNSAT call at a time; the answer is minimal either way. Default: `true`.
+    pub bound_hint: bool,
     /// Encoding of disjunctive constraints. Default: [`Disjunction::Direct`].
     pub disjunction: Disjunction,
     /// Decide premises on a reduced environment: assumptions' actions the checked component (or
@@ -100,7 +133,8 @@ pub struct CircConfig {
     pub reduce_environments: bool,
     /// Do not re-check a premise that held with the same guarantees. Default: `true`.
     pub reuse_premises: bool,
-    /// Counterexamples per iteration. Default: [`CexPerIteration::AllPremises`].
+    /// Counterexamples per iteration. Default: [`CexPerIteration::PerPremise`] with
+    /// [`CexPerIteration::DEFAULT_PER_PREMISE`].
     pub cex_per_iteration: CexPerIteration,
     /// Most inner iterations in total. Default: `None`.
     pub max_iterations: Option<usize>,
@@ -120,14 +154,16 @@ impl Default for CircConfig {
             policy: Policy::AllOthers,
             alphabet_refinement: true,
             reuse_constraints: true,
+            reanalyse_traces: true,
             extend_traces: true,
             strong_constraints: true,
             symmetry_breaking: true,
             incremental: true,
+            bound_hint: true,
             disjunction: Disjunction::Direct,
             reduce_environments: true,
             reuse_premises: true,
-            cex_per_iteration: CexPerIteration::AllPremises,
+            cex_per_iteration: CexPerIteration::default(),
             max_iterations: None,
             max_conflicts: None,
             max_total_states: 10_000,
@@ -170,6 +206,13 @@ impl CircConfig {
         self
     }
 
+    /// Sets [`CircConfig::reanalyse_traces`].
+    #[must_use]
+    pub fn with_reanalyse_traces(mut self, on: bool) -> Self {
+        self.reanalyse_traces = on;
+        self
+    }
+
     /// Sets [`CircConfig::extend_traces`].
     #[must_use]
     pub fn with_extend_traces(mut self, on: bool) -> Self {
@@ -195,6 +238,13 @@ impl CircConfig {
     #[must_use]
     pub fn with_incremental(mut self, on: bool) -> Self {
         self.incremental = on;
+        self
+    }
+
+    /// Sets [`CircConfig::bound_hint`].
+    #[must_use]
+    pub fn with_bound_hint(mut self, on: bool) -> Self {
+        self.bound_hint = on;
         self
     }
 

@@ -508,6 +508,8 @@ pub struct Synthesizer {
     /// The totalizer's truncation `T`.
     total_cap: usize,
     k: usize,
+    /// A bound to try first (see [`Synthesizer::set_hint`]).
+    hint: Option<usize>,
     stats: SynthStats,
     spent: u64,
 }
@@ -526,6 +528,7 @@ impl Synthesizer {
             caps: vec![INITIAL_CAP; n],
             total_cap: 2 * INITIAL_CAP,
             k: n,
+            hint: None,
             stats: SynthStats::default(),
             spent: 0,
         }
@@ -578,17 +581,76 @@ impl Synthesizer {
     /// Minimal assumptions (total size, with the bound never decreasing between calls) that
     /// satisfy every constraint added so far.
     ///
+    /// With a [hint](Self::set_hint) above the current bound, the hint is decided first and, if
+    /// feasible, the least feasible bound is found by bisection below it (feasibility is monotone
+    /// in the bound); otherwise the search goes on above it. Either way every bound below the one
+    /// returned has been proved infeasible, so the answer is still minimal.
+    ///
     /// # Errors
     /// [`CircError::SizeLimit`], [`CircError::SatBudget`], backend failures.
     pub fn solve(&mut self) -> Result<Vec<Lts>, CircError> {
-        let n = self.names.len();
+        if let Some(h) = self.hint.take() {
+            let h = h.min(self.options.max_total_states);
+            if h > self.k {
+                if self.decide(h)? {
+                    let (mut lo, mut hi) = (self.k, h);
+                    while lo < hi {
+                        let mid = lo + (hi - lo) / 2;
+                        if self.decide(mid)? {
+                            hi = mid;
+                        } else {
+                            lo = mid + 1;
+                        }
+                    }
+                    self.k = lo;
+                } else {
+                    self.k = h + 1;
+                }
+            }
+        }
         loop {
             if self.k > self.options.max_total_states {
                 return Err(CircError::SizeLimit {
                     limit: self.options.max_total_states,
                 });
             }
-            let need = self.k - n + 1;
+            if !self.decide(self.k)? {
+                self.k += 1;
+                continue;
+            }
+            let Some((backend, enc)) = &self.live else {
+                return Err(CircError::Internal {
+                    reason: "no live solver".to_owned(),
+                });
+            };
+            let g = enc.extract(backend, &self.names)?;
+            self.k = g
+                .iter()
+                .map(Lts::num_states)
+                .sum::<usize>()
+                .max(self.names.len());
+            if let Some(c) = self.constraints.iter().find(|c| !c.holds(&g)) {
+                return Err(CircError::Internal {
+                    reason: format!("SAT model violates {c:?}"),
+                });
+            }
+            return Ok(g);
+        }
+    }
+
+    /// A total size the caller expects to be feasible (say, the last bound before an alphabet
+    /// refinement); the next [`Self::solve`] tries it first (see there). Never affects
+    /// minimality, only the number of SAT calls.
+    pub fn set_hint(&mut self, k: usize) {
+        self.hint = Some(k);
+    }
+
+    /// Whether assumptions of total size at most `k` exist; when they do, the live solver holds
+    /// a model of the exact problem (no overflow). Grows capacities as needed.
+    fn decide(&mut self, k: usize) -> Result<bool, CircError> {
+        let n = self.names.len();
+        loop {
+            let need = k - n + 1;
             if need > self.total_cap {
                 self.total_cap = need.max(2 * self.total_cap);
                 self.drop_live();
@@ -602,7 +664,7 @@ impl Synthesizer {
                     reason: "no live solver".to_owned(),
                 });
             };
-            let bound = enc.bound(self.k, n);
+            let bound = enc.bound(k, n);
             if !self.options.incremental {
                 if let Some(l) = bound {
                     backend.add_clause(&[l]);
@@ -612,37 +674,28 @@ impl Synthesizer {
             let mut exact = relaxed.clone();
             exact.extend(enc.no_overflow());
             self.stats.sat_calls += 1;
-            let model = if backend.solve(&exact)? {
-                true
-            } else if backend.failed_core().iter().all(|l| !enc.ov.contains(&!*l)) {
+            if backend.solve(&exact)? {
+                return Ok(true);
+            }
+            if backend.failed_core().iter().all(|l| !enc.ov.contains(&!*l)) {
                 // The bound alone is contradictory: no family of size `k` at all.
-                false
-            } else {
-                self.stats.sat_calls += 1;
-                self.stats.relaxed_calls += 1;
-                backend.solve(&relaxed)?
-            };
-            if !model {
-                self.k += 1;
-                continue;
+                return Ok(false);
+            }
+            self.stats.sat_calls += 1;
+            self.stats.relaxed_calls += 1;
+            if !backend.solve(&relaxed)? {
+                return Ok(false);
             }
             let over: Vec<usize> = (0..n).filter(|&i| backend.value(enc.ov[i])).collect();
-            if !over.is_empty() {
-                // Some assumption may need more states than its capacity: grow and retry `k`.
-                for i in over {
-                    self.caps[i] = (2 * self.caps[i]).min(need.max(self.caps[i] + 1));
-                }
-                self.drop_live();
-                continue;
+            if over.is_empty() {
+                // The relaxation's model is itself a DLTS family (it has no overflow).
+                return Ok(true);
             }
-            let g = enc.extract(backend, &self.names)?;
-            self.k = g.iter().map(Lts::num_states).sum::<usize>().max(n);
-            if let Some(c) = self.constraints.iter().find(|c| !c.holds(&g)) {
-                return Err(CircError::Internal {
-                    reason: format!("SAT model violates {c:?}"),
-                });
+            // Some assumption may need more states than its capacity: grow and retry `k`.
+            for i in over {
+                self.caps[i] = (2 * self.caps[i]).min(need.max(self.caps[i] + 1));
             }
-            return Ok(g);
+            self.drop_live();
         }
     }
 

@@ -2,7 +2,7 @@
 //! mode (NW, NW+AR, 2W, 2W+AR) agrees with the monolithic check; counterexamples replay and
 //! violate; certificates re-check premise by premise with compose.
 
-use guarantor_circ::{CircConfig, CircReport, Mode, Policy, check_circ, prepare};
+use guarantor_circ::{CexPerIteration, CircConfig, CircReport, Mode, Policy, check_circ, prepare};
 use guarantor_compose::ag::check_circular_premise;
 use guarantor_compose::replay::{replay, violates};
 use guarantor_compose::{Config, check_safety};
@@ -32,8 +32,22 @@ fn modes() -> Vec<(&'static str, CircConfig)> {
             base.clone().with_policy(Policy::Neighbours),
         ),
         (
+            "NW+AR one cex per premise, no reanalysis, no hint",
+            base.clone()
+                .with_cex_per_iteration(CexPerIteration::AllPremises)
+                .with_reanalyse_traces(false)
+                .with_bound_hint(false),
+        ),
+        (
+            "NW+AR first failing premise only",
+            base.clone().with_cex_per_iteration(CexPerIteration::One),
+        ),
+        (
             "NW plain",
             base.with_strong_constraints(false)
+                .with_reanalyse_traces(false)
+                .with_bound_hint(false)
+                .with_cex_per_iteration(CexPerIteration::AllPremises)
                 .with_extend_traces(false)
                 .with_reuse_constraints(false)
                 .with_symmetry_breaking(false)

@@ -1,6 +1,7 @@
 //! `GenAssmp` against brute force: on small random constraint sets, the SAT search returns
 //! assumptions that satisfy every constraint and whose total size is the minimum over *all*
-//! families of DLTSs (enumerated exhaustively up to total size 4), in every encoding variant.
+//! families of DLTSs (enumerated exhaustively up to total size 4), in every encoding variant and
+//! with any bound hint.
 
 use guarantor_circ::CircError;
 use guarantor_circ::Disjunction;
@@ -159,6 +160,35 @@ proptest! {
                 }
                 (Err(CircError::SizeLimit { .. }), None) => {}
                 (got, want) => prop_assert!(false, "{:?}: got {:?}, brute force {:?}", options, got.map(|g| g.len()), want),
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// A bound hint (as after an alphabet refinement) changes the SAT calls, never the answer:
+    /// with any hint, below, at or above the minimum (or beyond the size limit), the total size
+    /// is still the brute-force minimum.
+    #[test]
+    fn a_bound_hint_keeps_minimality((letters, cs) in instance(), hint in 0usize..7) {
+        let expected = brute_force(&letters, &cs, 4);
+        for options in variants() {
+            let names = letters.iter().map(|&l| (0..l).map(|a| format!("x{a}")).collect()).collect();
+            let mut s = Synthesizer::new(names, options);
+            for c in &cs {
+                s.add(c.clone()).unwrap();
+            }
+            s.set_hint(hint);
+            match (s.solve(), expected) {
+                (Ok(g), Some(best)) => {
+                    prop_assert!(cs.iter().all(|c| c.holds(&g)));
+                    prop_assert_eq!(g.iter().map(Lts::num_states).sum::<usize>(), best, "{:?} hint {}", options, hint);
+                    prop_assert_eq!(s.bound(), best);
+                }
+                (Err(CircError::SizeLimit { .. }), None) => {}
+                (got, want) => prop_assert!(false, "{:?} hint {}: got {:?}, brute force {:?}", options, hint, got.map(|g| g.len()), want),
             }
         }
     }
