@@ -57,6 +57,11 @@ impl Labels {
         &self.data[r * self.words..(r + 1) * self.words]
     }
 
+    /// The words of row `r`, to change.
+    pub(crate) fn row_mut(&mut self, r: usize) -> &mut [u64] {
+        &mut self.data[r * self.words..(r + 1) * self.words]
+    }
+
     /// The members of row `r`, ascending.
     pub(crate) fn members(&self, r: usize) -> impl Iterator<Item = u32> + '_ {
         ones(self.row(r))

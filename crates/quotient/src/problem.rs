@@ -130,6 +130,58 @@ pub(crate) struct Subject {
     pub(crate) inc: Csr<(u32, u32)>,
     /// Per state: sources of local moves into it.
     pub(crate) local_in: Csr<u32>,
+    /// Per `(g, state)`: the bitsets of its `g`-successors and `g`-predecessors, when they fit in
+    /// [`IMAGE_WORDS`] words each (label propagation then ORs a row per state instead of
+    /// searching the move lists).
+    pub(crate) images: Option<Images>,
+}
+
+/// The largest image table [`Subject::images`] holds, in 64-bit words (2 MiB).
+const IMAGE_WORDS: usize = 1 << 18;
+
+/// Successor and predecessor bitsets per `(shared action, state)`.
+#[derive(Clone, Debug)]
+pub(crate) struct Images {
+    words: usize,
+    n: usize,
+    succ: Vec<u64>,
+    pred: Vec<u64>,
+}
+
+impl Images {
+    fn build(n: usize, actions: usize, moves: &[(u32, (u32, u32))]) -> Option<Self> {
+        let words = n.div_ceil(64);
+        let size = actions.checked_mul(n)?.checked_mul(words)?;
+        if size > IMAGE_WORDS {
+            return None;
+        }
+        let (mut succ, mut pred) = (vec![0; size], vec![0; size]);
+        for &(s, (g, d)) in moves {
+            let (g, s, d) = (g as usize, s as usize, d as usize);
+            succ[(g * n + s) * words + (d >> 6)] |= 1 << (d & 63);
+            pred[(g * n + d) * words + (s >> 6)] |= 1 << (s & 63);
+        }
+        Some(Self {
+            words,
+            n,
+            succ,
+            pred,
+        })
+    }
+
+    /// The `g`-successors of `s`.
+    #[inline]
+    pub(crate) fn succ(&self, g: u32, s: u32) -> &[u64] {
+        let at = (g as usize * self.n + s as usize) * self.words;
+        &self.succ[at..at + self.words]
+    }
+
+    /// The `g`-predecessors of `t`.
+    #[inline]
+    pub(crate) fn pred(&self, g: u32, t: u32) -> &[u64] {
+        let at = (g as usize * self.n + t as usize) * self.words;
+        &self.pred[at..at + self.words]
+    }
 }
 
 impl Subject {
@@ -157,6 +209,7 @@ impl Subject {
                 local_in.push((d, s));
             }
         }
+        let images = Images::build(lts.num_states(), alphabet.id_bound(), &out);
         out.sort_unstable_by_key(|&(s, (g, _))| (s, g));
         inc.sort_unstable_by_key(|&(d, (g, _))| (d, g));
         let n = lts.num_states();
@@ -169,6 +222,7 @@ impl Subject {
             local_out: Csr::from_pairs(n, &local_out),
             inc: Csr::from_pairs(n, &inc),
             local_in: Csr::from_pairs(n, &local_in),
+            images,
         }
     }
 

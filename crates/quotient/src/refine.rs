@@ -121,6 +121,29 @@ impl Lower {
         }
     }
 
+    /// Adds the bits of `image` to row `q`: one pass over words, so a whole image costs about as
+    /// much as one bit did through [`Lower::add`].
+    fn merge(&mut self, q: u32, image: &[u64]) {
+        let row = self.labels.row_mut(q as usize);
+        let mut grew = false;
+        let mut hit = false;
+        for (i, (w, &x)) in row.iter_mut().zip(image).enumerate() {
+            let new = x & !*w;
+            if new != 0 {
+                *w |= new;
+                grew = true;
+                if let Some(n) = self.watch {
+                    hit |= n as usize >> 6 == i && new >> (n & 63) & 1 == 1;
+                }
+                self.pending.row_mut(q as usize)[i] |= new;
+            }
+        }
+        self.hit |= hit;
+        if grew && !std::mem::replace(&mut self.queued[q as usize], true) {
+            self.queue.push(q);
+        }
+    }
+
     /// Takes the pending bits of the next queued row into `into`.
     fn next(&mut self, into: &mut Vec<u64>) -> Option<u32> {
         let q = self.queue.pop()?;
@@ -178,6 +201,8 @@ pub(crate) struct Refiner<'a> {
     /// Which directions have converged.
     done: Done,
     scratch: Vec<u64>,
+    /// The image of a label over one edge, before it is merged.
+    image: Vec<u64>,
     changed: Vec<(u32, Edge, bool, bool)>,
     rows: Vec<(u32, u32, u32, u32)>,
     keys: Vec<u128>,
@@ -237,6 +262,7 @@ impl<'a> Refiner<'a> {
             nf: None,
             done: Done::default(),
             scratch: Vec::new(),
+            image: Vec::new(),
             changed: Vec::new(),
             rows: Vec::new(),
             keys: Vec::new(),
@@ -303,13 +329,16 @@ impl<'a> Refiner<'a> {
     /// every other block into them, recomputed from the transitions into their members alone (the
     /// rest of such a block's edges did not change). Returns the blocks patched.
     fn patch_into(&mut self, pieces: &[u32]) -> Vec<u32> {
-        let old = pieces[0];
+        let mut is_piece = vec![false; self.part.num_blocks()];
+        for &b in pieces {
+            is_piece[b as usize] = true;
+        }
         let mut rows: Vec<(u32, u32, u32, u32, u32)> = Vec::new();
         for &b in pieces {
             for &t in self.part.members(b) {
                 for &(s, a) in self.m_in.of(t) {
                     let sb = self.part.block_of(s);
-                    if !pieces.contains(&sb) {
+                    if !is_piece[sb as usize] {
                         rows.push((sb, a, b, s, t));
                     }
                 }
@@ -341,7 +370,7 @@ impl<'a> Refiner<'a> {
                     e.any_b = o.any_b;
                 }
             }
-            list.retain(|e| e.dst != old);
+            list.retain(|e| !is_piece[e.dst as usize]);
             list.extend_from_slice(&fresh);
             list.sort_unstable_by_key(|e| (e.action, e.dst));
         }
@@ -576,32 +605,60 @@ impl<'a> Refiner<'a> {
     /// Adds to the target of forward edge `e` the images of the states in `from`.
     fn forward_edge(&mut self, from: &[u64], e: &Edge) {
         let s = self.subject;
-        for n in ones(from) {
-            if s.error == Some(n) {
-                continue;
-            }
-            if s.syncs[e.g as usize] {
-                for t in s.succ(n, e.g) {
-                    self.fl.add(e.other, t);
+        let mut image = std::mem::take(&mut self.image);
+        image.clear();
+        if s.syncs[e.g as usize] {
+            image.resize(from.len(), 0);
+            for n in ones(from) {
+                if s.error == Some(n) {
+                    continue;
                 }
-            } else {
-                self.fl.add(e.other, n);
+                if let Some(images) = &s.images {
+                    for (w, &x) in image.iter_mut().zip(images.succ(e.g, n)) {
+                        *w |= x;
+                    }
+                } else {
+                    for t in s.succ(n, e.g) {
+                        image[t as usize >> 6] |= 1 << (t & 63);
+                    }
+                }
+            }
+        } else {
+            image.extend_from_slice(from);
+            if let Some(x) = s.error {
+                image[x as usize >> 6] &= !(1 << (x & 63));
             }
         }
+        self.fl.merge(e.other, &image);
+        self.image = image;
     }
 
     /// Adds to node `src` the backward images over edge `e` of the states in `to`.
     fn backward_edge(&mut self, to: &[u64], src: u32, e: &Edge) {
         let s = self.nf.as_ref().map_or(self.subject, |(s, _)| s);
-        for n in ones(to) {
-            if s.syncs[e.g as usize] {
-                for p in s.pred(n, e.g) {
-                    self.bl.add(src, p);
+        let mut image = std::mem::take(&mut self.image);
+        image.clear();
+        if s.syncs[e.g as usize] {
+            image.resize(to.len(), 0);
+            for n in ones(to) {
+                if let Some(images) = &s.images {
+                    for (w, &x) in image.iter_mut().zip(images.pred(e.g, n)) {
+                        *w |= x;
+                    }
+                } else {
+                    for p in s.pred(n, e.g) {
+                        image[p as usize >> 6] |= 1 << (p & 63);
+                    }
                 }
-            } else if s.error != Some(n) {
-                self.bl.add(src, n);
+            }
+        } else {
+            image.extend_from_slice(to);
+            if let Some(x) = s.error {
+                image[x as usize >> 6] &= !(1 << (x & 63));
             }
         }
+        self.bl.merge(src, &image);
+        self.image = image;
     }
 
     fn close_forward(&mut self, budget: &mut Budget<'_>) -> Result<(), QuotientError> {
@@ -879,6 +936,48 @@ impl<'a> Refiner<'a> {
         })
     }
 
+    /// The split sets of several keys (see [`Refiner::split`]; sorted, so keys of one class are
+    /// adjacent), with one pass over the moves of each class: forward its members' incoming
+    /// moves, backward their outgoing ones. (Computing each set from its edge's source block
+    /// would scan a large block once per key.)
+    fn split_sets(&self, keys: &[(u32, u32, u32)], dir: Direction) -> Vec<Vec<u32>> {
+        let mut sets = Vec::with_capacity(keys.len());
+        let mut groups: FxHashMap<(u32, u32), Vec<u32>> = FxHashMap::default();
+        for class_keys in keys.chunk_by(|a, b| a.0 == b.0) {
+            let class = class_keys[0].0;
+            groups.clear();
+            for k in class_keys {
+                groups.insert((k.1, k.2), Vec::new());
+            }
+            let mut push = |k: (u32, u32), x: u32| {
+                if let Some(v) = groups.get_mut(&k) {
+                    if v.last() != Some(&x) {
+                        v.push(x);
+                    }
+                }
+            };
+            for &x in self.part.members(class) {
+                match dir {
+                    Direction::Forward => {
+                        for &(src, a) in self.m_in.of(x) {
+                            push((self.part.block_of(src), a), x);
+                        }
+                    }
+                    Direction::Backward => {
+                        for &(a, t) in self.m_out.of(x) {
+                            push((a, self.part.block_of(t)), x);
+                            push((a, NONE), x);
+                        }
+                    }
+                }
+            }
+            for k in class_keys {
+                sets.push(groups.remove(&(k.1, k.2)).unwrap_or_default());
+            }
+        }
+        sets
+    }
+
     /// The members of the block split by edge `e` out of node `s` for `dir` that have the move
     /// `e` asks about (forward: targets with an `e`-predecessor in `s`'s block; backward: sources
     /// with an `e`-successor in the target block).
@@ -925,33 +1024,45 @@ impl<'a> Refiner<'a> {
             Direction::Forward => e.dst,
             Direction::Backward => self.nodes[s as usize].0,
         };
-        let mut sets = vec![self.split_set(s, e, dir)];
+        // The split keys: forward `(class, source block, action)`, backward `(class, action,
+        // target block or NONE)`; a key's set is the part of `class` that has the move.
+        let key = |r: &Self, q: u32, f: &Edge| match dir {
+            Direction::Forward => (f.dst, r.nodes[q as usize].0, f.action),
+            Direction::Backward => (r.nodes[q as usize].0, f.action, f.dst),
+        };
+        let mut keys = vec![key(self, s, e)];
         if self.split_all {
             for q in 0..self.nodes.len() as u32 {
                 if !self.reach[q as usize] || Some(q) == self.error {
                     continue;
                 }
                 for f in &self.out[q as usize] {
-                    if f == e && q == s || f.action == NONE {
+                    if f.action == NONE {
                         continue;
                     }
-                    let wanted = match dir {
-                        Direction::Forward => {
-                            f.dst == class && !f.must_f && self.useful_forward(q, f)
-                        }
-                        Direction::Backward => {
-                            self.nodes[q as usize].0 == class
-                                && !f.must_b
-                                && self.useful_backward(q, f.other, f)
-                        }
-                    };
+                    let k = key(self, q, f);
+                    let wanted = k.0 == class
+                        && match dir {
+                            Direction::Forward => !f.must_f && self.useful_forward(q, f),
+                            Direction::Backward => !f.must_b && self.useful_backward(q, f.other, f),
+                        };
                     if wanted {
-                        sets.push(self.split_set(q, f, dir));
+                        keys.push(k);
                     }
                 }
             }
+            keys.sort_unstable();
+            keys.dedup();
         }
-        let mut pieces = vec![class];
+        let sets = if keys.len() == 1 {
+            vec![self.split_set(s, e, dir)]
+        } else {
+            self.split_sets(&keys, dir)
+        };
+        let mut olds: Vec<u32> = keys.iter().map(|k| k.0).collect();
+        olds.dedup();
+        let mut pieces = olds;
+        let first = pieces.len();
         for set in sets {
             for (old, new) in self.part.split(set) {
                 self.parent.push(old);
@@ -959,7 +1070,7 @@ impl<'a> Refiner<'a> {
                 pieces.push(new);
             }
         }
-        if pieces.len() == 1 {
+        if pieces.len() == first {
             return Ok(()); // cannot happen: the edge was a may edge and not a must edge
         }
         self.bedges.resize(self.part.num_blocks(), Vec::new());
