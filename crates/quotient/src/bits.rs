@@ -136,6 +136,11 @@ impl<T: Copy> Csr<T> {
         Self { off, data }
     }
 
+    /// The number of keys.
+    pub(crate) fn keys(&self) -> usize {
+        self.off.len().saturating_sub(1)
+    }
+
     /// The items of key `k`.
     #[inline]
     pub(crate) fn of(&self, k: u32) -> &[T] {

@@ -155,6 +155,128 @@ impl Lower {
     }
 }
 
+/// One group of moves of a block: one action, one target block.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    dst: u32,
+    sources: u32,
+    targets: u32,
+    last_source: u32,
+    id: u32,
+}
+
+/// Reused buffers for computing a block's may edges in time linear in its moves (a counting sort
+/// by action and stamps instead of a comparison sort of all moves).
+#[derive(Debug, Default)]
+struct EdgeScratch {
+    /// Per `M` action: where its moves start in `moves` (then: where the next one goes).
+    off: Vec<u32>,
+    fill: Vec<u32>,
+    /// The block's moves `(source, target)`, grouped by action.
+    moves: Vec<(u32, u32)>,
+    /// Per block: the epoch (one per action) in which `slot` is valid.
+    block_epoch: Vec<u32>,
+    slot: Vec<u32>,
+    epoch: u32,
+    /// Per `M` state: the id of the last group that counted it as a target.
+    target_group: Vec<u32>,
+    next_group: u32,
+    groups: Vec<Group>,
+}
+
+impl EdgeScratch {
+    /// The may edges out of block `b` with their must flags, sorted by `(action, target block)`.
+    fn block_edges(
+        &mut self,
+        env: &Env<'_>,
+        part: &Partition,
+        m_out: &Csr<(u32, u32)>,
+        b: u32,
+    ) -> Vec<AbsEdge> {
+        let members = part.members(b);
+        let size = members.len() as u32;
+        let actions = env.g_of_m.len();
+        self.off.clear();
+        self.off.resize(actions + 1, 0);
+        for &s in members {
+            for &(a, _) in m_out.of(s) {
+                self.off[a as usize + 1] += 1;
+            }
+        }
+        for a in 0..actions {
+            self.off[a + 1] += self.off[a];
+        }
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.off);
+        self.moves.clear();
+        self.moves.resize(self.off[actions] as usize, (0, 0));
+        // Stable: per action, sources keep member order and each source's moves stay together.
+        for &s in members {
+            for &(a, d) in m_out.of(s) {
+                self.moves[self.fill[a as usize] as usize] = (s, d);
+                self.fill[a as usize] += 1;
+            }
+        }
+        if self.block_epoch.len() < part.num_blocks() {
+            self.block_epoch.resize(part.num_blocks(), 0);
+            self.slot.resize(part.num_blocks(), 0);
+        }
+        if self.target_group.len() < m_out.keys() {
+            self.target_group.resize(m_out.keys(), 0);
+        }
+        let mut edges = Vec::new();
+        for a in 0..actions {
+            let list = &self.moves[self.off[a] as usize..self.off[a + 1] as usize];
+            if list.is_empty() {
+                continue;
+            }
+            self.epoch += 1;
+            let (mut sources, mut previous) = (0, NONE);
+            for &(s, d) in list {
+                if s != previous {
+                    sources += 1;
+                    previous = s;
+                }
+                let bd = part.block_of(d) as usize;
+                if self.block_epoch[bd] != self.epoch {
+                    self.block_epoch[bd] = self.epoch;
+                    self.slot[bd] = self.groups.len() as u32;
+                    self.next_group += 1;
+                    self.groups.push(Group {
+                        dst: bd as u32,
+                        sources: 0,
+                        targets: 0,
+                        last_source: NONE,
+                        id: self.next_group,
+                    });
+                }
+                let g = &mut self.groups[self.slot[bd] as usize];
+                if g.last_source != s {
+                    g.sources += 1;
+                    g.last_source = s;
+                }
+                if self.target_group[d as usize] != g.id {
+                    self.target_group[d as usize] = g.id;
+                    g.targets += 1;
+                }
+            }
+            self.groups.sort_unstable_by_key(|g| g.dst);
+            for g in self.groups.drain(..) {
+                edges.push(AbsEdge {
+                    src: b,
+                    action: a as u32,
+                    g: env.g_of_m[a],
+                    dst: g.dst,
+                    must_f: g.targets as usize == part.size(g.dst),
+                    must_b: g.sources == size,
+                    any_b: sources == size,
+                });
+            }
+        }
+        edges
+    }
+}
+
 /// Which directions have converged, and whether the loop can stop early.
 #[derive(Clone, Copy, Debug, Default)]
 #[allow(
@@ -204,13 +326,13 @@ pub(crate) struct Refiner<'a> {
     /// The image of a label over one edge, before it is merged.
     image: Vec<u64>,
     changed: Vec<(u32, Edge, bool, bool)>,
-    rows: Vec<(u32, u32, u32, u32)>,
-    keys: Vec<u128>,
     pairs: Vec<(u32, Edge)>,
     /// Per node: the node whose labels it started from (or `NONE`).
     copied: Vec<u32>,
     /// Split the chosen block by every useful edge at it, not only the chosen one.
     split_all: bool,
+    /// Scratch space of [`Refiner::block_edges`].
+    scratch_edges: EdgeScratch,
     /// Must flags of the edges `(source, g, target)` before the current update.
     before: FxHashMap<(u32, u32, u32), (bool, bool)>,
 }
@@ -264,11 +386,10 @@ impl<'a> Refiner<'a> {
             scratch: Vec::new(),
             image: Vec::new(),
             changed: Vec::new(),
-            rows: Vec::new(),
-            keys: Vec::new(),
             pairs: Vec::new(),
             copied: Vec::new(),
             before: FxHashMap::default(),
+            scratch_edges: EdgeScratch::default(),
             split_all,
             part,
         };
@@ -284,45 +405,10 @@ impl<'a> Refiner<'a> {
         Ok(r)
     }
 
-    /// The may edges out of block `b`.
+    /// The may edges out of block `b`, sorted by `(action, target block)`.
     fn block_edges(&mut self, b: u32) -> Vec<AbsEdge> {
-        // One 128-bit key per move sorts several times faster than the tuples.
-        let mut keys = std::mem::take(&mut self.keys);
-        keys.clear();
-        for &s in self.part.members(b) {
-            for &(a, d) in self.m_out.of(s) {
-                let bd = self.part.block_of(d);
-                keys.push(
-                    u128::from(a) << 96
-                        | u128::from(bd) << 64
-                        | u128::from(s) << 32
-                        | u128::from(d),
-                );
-            }
-        }
-        keys.sort_unstable();
-        let mut rows = std::mem::take(&mut self.rows);
-        rows.clear();
-        rows.extend(keys.iter().map(|&k| {
-            (
-                (k >> 96) as u32,
-                (k >> 64) as u32,
-                (k >> 32) as u32,
-                k as u32,
-            )
-        }));
-        self.keys = keys;
-        let mut edges = Vec::new();
-        group_edges(
-            self.env,
-            &self.part,
-            b,
-            &mut rows,
-            &mut Vec::new(),
-            &mut edges,
-        );
-        self.rows = rows;
-        edges
+        self.scratch_edges
+            .block_edges(self.env, &self.part, &self.m_out, b)
     }
 
     /// After a block was split into `pieces` (the first keeps the block's number): the edges of
