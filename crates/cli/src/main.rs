@@ -127,6 +127,9 @@ struct CheckArgs {
     /// comma-separated; the rest form the second group.
     #[arg(long, value_name = "NAMES")]
     split: Option<String>,
+    /// lstar-nway: compute each level's weakest assumption instead of learning it.
+    #[arg(long)]
+    weakest: bool,
     /// circ: two groups (see --split) instead of one assumption per component.
     #[arg(long)]
     two_way: bool,
@@ -235,6 +238,7 @@ fn options_of(args: &CheckArgs, checker: &Checker) -> Result<MethodOptions, Fail
         options.quotient_component = Some(component_index(checker, name)?);
     }
     options.two_way = args.two_way;
+    options.weakest = args.weakest;
     options.no_alphabet_refinement = args.no_alphabet_refinement;
     options.neighbours_only = args.premise_policy == PremisePolicy::Neighbours;
     options.max_steps = args.max_steps;
@@ -392,6 +396,7 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
             one,
             args.method,
             args.split.as_deref(),
+            args.weakest,
             &config,
             args.format == Format::Json,
         );

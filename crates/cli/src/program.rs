@@ -15,11 +15,13 @@ use serde_json::{Value, json};
 use crate::{Failure, input_error};
 
 /// Runs the loop on the program in `path`; exit code 0 holds, 1 violated.
-/// `split`: `--split`, program components by name or number (comma-separated).
+/// `split`: `--split`, program components by name or number (comma-separated); `weakest`:
+/// `--weakest`.
 pub(crate) fn run(
     path: &Path,
     method: Method,
     split: Option<&str>,
+    weakest: bool,
     config: &Config,
     as_json: bool,
 ) -> Result<ExitCode, Failure> {
@@ -27,6 +29,7 @@ pub(crate) fn run(
         .map_err(|e| input_error(anyhow::anyhow!("cannot read {}: {e}", path.display())))?;
     let program = System::parse(&text, &path.display().to_string()).map_err(input_error)?;
     let mut options = MethodOptions::default();
+    options.weakest = weakest;
     if let Some(split) = split {
         let index = |part: &str| {
             program
@@ -56,10 +59,15 @@ pub(crate) fn run(
             }
         })?;
     let holds = !matches!(report.predabs.verdict, ProgramVerdict::Violated(_));
-    if as_json {
-        println!("{}", to_json(&program, method, &report));
+    let name = if weakest && method == Method::LstarNway {
+        format!("{} --weakest", method.name())
     } else {
-        print_text(&program, method, &report);
+        method.name().to_owned()
+    };
+    if as_json {
+        println!("{}", to_json(&program, &name, &report));
+    } else {
+        print_text(&program, &name, &report);
     }
     Ok(ExitCode::from(u8::from(!holds)))
 }
@@ -82,7 +90,7 @@ fn predicates(program: &System, report: &ProgramReport) -> Vec<(String, Vec<Stri
         .collect()
 }
 
-fn to_json(program: &System, method: Method, report: &ProgramReport) -> Value {
+fn to_json(program: &System, method: &str, report: &ProgramReport) -> Value {
     let r = &report.predabs;
     let (verdict, trace, values) = match &r.verdict {
         ProgramVerdict::Violated(t) => (
@@ -106,7 +114,7 @@ fn to_json(program: &System, method: Method, report: &ProgramReport) -> Value {
         .collect();
     let mut v = json!({
         "verdict": verdict,
-        "method": format!("predabs+{}", method.name()),
+        "method": format!("predabs+{method}"),
         "counterexample": trace,
         "values": values,
         "states": stats.product_states,
@@ -129,7 +137,7 @@ fn to_json(program: &System, method: Method, report: &ProgramReport) -> Value {
     v
 }
 
-fn print_text(program: &System, method: Method, report: &ProgramReport) {
+fn print_text(program: &System, method: &str, report: &ProgramReport) {
     let r = &report.predabs;
     match &r.verdict {
         ProgramVerdict::Violated(t) => {
@@ -173,7 +181,7 @@ fn print_text(program: &System, method: Method, report: &ProgramReport) {
     let stats = &r.stats;
     println!(
         "predicate abstraction + {}: {} iterations, {} predicates, {} prover calls, {:.3} s",
-        method.name(),
+        method,
         r.iterations,
         r.predicates.len(),
         stats.prover.backend_calls(),

@@ -424,6 +424,49 @@ fn programs_are_checked_by_predicate_abstraction() {
 }
 
 #[test]
+fn programs_are_checked_with_computed_weakest_assumptions() {
+    // Bakery needs a refinement: the spurious counterexample comes back through every level of
+    // the weakest-assumption chain; the buggy variant gives a concrete counterexample.
+    let ok = guarantor(&[
+        "check",
+        "--method",
+        "lstar-nway",
+        "--weakest",
+        "--format",
+        "json",
+        "crates/predabs/tests/data/bakery.gc",
+    ]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let v = json_of(&ok);
+    assert_eq!(v["method"], "predabs+lstar-nway --weakest");
+    assert_eq!(v["iterations"], 2, "{v}");
+    assert_eq!(v["queries"]["membership"], 0, "{v}");
+    assert!(!v["assumptions"].as_array().unwrap().is_empty(), "{v}");
+    let bug = guarantor(&[
+        "check",
+        "--method",
+        "lstar-nway",
+        "--weakest",
+        "--format",
+        "json",
+        "crates/predabs/tests/data/bakery_bug.gc",
+    ]);
+    assert_eq!(
+        bug.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&bug.stderr)
+    );
+    let v = json_of(&bug);
+    assert!(v["values"].as_str().unwrap().contains("y1="), "{v}");
+}
+
+#[test]
 fn program_reports_name_predicates_iterations_prover_calls_and_assumptions() {
     let path = "crates/predabs/tests/data/bakery.gc";
     let out = guarantor(&["check", "--method", "lstar", "--format", "json", path]);

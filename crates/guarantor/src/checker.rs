@@ -19,7 +19,9 @@ use guarantor_compose::{
     Violation, check_system, compose,
 };
 use guarantor_lstar::LstarError;
-use guarantor_lstar::ag::{AgConfig, AgReport, check_asym, check_asym_n, check_sym_n};
+use guarantor_lstar::ag::{
+    AgConfig, AgReport, check_asym, check_asym_n, check_asym_weakest, check_sym_n,
+};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
 use guarantor_quotient::{QuotientConfig, QuotientError, check_with_quotient};
 
@@ -73,12 +75,18 @@ impl Method {
 }
 
 /// Options that only some methods read.
+// Each bool is an independent switch of one method; an enum per switch would only obscure them.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct MethodOptions {
     /// `lstar` and `circ` two-way: the components (by index) of the first group; default: the
     /// first component alone for `lstar`, the first half for two-way `circ`.
     pub split: Option<Vec<usize>>,
+    /// `lstar-nway`: compute each level's weakest assumption by subset construction instead of
+    /// learning it (no queries, no relearning of inner levels per outer conjecture; see
+    /// [`check_asym_weakest`]).
+    pub weakest: bool,
     /// `circ`: decompose into two groups (`split`) instead of one assumption per component.
     pub two_way: bool,
     /// `circ`: refine the assumption alphabet starting from the property's (default on).
@@ -446,6 +454,9 @@ impl Checker {
                 report
             }
             Method::LstarSym => self.run_sym_without_error_states(&property, &ag)?,
+            Method::LstarNway if self.options.weakest => {
+                check_asym_weakest(&self.component_refs(), &property, &ag)?
+            }
             _ => check_asym_n(&self.component_refs(), &property, &ag)?,
         };
         let mut outcome = Outcome::new(report.verdict, method);

@@ -247,7 +247,7 @@ pub fn check_asym_n(
             })
         }
         [_, env @ ..] if env.iter().any(|m| m.error_state().is_some()) => {
-            check_env_errors(components, property, config)
+            check_env_errors_with(components, property, config, check_asym_n)
         }
         [m1, env @ ..] => {
             let mut teacher = AsymTeacher::new(m1, env, property, config)?;
@@ -276,11 +276,12 @@ pub fn check_asym_n(
 /// (a monolithic check without the property). If there is none, the `ERROR` transitions of the
 /// environment can never fire in the system, so they are removed and rule ASYM runs on the rest;
 /// the certificate's assumptions are then guaranteed by the environment *without* those
-/// transitions.
-fn check_env_errors(
+/// transitions. `then` is the rule that checks the system without them.
+pub(crate) fn check_env_errors_with(
     components: &[&Lts],
     property: &Lts,
     config: &AgConfig,
+    then: fn(&[&Lts], &Lts, &AgConfig) -> Result<AgReport, LstarError>,
 ) -> Result<AgReport, LstarError> {
     let report = check_safety(components, &[], &config.compose)?;
     if !report.verdict.is_holds() {
@@ -296,7 +297,7 @@ fn check_env_errors(
         .map(|m| without_error(m))
         .collect::<Result<Vec<_>, _>>()?;
     let all: Vec<&Lts> = std::iter::once(components[0]).chain(&env).collect();
-    check_asym_n(&all, property, config)
+    then(&all, property, config)
 }
 
 /// `lts` without its error marker and the transitions into its error state (which stays, isolated).

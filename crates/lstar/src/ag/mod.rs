@@ -2,6 +2,8 @@
 //!
 //! - [`asym`]: rule ASYM of Cobleigh et al. 2003 for `M1 || M2 |= P` ([`check_asym`]), and its
 //!   recursive n-way form ([`check_asym_n`]).
+//! - [`computed`]: the recursive form with each level's weakest assumption computed by subset
+//!   construction instead of learned ([`check_asym_weakest`]).
 //! - [`sym`]: rule SYM (Rule 2) of Chaki et al. 2004, with complement assumptions ([`check_sym`]),
 //!   and its n-way form ([`check_sym_n`]).
 //! - [`weakest`]: the weakest assumption of one component, with a W-method conformance oracle
@@ -14,10 +16,12 @@
 //! interface interleave freely — exactly the query's semantics, reusing the one safety checker.
 
 pub mod asym;
+pub mod computed;
 pub mod sym;
 pub mod weakest;
 
 pub use asym::{AsymTeacher, check_asym, check_asym_n};
+pub use computed::check_asym_weakest;
 pub use sym::{check_sym, check_sym_n};
 pub use weakest::{WeakestAssumption, weakest_assumption};
 

@@ -1,0 +1,54 @@
+//! The abstraction + assume-guarantee loop on the dining philosophers of Chaki et al. 2004 (and a
+//! variant without the lock, which violates the property): every compositional method configuration
+//! used in docs/benchmarks.md gives the monolithic verdict, and a violation comes with a concrete
+//! counterexample.
+
+use guarantor::compose::Config;
+use guarantor::predabs::{ProgramVerdict, System};
+use guarantor::program::check_program_with_options;
+use guarantor::{Method, MethodOptions};
+
+include!("../../predabs/examples/shared/philosophers.rs");
+
+/// The philosophers with the lock taken away: nothing stops all of them going right.
+fn without_lock(n: usize) -> String {
+    philosophers(n).replace("s0 -> s1 when lock == 0 do lock := 1;", "s0 -> s1;")
+}
+
+fn verdict(text: &str, method: Method, weakest: bool) -> ProgramVerdict {
+    let program = System::parse(text, "philosophers.gc").unwrap();
+    let mut options = MethodOptions::default();
+    options.weakest = weakest;
+    let report = check_program_with_options(
+        &program,
+        &guarantor::predabs::Config::new(),
+        method,
+        &options,
+        &Config::default(),
+    )
+    .unwrap();
+    report.predabs.verdict
+}
+
+#[test]
+fn computed_weakest_assumptions_agree_with_the_monolithic_check_on_the_philosophers() {
+    for n in 2..=5 {
+        for text in [philosophers(n), without_lock(n)] {
+            let mono = verdict(&text, Method::Monolithic, false);
+            let weakest = verdict(&text, Method::LstarNway, true);
+            assert_eq!(
+                matches!(mono, ProgramVerdict::Holds),
+                matches!(weakest, ProgramVerdict::Holds),
+                "n = {n}: {mono:?} vs {weakest:?}"
+            );
+        }
+        assert!(matches!(
+            verdict(&philosophers(n), Method::LstarNway, true),
+            ProgramVerdict::Holds
+        ));
+        assert!(matches!(
+            verdict(&without_lock(n), Method::LstarNway, true),
+            ProgramVerdict::Violated(_)
+        ));
+    }
+}

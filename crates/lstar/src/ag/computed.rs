@@ -1,0 +1,273 @@
+//! Rule ASYM applied recursively with each level's *weakest* assumption computed instead of
+//! learned (Giannakopoulou, Pasareanu, Barringer 2002, the construction Cobleigh et al. 2003 learn
+//! towards): for `M0 || M1 || ... || Mk |= P`, level 0's assumption is the weakest assumption of
+//! `M0` for `P` over its interface with the rest, `A0`; level `i` is the weakest assumption of
+//! `Mi` for `A(i-1)`; the last component is checked against the last assumption. Because every
+//! assumption is the weakest, the rule is complete at each level: the system satisfies `P` exactly
+//! when the last check passes.
+//!
+//! **Why not learn.** The recursive learner ([`check_asym_n`](super::check_asym_n)) discharges
+//! every conjecture of an outer level with a complete learning run of the inner levels, so the runs
+//! multiply with the depth (measured on the dining philosophers: docs/benchmarks.md). Here each
+//! level is one subset construction over a single component composed with the previous
+//! assumption, so no two concrete components are ever composed and the work grows with the sizes
+//! of the assumptions only.
+//!
+//! **Construction.** `Mi || A(i-1)_err` is composed, every action outside the interface
+//! `Sigma_i = (alpha Mi u alpha A(i-1)) n alpha(M(i+1) || ...)` is hidden, and the result is
+//! determinised; a subset holding pi is pi. The weakest assumption allows a trace unless it leads
+//! to pi: transitions into pi are dropped, and a trace the product cannot follow at all (it is
+//! blocked, so it is safe) goes to a universal state that allows everything. The result is
+//! minimised.
+//!
+//! **Counterexamples.** A failing last check gives a run of the last component that violates the
+//! last assumption; going back level by level, the run of `Mi || A(i-1)_err` that follows its
+//! projection to pi is found by simulation (as rule ASYM's teacher does) and interleaved with it,
+//! down to a run of the whole system that violates `P`.
+
+use guarantor_compose::{
+    Assumption, Certificate, ComposeError, Counterexample, Verdict, check_safety, compose,
+    error_lts,
+};
+use guarantor_lts::ops::{determinize_with_limit, hide, minimize_dfa};
+use guarantor_lts::{Lts, LtsBuilder, StateId};
+
+use super::asym::check_env_errors_with;
+use super::{AgConfig, AgReport, chain, merge, names, project};
+use crate::config::Stats;
+use crate::error::LstarError;
+
+/// The weakest assumption of one level, or the sign that the level violates its property whatever
+/// the rest does (pi is reachable through its own actions alone).
+enum Level {
+    Assumption(Lts),
+    ViolatedAlone,
+}
+
+/// Checks `components[0] || components[1] || ... |= property` with rule ASYM applied recursively,
+/// each level's assumption being the weakest one, computed (see the [module docs](self)).
+///
+/// On [`Verdict::Holds`] the certificate lists the assumption of every level, like
+/// [`check_asym_n`](super::check_asym_n)'s: the first is about components `"1,2,..."` and
+/// satisfies `<A0> components[0] <property>`, the next is about `"2,..."` and satisfies
+/// `<A1> components[1] <A0>`, and so on; the last component satisfies the last assumption.
+/// `assumption_sizes` are the states of each level's assumption in order, and `interface` is the
+/// outermost level's. No queries are asked, so the statistics are zero. On [`Verdict::Violated`]
+/// the counterexample is a run of the whole system.
+///
+/// ```
+/// use guarantor_lstar::ag::{AgConfig, check_asym_weakest};
+/// use guarantor_lts::{Lts, LtsBuilder, StateId};
+/// fn cycle(actions: &[&str]) -> Lts {
+///     let mut b = LtsBuilder::new();
+///     b.ensure_states(actions.len()).unwrap();
+///     for (i, a) in actions.iter().enumerate() {
+///         let next = StateId::must((i + 1) % actions.len());
+///         b.add_transition_named(StateId::must(i), a, next).unwrap();
+///     }
+///     b.build().unwrap()
+/// }
+/// let input = cycle(&["input", "send", "ack"]);
+/// let output = cycle(&["send", "output", "ack"]);
+/// let order = cycle(&["input", "output"]);
+/// let report = check_asym_weakest(&[&input, &output], &order, &AgConfig::default())?;
+/// assert!(report.verdict.is_holds());
+/// let wrong = cycle(&["output", "input"]);
+/// let report = check_asym_weakest(&[&input, &output], &wrong, &AgConfig::default())?;
+/// assert_eq!(report.verdict.counterexample().unwrap().trace, ["input"]);
+/// # Ok::<(), guarantor_lstar::LstarError>(())
+/// ```
+///
+/// # Errors
+/// Budgets of the model checks and of the subset constructions ([`AgConfig::compose`]'s state
+/// limit bounds each determinised product); a nondeterministic property; an empty `components` is
+/// [`LstarError::Unsupported`]. `ERROR` states of components after the first are handled as by
+/// [`check_asym_n`](super::check_asym_n): a search of the composition for them first.
+pub fn check_asym_weakest(
+    components: &[&Lts],
+    property: &Lts,
+    config: &AgConfig,
+) -> Result<AgReport, LstarError> {
+    match components {
+        [] => Err(LstarError::Unsupported("an empty system")),
+        [single] => {
+            let report = check_safety(&[*single], &[property], &config.compose)?;
+            Ok(empty_report(report.verdict))
+        }
+        [_, env @ ..] if env.iter().any(|m| m.error_state().is_some()) => {
+            check_env_errors_with(components, property, config, check_asym_weakest)
+        }
+        _ => levels(components, property, config),
+    }
+}
+
+fn empty_report(verdict: Verdict) -> AgReport {
+    AgReport {
+        verdict,
+        stats: Stats::default(),
+        assumption_sizes: Vec::new(),
+        interface: Vec::new(),
+    }
+}
+
+/// The recursion, unrolled: `properties[i]` is level `i`'s property (`property`, then each
+/// level's assumption in turn).
+fn levels(components: &[&Lts], property: &Lts, config: &AgConfig) -> Result<AgReport, LstarError> {
+    let n = components.len();
+    let mut properties: Vec<Lts> = vec![property.clone()];
+    let mut interfaces: Vec<Vec<String>> = Vec::with_capacity(n - 1);
+    for (i, m) in components[..n - 1].iter().enumerate() {
+        config.compose.budget()?;
+        let rest = &components[i + 1..];
+        let sigma = interface(m, &properties[i], rest);
+        match weakest(m, &properties[i], &sigma, config)? {
+            Level::Assumption(a) => {
+                note_level(config, i, &a);
+                properties.push(a);
+                interfaces.push(sigma);
+            }
+            Level::ViolatedAlone => {
+                interfaces.push(sigma);
+                let cex = back(components, &properties, &interfaces, i, Vec::new(), config)?;
+                return Ok(empty_report(Verdict::Violated(cex)));
+            }
+        }
+    }
+    let last = check_safety(&[components[n - 1]], &[&properties[n - 1]], &config.compose)?;
+    let verdict = match last.verdict {
+        Verdict::Violated(cex) => {
+            let whole = back(
+                components,
+                &properties,
+                &interfaces,
+                n - 2,
+                cex.trace,
+                config,
+            )?;
+            Verdict::Violated(whole)
+        }
+        _ => {
+            let assumptions = properties
+                .iter()
+                .skip(1)
+                .enumerate()
+                .map(|(i, a)| Assumption {
+                    component: (i + 1..n)
+                        .map(|j| j.to_string())
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    lts: a.clone(),
+                })
+                .collect();
+            Verdict::Holds(Certificate { assumptions })
+        }
+    };
+    Ok(AgReport {
+        verdict,
+        stats: Stats::default(),
+        assumption_sizes: properties.iter().skip(1).map(Lts::num_states).collect(),
+        interface: interfaces.into_iter().next().unwrap_or_default(),
+    })
+}
+
+/// `(alpha m u alpha property) n alpha rest`, in the order the names first appear.
+fn interface(m: &Lts, property: &Lts, rest: &[&Lts]) -> Vec<String> {
+    let mut sigma: Vec<String> = Vec::new();
+    for name in names(m).chain(names(property)) {
+        if rest.iter().any(|r| r.alphabet().contains(name)) && !sigma.iter().any(|s| s == name) {
+            sigma.push(name.to_owned());
+        }
+    }
+    sigma
+}
+
+/// The weakest assumption of `m` for `property` over `sigma` (see the module docs).
+fn weakest(
+    m: &Lts,
+    property: &Lts,
+    sigma: &[String],
+    config: &AgConfig,
+) -> Result<Level, LstarError> {
+    let err = error_lts(property)?;
+    let product = compose(&[m, &err], &config.compose)?;
+    let hidden: Vec<&str> = names(&product)
+        .filter(|n| !sigma.iter().any(|s| s == n))
+        .collect();
+    let limit = config.compose.max_states.unwrap_or(StateId::LIMIT);
+    let det = determinize_with_limit(&hide(&product, hidden), limit).map_err(|e| match e {
+        guarantor_lts::LtsError::StateLimit { .. } => {
+            LstarError::Compose(ComposeError::StateLimit { limit })
+        }
+        other => LstarError::Lts(other),
+    })?;
+    drop(product);
+    if det.is_error(det.initial()) {
+        return Ok(Level::ViolatedAlone);
+    }
+    config.compose.budget()?;
+    let mut b = LtsBuilder::new();
+    let actions = sigma
+        .iter()
+        .map(|s| b.action(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let own: Vec<Option<guarantor_lts::ActionId>> =
+        sigma.iter().map(|s| det.alphabet().get(s)).collect();
+    b.ensure_states(det.num_states() + 1)?;
+    let anything = StateId::must(det.num_states());
+    for s in det.states().filter(|&s| !det.is_error(s)) {
+        for (&a, o) in actions.iter().zip(&own) {
+            let next = o.and_then(|o| det.outgoing_on(s, o).first());
+            match next {
+                Some(e) if det.is_error(e.target) => {}
+                Some(e) => b.add_transition(s, a, e.target)?,
+                None => b.add_transition(s, a, anything)?,
+            }
+        }
+    }
+    for &a in &actions {
+        b.add_transition(anything, a, anything)?;
+    }
+    b.set_initial(det.initial())?;
+    Ok(Level::Assumption(minimize_dfa(&b.build()?)?))
+}
+
+/// From a run `trace` of components `level + 1..` that violates `properties[level + 1]` (level's
+/// assumption), a run of the whole system that violates `properties[0]`.
+fn back(
+    components: &[&Lts],
+    properties: &[Lts],
+    interfaces: &[Vec<String>],
+    level: usize,
+    mut trace: Vec<String>,
+    config: &AgConfig,
+) -> Result<Counterexample, LstarError> {
+    let mut violation = None;
+    for i in (0..=level).rev() {
+        let sigma = &interfaces[i];
+        let word = project(&trace, sigma);
+        let spelled = chain(&word, sigma)?;
+        let report = check_safety(
+            &[components[i], &spelled],
+            &[&properties[i]],
+            &config.compose,
+        )?;
+        let Some(witness) = report.verdict.counterexample() else {
+            return Err(LstarError::Unsupported(
+                "a weakest assumption whose violation does not replay (a bug)",
+            ));
+        };
+        trace = merge(&witness.trace, &trace, sigma);
+        violation = Some(witness.violation);
+    }
+    let violation = violation.ok_or(LstarError::Unsupported("an empty level range"))?;
+    Ok(Counterexample::new(trace, violation))
+}
+
+fn note_level(config: &AgConfig, level: usize, assumption: &Lts) {
+    if let Some(monitor) = &config.compose.monitor {
+        monitor.note(format!(
+            "ASYM (weakest): level {level}, assumption of {} states",
+            assumption.num_states()
+        ));
+    }
+}

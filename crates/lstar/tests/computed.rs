@@ -1,0 +1,142 @@
+//! Rule ASYM with computed weakest assumptions: random systems of up to four components checked
+//! against the monolithic checker, every counterexample replayed on the whole system, every
+//! certificate re-checked premise by premise; components with `ERROR` states included.
+
+use guarantor_compose::{
+    Config, Verdict, check_safety, check_triple,
+    replay::{replay, violates},
+};
+use guarantor_lstar::ag::{AgConfig, check_asym_n, check_asym_weakest};
+use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
+use guarantor_lts::{Lts, LtsBuilder, StateId};
+use proptest::prelude::*;
+
+fn agrees(parts: &[&Lts], p: &Lts) -> Result<(), TestCaseError> {
+    let report = check_asym_weakest(parts, p, &AgConfig::default()).unwrap();
+    let mono = check_safety(parts, &[p], &Config::default()).unwrap();
+    prop_assert_eq!(report.verdict.is_holds(), mono.verdict.is_holds());
+    match &report.verdict {
+        Verdict::Violated(cex) => {
+            prop_assert!(
+                replay(parts, &cex.trace).is_ok(),
+                "{:?} does not replay",
+                cex.trace
+            );
+            prop_assert!(violates(parts, &[p], &cex.trace).unwrap());
+        }
+        Verdict::Holds(cert)
+            if parts.len() > 1 && parts[1..].iter().all(|m| m.error_state().is_none()) =>
+        {
+            // Level i: <A_i> M_i <A_(i-1)> (A_(-1) = P) and M_(i+1) || ... |= A_i.
+            prop_assert_eq!(cert.assumptions.len(), parts.len() - 1);
+            prop_assert_eq!(report.assumption_sizes.len(), parts.len() - 1);
+            let mut guarantee = p;
+            for (i, a) in cert.assumptions.iter().enumerate() {
+                let expected: Vec<String> = (i + 1..parts.len()).map(|j| j.to_string()).collect();
+                prop_assert_eq!(&a.component, &expected.join(","));
+                let premise1 =
+                    check_triple(&a.lts, parts[i], guarantee, &Config::default()).unwrap();
+                prop_assert!(premise1.verdict.is_holds());
+                let premise2 =
+                    check_safety(&parts[i + 1..], &[&a.lts], &Config::default()).unwrap();
+                prop_assert!(premise2.verdict.is_holds());
+                guarantee = &a.lts;
+            }
+        }
+        Verdict::Holds(_) => {}
+        _ => prop_assert!(false, "unknown verdict"),
+    }
+    Ok(())
+}
+
+fn error_states(mut config: LtsStrategyConfig) -> LtsStrategyConfig {
+    config.error_state = true;
+    config
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn computed_assumptions_agree_with_the_monolithic_check(
+        sys in arb_system_with(4, LtsStrategyConfig::new(3, &["a", "b", "c", "d", "e"])),
+        p in arb_deterministic_property(3, &["a", "b", "c"]),
+    ) {
+        let parts: Vec<&Lts> = sys.iter().collect();
+        agrees(&parts, &p)?;
+    }
+
+    #[test]
+    fn computed_assumptions_agree_with_the_monolithic_check_with_error_states(
+        sys in arb_system_with(4, error_states(LtsStrategyConfig::new(3, &["a", "b", "c", "d", "e"]))),
+        p in arb_deterministic_property(3, &["a", "b", "c"]),
+    ) {
+        let parts: Vec<&Lts> = sys.iter().collect();
+        agrees(&parts, &p)?;
+    }
+
+    #[test]
+    fn computed_and_learned_assumptions_give_the_same_verdict(
+        sys in arb_system_with(3, LtsStrategyConfig::new(3, &["a", "b", "c", "d"])),
+        p in arb_deterministic_property(2, &["a", "b", "c"]),
+    ) {
+        let parts: Vec<&Lts> = sys.iter().collect();
+        let computed = check_asym_weakest(&parts, &p, &AgConfig::default()).unwrap();
+        let learned = check_asym_n(&parts, &p, &AgConfig::default()).unwrap();
+        prop_assert_eq!(computed.verdict.is_holds(), learned.verdict.is_holds());
+    }
+}
+
+/// A component that can reach `ERROR` after `a`: the system is violated through it whatever the
+/// property says, and the counterexample says so.
+#[test]
+fn error_states_of_any_component_are_found() {
+    let ok = |name: &str| {
+        let mut b = LtsBuilder::new();
+        b.add_state().unwrap();
+        b.add_transition_named(StateId::must(0), name, StateId::must(0))
+            .unwrap();
+        b.build().unwrap()
+    };
+    let mut b = LtsBuilder::new();
+    b.ensure_states(2).unwrap();
+    b.add_transition_named(StateId::must(0), "a", StateId::must(1))
+        .unwrap();
+    b.set_error(StateId::must(1)).unwrap();
+    let failing = b.build().unwrap();
+    let p = ok("b");
+    for order in [
+        [&ok("a"), &failing, &ok("b")],
+        [&failing, &ok("a"), &ok("b")],
+        [&ok("b"), &ok("a"), &failing],
+    ] {
+        let report = check_asym_weakest(&order, &p, &AgConfig::default()).unwrap();
+        let cex = report.verdict.counterexample().expect("ERROR is reachable");
+        assert_eq!(cex.trace, ["a"]);
+        assert!(violates(&order, &[&p], &cex.trace).unwrap());
+    }
+}
+
+/// The property fails through the first component's own actions: no assumption can help, and the
+/// counterexample is that run.
+#[test]
+fn a_violation_of_the_first_component_alone_is_reported() {
+    let mut b = LtsBuilder::new();
+    b.ensure_states(2).unwrap();
+    b.add_transition_named(StateId::must(0), "bad", StateId::must(1))
+        .unwrap();
+    b.add_transition_named(StateId::must(1), "shared", StateId::must(1))
+        .unwrap();
+    let m0 = b.build().unwrap();
+    let mut b = LtsBuilder::new();
+    b.add_state().unwrap();
+    b.add_transition_named(StateId::must(0), "shared", StateId::must(0))
+        .unwrap();
+    let m1 = b.build().unwrap();
+    let mut b = LtsBuilder::new();
+    b.add_state().unwrap();
+    b.action("bad").unwrap();
+    let never_bad = b.build().unwrap();
+    let report = check_asym_weakest(&[&m0, &m1], &never_bad, &AgConfig::default()).unwrap();
+    assert_eq!(report.verdict.counterexample().unwrap().trace, ["bad"]);
+}
