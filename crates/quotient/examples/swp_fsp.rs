@@ -9,9 +9,9 @@
 //! check and the synthesis alternate run by run, so machine load hits both alike. Unlike the
 //! CLI's `seconds`, the synthesis time leaves out composing `M` and checking `M || A`.
 //!
-//! `swp_fsp repeat <A|B|C|D> <mono|exact|one|all> <runs>` repeats one computation, for measuring
-//! CPU time from outside (`perf stat -e task-clock`; subtract a run with `<runs>` = 0 for the
-//! parsing and composing).
+//! `swp_fsp repeat <A|B|C|D> <mono|exact|one|all> <runs>` repeats one computation (and prints the
+//! steps and sizes of a synthesis to stderr), for measuring CPU time from outside: `perf stat -e
+//! task-clock`, minus a run with `<runs>` = 0 (parsing and composing), divided by `<runs>`.
 
 use std::time::{Duration, Instant};
 
@@ -96,21 +96,21 @@ fn main() {
         let t = load(&format!("SYS_{}", args[1]));
         let runs: usize = args[3].parse().expect("a number of runs");
         let qc = config(&args[2]);
-        if args[2] != "mono" {
-            let s = synthesize(&t.m, &t.n, &[&t.property], &qc).unwrap();
-            eprintln!(
-                "steps {} assumption {} converged {}",
-                s.refinement_steps,
-                s.assumption.num_states(),
-                s.converged
-            );
-        }
+        let mut last = None;
         for _ in 0..runs {
             if args[2] == "mono" {
                 std::hint::black_box(mono(&t));
             } else {
-                std::hint::black_box(synthesize(&t.m, &t.n, &[&t.property], &qc).unwrap());
+                last = Some(synthesize(&t.m, &t.n, &[&t.property], &qc).unwrap());
             }
+        }
+        if let Some(s) = last {
+            eprintln!(
+                "steps {} abstract states {} assumption states {}",
+                s.refinement_steps,
+                s.sizes.last().map_or(0, |x| x.abstraction_states),
+                s.assumption.num_states()
+            );
         }
         return;
     }
