@@ -136,6 +136,34 @@ impl<T: Copy> Csr<T> {
         Self { off, data }
     }
 
+    /// Regroups, reusing this list's buffers, the `(key, item)` pairs that `items` yields (it is
+    /// called twice and must yield the same pairs both times); items of one key keep their order.
+    /// `fill` is scratch space.
+    pub(crate) fn rebuild<I: Iterator<Item = (u32, T)>>(
+        &mut self,
+        keys: usize,
+        items: impl Fn() -> I,
+        fill: &mut Vec<u32>,
+        placeholder: T,
+    ) {
+        self.off.clear();
+        self.off.resize(keys + 1, 0);
+        for (k, _) in items() {
+            self.off[k as usize + 1] += 1;
+        }
+        for i in 0..keys {
+            self.off[i + 1] += self.off[i];
+        }
+        fill.clear();
+        fill.extend_from_slice(&self.off[..keys]);
+        self.data.clear();
+        self.data.resize(self.off[keys] as usize, placeholder);
+        for (k, item) in items() {
+            self.data[fill[k as usize] as usize] = item;
+            fill[k as usize] += 1;
+        }
+    }
+
     /// The number of keys.
     pub(crate) fn keys(&self) -> usize {
         self.off.len().saturating_sub(1)

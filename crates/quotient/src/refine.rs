@@ -326,7 +326,8 @@ pub(crate) struct Refiner<'a> {
     /// The image of a label over one edge, before it is merged.
     image: Vec<u64>,
     changed: Vec<(u32, Edge, bool, bool)>,
-    pairs: Vec<(u32, Edge)>,
+    /// Scratch space for rebuilding `inc`.
+    fill: Vec<u32>,
     /// Per node: the node whose labels it started from (or `NONE`).
     copied: Vec<u32>,
     /// Split the chosen block by every useful edge at it, not only the chosen one.
@@ -386,7 +387,7 @@ impl<'a> Refiner<'a> {
             scratch: Vec::new(),
             image: Vec::new(),
             changed: Vec::new(),
-            pairs: Vec::new(),
+            fill: Vec::new(),
             copied: Vec::new(),
             before: FxHashMap::default(),
             scratch_edges: EdgeScratch::default(),
@@ -618,21 +619,25 @@ impl<'a> Refiner<'a> {
             self.out[q as usize] = edges;
         }
         self.before = before;
-        let mut pairs = std::mem::take(&mut self.pairs);
-        pairs.clear();
-        for (q, es) in self.out.iter().enumerate() {
-            pairs.extend(es.iter().map(|e| {
-                (
-                    e.other,
-                    Edge {
-                        other: q as u32,
-                        ..*e
-                    },
-                )
-            }));
-        }
-        self.inc = Csr::from_pairs(self.nodes.len(), &pairs);
-        self.pairs = pairs;
+        let out = &self.out;
+        self.inc.rebuild(
+            self.nodes.len(),
+            || {
+                out.iter().enumerate().flat_map(|(q, es)| {
+                    es.iter().map(move |e| {
+                        (
+                            e.other,
+                            Edge {
+                                other: q as u32,
+                                ..*e
+                            },
+                        )
+                    })
+                })
+            },
+            &mut self.fill,
+            Edge::default(),
+        );
         self.reachability();
         for &(q, e, need_f, need_b) in &changed {
             if need_f {
