@@ -116,7 +116,11 @@ proptest! {
         let sizes = synthesize(&m, comps[r], &[&property], &recorded).unwrap();
         prop_assert_eq!(sizes.refinement_steps, full.refinement_steps);
         prop_assert_eq!(sizes.sizes.len(), full.refinement_steps + 1);
-        prop_assert_eq!(sizes.assumption.num_states(), full.assumption.num_states());
+        // The last round is the converged one; recording keeps the smallest assumption seen, which
+        // an earlier, coarser abstraction may give (the two-phase construction is not monotone in
+        // the abstraction: a proptest seed has 2 states after step 0 and 3 at convergence).
+        prop_assert_eq!(sizes.sizes.last().map(|x| x.states), Some(full.assumption.num_states()));
+        prop_assert!(sizes.assumption.num_states() <= full.assumption.num_states());
         // Stopping after every number of steps: the assumption of that step (not only the
         // smallest) is a homomorphic image of N, invertible, and a violation found with it
         // lifts, through the homomorphism, to a counterexample of the original components.
