@@ -194,13 +194,16 @@ fn weakest(
         .filter(|n| !sigma.iter().any(|s| s == n))
         .collect();
     let limit = config.compose.max_states.unwrap_or(StateId::LIMIT);
-    let det = determinize_with_limit(&hide(&product, hidden), limit).map_err(|e| match e {
+    // Each intermediate is dropped as soon as the next exists: the peak is two of them, not three.
+    let hidden = hide(&product, hidden);
+    drop(product);
+    let det = determinize_with_limit(&hidden, limit).map_err(|e| match e {
         guarantor_lts::LtsError::StateLimit { .. } => {
             LstarError::Compose(ComposeError::StateLimit { limit })
         }
         other => LstarError::Lts(other),
     })?;
-    drop(product);
+    drop(hidden);
     if det.is_error(det.initial()) {
         return Ok(Level::ViolatedAlone);
     }
