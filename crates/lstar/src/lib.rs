@@ -18,7 +18,9 @@
 //! - [`DfaTeacher`]: a perfect teacher for a known DFA (tests, benchmarks).
 //! - [`ag`]: assume-guarantee checking with learned assumptions — rule ASYM
 //!   ([`ag::check_asym`], the entry point for the facade), its recursive n-way form
-//!   ([`ag::check_asym_n`]) and rule SYM with complement assumptions ([`ag::check_sym`]). Each
+//!   ([`ag::check_asym_n`]), the same recursion with each level's weakest assumption computed
+//!   rather than learned ([`ag::check_asym_weakest`]) and rule SYM with complement assumptions
+//!   ([`ag::check_sym`]). Each
 //!   returns an [`ag::AgReport`]: a [`Verdict`](guarantor_compose::Verdict) whose certificate holds
 //!   the learned assumptions as safety LTSs, or a counterexample that replays in every component,
 //!   plus query statistics and the assumption size of every round.
