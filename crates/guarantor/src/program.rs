@@ -23,6 +23,7 @@ use std::cell::RefCell;
 
 use guarantor_compose::{ComposeError, Verdict, Violation, compose};
 use guarantor_lts::Lts;
+use guarantor_lts::ops::{determinize, minimize_dfa, project};
 use guarantor_predabs::abstraction::AbstractSystem;
 use guarantor_predabs::cegar::CheckOutcome;
 use guarantor_predabs::prover::{NativeProver, SmtLibProver};
@@ -193,6 +194,8 @@ fn abstract_checker(
 ) -> Result<CheckerParts, CheckError> {
     let groups = if method == Method::Monolithic {
         ungrouped(abs, program)
+    } else if method == Method::LstarNway && options.weakest {
+        with_context(abs, grouped(abs, program, config)?, config)?
     } else {
         grouped(abs, program, config)?
     };
@@ -289,6 +292,76 @@ fn grouped(
             shared_name(abs, program, k),
             abs.shared[k].lts.clone(),
         ));
+    }
+    Ok(out)
+}
+
+/// For computed weakest assumptions: each group composed with a *context* per deterministic
+/// shared process it synchronises with — a copy of the process and, for every other group using
+/// it, that group's behaviour projected onto the process's labels (determinised, minimised).
+///
+/// **Why.** A weakest assumption must be right for every environment, including ones the system
+/// never is: with the lock in the last group, the abstract release `lock := 0` may come from any
+/// philosopher (the predicate does not say who holds the lock), so the assumption of each level
+/// tracks the set of inner philosophers that might be inside the lock at once and doubles per
+/// level. With the context, a level knows that a philosopher releases only what it took, and the
+/// assumptions stay polynomial (docs/benchmarks.md).
+///
+/// **Sound and complete.** Every context process is deterministic and its language contains the
+/// projection of the system's own traces (it is a copy of a component, or a projection of one),
+/// so composing it in blocks nothing and each system state has one context state: the system with
+/// contexts has exactly the traces and violations of the system without. Groups with an `ERROR`
+/// state are given none (the projection would have to keep it).
+fn with_context(
+    abs: &AbstractSystem,
+    groups: Vec<(usize, String, Lts)>,
+    config: &guarantor_compose::Config,
+) -> Result<Vec<(usize, String, Lts)>, CheckError> {
+    let usable = |l: &Lts| l.is_deterministic() && !l.has_tau() && l.error_state().is_none();
+    if groups.iter().any(|(_, _, l)| l.error_state().is_some()) {
+        return Ok(groups);
+    }
+    let shares = |l: &Lts, s: &Lts| s.alphabet().iter().any(|(_, a)| l.alphabet().contains(a));
+    // Per shared process: the projection of each group onto its labels (None: no common label).
+    let mut projections: Vec<Vec<Option<Lts>>> = Vec::new();
+    for s in abs.shared.iter().map(|s| &s.lts) {
+        let mut per_group = Vec::with_capacity(groups.len());
+        for (_, _, g) in &groups {
+            per_group.push(if usable(s) && shares(g, s) {
+                let keep: Vec<&str> = s.alphabet().iter().map(|(_, a)| a).collect();
+                let projected = determinize(&project(g, keep))?;
+                Some(minimize_dfa(&projected)?)
+            } else {
+                None
+            });
+        }
+        projections.push(per_group);
+    }
+    let mut out = Vec::with_capacity(groups.len());
+    for (k, (owner, name, g)) in groups.iter().enumerate() {
+        let mut parts: Vec<&Lts> = vec![g];
+        for (s, per_group) in abs.shared.iter().zip(&projections) {
+            if per_group[k].is_none() {
+                continue;
+            }
+            parts.push(&s.lts);
+            parts.extend(
+                per_group
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != k)
+                    .filter_map(|(_, p)| p.as_ref()),
+            );
+        }
+        if parts.len() == 1 {
+            out.push((*owner, name.clone(), g.clone()));
+        } else {
+            out.push((
+                *owner,
+                format!("{name} + context"),
+                compose(&parts, config)?,
+            ));
+        }
     }
     Ok(out)
 }

@@ -52,3 +52,29 @@ fn computed_weakest_assumptions_agree_with_the_monolithic_check_on_the_philosoph
         ));
     }
 }
+
+/// Computed weakest assumptions get each group with its lock and fork context (a copy of each
+/// shared process it uses, and the other groups projected onto that process's labels); the learned
+/// ones get the plain groups.
+#[test]
+fn only_computed_assumptions_get_a_context() {
+    let program = System::parse(&philosophers(3), "philosophers.gc").unwrap();
+    for (weakest, context) in [(true, true), (false, false)] {
+        let mut options = MethodOptions::default();
+        options.weakest = weakest;
+        let report = check_program_with_options(
+            &program,
+            &guarantor::predabs::Config::new(),
+            Method::LstarNway,
+            &options,
+            &Config::default(),
+        )
+        .unwrap();
+        let names = &report.last_check.components;
+        assert_eq!(names.len(), 3);
+        assert!(
+            names.iter().all(|n| n.ends_with(" + context") == context),
+            "{names:?}"
+        );
+    }
+}
