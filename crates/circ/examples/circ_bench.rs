@@ -8,9 +8,13 @@
 //! cargo run --release -p guarantor-circ --example circ_bench -- cs 2 3 4 5
 //! cargo run --release -p guarantor-circ --example circ_bench -- mer 2 3 4 5
 //! cargo run --release -p guarantor-circ --example circ_bench -- ablate-cs 3 4 5
+//! cargo run --release -p guarantor-circ --example circ_bench -- iters-cs 8 12 16
 //! ```
 //! `ablate-cs` / `ablate-mer` print instead what each SAT-encoding switch buys: NW+AR with
-//! symmetry breaking off, a fresh solver per SAT call, or selector-variable disjunctions.
+//! symmetry breaking off, a fresh solver per SAT call, or selector-variable disjunctions;
+//! `iters-cs` / `iters-mer` what keeps the iterations few: one counterexample per premise instead
+//! of up to 64, no re-analysis of old counterexamples after a refinement, no bound hint, and none
+//! of the three.
 //! Optional environment: `CIRC_TIMEOUT` (seconds per run, default 60), `MER_R` (resources, default
 //! 2), `CIRC_BUG=1` (buggy variants, which violate for `n >= 2`). Every CIRC-AG_N verdict is compared
 //! with the monolithic one; a disagreement is printed as `MISMATCH` in the time cell.
@@ -148,11 +152,60 @@ fn iters(r: Option<&guarantor_circ::CircReport>) -> String {
 /// The encoding ablation: NW+AR with each SAT-encoding switch flipped alone; per cell total time,
 /// SAT time and SAT calls.
 fn ablation(family: &str, sizes: &[usize], resources: usize, bug: bool, timeout: Duration) {
-    use guarantor_circ::Disjunction;
+    use guarantor_circ::{CexPerIteration, Disjunction};
+    let base = CircConfig::default();
+    // `ablate-*`: the SAT-encoding switches; `iters-*`: what keeps the iterations few.
+    let (family, configs): (&str, Vec<(&str, CircConfig)>) =
+        if let Some(f) = family.strip_prefix("iters-") {
+            (
+                f,
+                vec![
+                    ("default", base.clone()),
+                    (
+                        "one cex per premise",
+                        base.clone()
+                            .with_cex_per_iteration(CexPerIteration::AllPremises),
+                    ),
+                    ("no re-analysis", base.clone().with_reanalyse_traces(false)),
+                    ("no bound hint", base.clone().with_bound_hint(false)),
+                    (
+                        "none of the three",
+                        base.with_cex_per_iteration(CexPerIteration::AllPremises)
+                            .with_reanalyse_traces(false)
+                            .with_bound_hint(false),
+                    ),
+                ],
+            )
+        } else {
+            (
+                family,
+                vec![
+                    ("default", base.clone()),
+                    (
+                        "no symmetry breaking",
+                        base.clone().with_symmetry_breaking(false),
+                    ),
+                    (
+                        "fresh solver per call",
+                        base.clone().with_incremental(false),
+                    ),
+                    (
+                        "selector disjunctions",
+                        base.with_disjunction(Disjunction::Selectors),
+                    ),
+                ],
+            )
+        };
+    let names: Vec<&str> = configs.iter().map(|(n, _)| *n).collect();
     println!(
-        "| instance | default: s (SAT s, calls) | no symmetry breaking | fresh solver per call | selector disjunctions |"
+        "| instance | {} |",
+        names
+            .iter()
+            .map(|n| format!("{n}: s (SAT s, calls; iters, AR)"))
+            .collect::<Vec<_>>()
+            .join(" | ")
     );
-    println!("|---|---|---|---|---|");
+    println!("|---|{}", "---|".repeat(names.len()));
     for &n in sizes {
         let (comps, props) = if family == "mer" {
             mer(n, resources, bug)
@@ -161,17 +214,16 @@ fn ablation(family: &str, sizes: &[usize], resources: usize, bug: bool, timeout:
         };
         let c: Vec<&Lts> = comps.iter().collect();
         let p: Vec<&Lts> = props.iter().collect();
-        let base = CircConfig::default();
-        let configs = [
-            base.clone(),
-            base.clone().with_symmetry_breaking(false),
-            base.clone().with_incremental(false),
-            base.with_disjunction(Disjunction::Selectors),
-        ];
         let cells: Vec<String> = configs
-            .into_iter()
-            .map(|config| match run(&c, &p, config, timeout) {
-                (t, Some(r)) => format!("{t} ({:.3}, {})", r.sat_time.as_secs_f64(), r.sat_calls),
+            .iter()
+            .map(|(_, config)| match run(&c, &p, config.clone(), timeout) {
+                (t, Some(r)) => format!(
+                    "{t} ({:.3}, {}; {}, {})",
+                    r.sat_time.as_secs_f64(),
+                    r.sat_calls,
+                    r.iterations,
+                    r.alphabet_refinements
+                ),
                 (t, None) => t,
             })
             .collect();
@@ -187,7 +239,11 @@ fn ablation(family: &str, sizes: &[usize], resources: usize, bug: bool, timeout:
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let family = args.first().map_or("cs", String::as_str).to_owned();
-    if let Some(f) = family.strip_prefix("ablate-") {
+    if let Some(f) = family
+        .strip_prefix("ablate-")
+        .map(str::to_owned)
+        .or_else(|| family.starts_with("iters-").then(|| family.clone()))
+    {
         let sizes: Vec<usize> = args.iter().skip(1).filter_map(|s| s.parse().ok()).collect();
         let timeout = Duration::from_secs(
             std::env::var("CIRC_TIMEOUT")
@@ -199,7 +255,7 @@ fn main() {
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(2);
-        ablation(f, &sizes, resources, false, timeout);
+        ablation(&f, &sizes, resources, false, timeout);
         return;
     }
     let timeout = Duration::from_secs(
