@@ -7,6 +7,7 @@
 mod output;
 mod program;
 mod progress;
+mod stdout;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -270,6 +271,8 @@ fn main() -> ExitCode {
         Command::Assume(args) => run_assume(&args),
     };
     match result {
+        // The reason is already on stderr (see the `stdout` module).
+        Ok(_) if stdout::failed() => ExitCode::from(2),
         Ok(code) => code,
         Err(Failure::Input(e)) => {
             eprintln!("error: {e:#}");
@@ -424,14 +427,14 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::from(report.exit_code()))
 }
 
-fn write_lts(lts: &Lts, dot: bool) -> Result<(), Failure> {
-    let stdout = std::io::stdout().lock();
+fn write_lts(lts: &Lts, dot: bool) {
+    let out = std::io::stdout().lock();
     let written = if dot {
-        write_dot(lts, stdout, &DotOptions::default())
+        write_dot(lts, out, &DotOptions::default())
     } else {
-        write_aut(lts, stdout, &AutWriteOptions::default())
+        write_aut(lts, out, &AutWriteOptions::default())
     };
-    written.map_err(input_error)
+    stdout::settle(written);
 }
 
 fn run_assume(args: &AssumeArgs) -> Result<ExitCode, Failure> {
@@ -449,14 +452,14 @@ fn run_assume(args: &AssumeArgs) -> Result<ExitCode, Failure> {
             let lts = checker
                 .weakest_assumption(component, args.extra_states, &config)
                 .map_err(classify)?;
-            write_lts(&lts, args.dot)?;
+            write_lts(&lts, args.dot);
         }
         AssumeMethod::Quotient => {
             let qc = guarantor::quotient::QuotientConfig::new();
             let a = checker
                 .quotient_assumption(component, &qc)
                 .map_err(classify)?;
-            write_lts(&a.lts, args.dot)?;
+            write_lts(&a.lts, args.dot);
             // The class of each state of the component, on stderr so stdout stays one LTS.
             for (state, class) in a.classes.iter().flatten().enumerate() {
                 eprintln!("state {state} -> class {class}");
@@ -486,6 +489,6 @@ fn run_export(args: &ExportArgs) -> Result<ExitCode, Failure> {
             compose(&refs, &config).map_err(|e| classify(e.into()))?
         }
     };
-    write_lts(&lts, args.dot)?;
+    write_lts(&lts, args.dot);
     Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,7 @@
 //! The JSON fields `verdict`, `method`, `counterexample` and `states` are a contract with scripts:
 //! later methods add fields, never rename these.
 
+use crate::stdout::outln;
 use guarantor::compose::{Counterexample, Verdict, Violation};
 use guarantor::{AssumptionSummary, Checker, MethodStats, Outcome};
 use serde_json::{Value, json};
@@ -140,43 +141,48 @@ fn describe(checker: &Checker, violation: &Violation) -> String {
 }
 
 fn print_trace(title: &str, trace: &[String]) {
-    println!(
+    outln!(
         "{title} ({} step{}):",
         trace.len(),
         if trace.len() == 1 { "" } else { "s" }
     );
     for action in trace {
-        println!("    {action}");
+        outln!("    {action}");
     }
 }
 
 pub(crate) fn print_report(report: &Report, json: bool) {
     if json {
-        println!("{}", report.to_json());
+        outln!("{}", report.to_json());
         return;
     }
     match (&report.counterexample, &report.deadlock) {
         (Some(trace), _) => {
-            println!(
+            outln!(
                 "violated: {}",
                 report.violated.as_deref().unwrap_or("property")
             );
             print_trace("counterexample", trace);
         }
         (None, Some(trace)) => {
-            println!("deadlock");
+            outln!("deadlock");
             print_trace("trace to deadlock", trace);
         }
-        (None, None) => println!("holds"),
+        (None, None) => outln!("holds"),
     }
     for a in &report.assumptions {
-        println!(
+        outln!(
             "assumption for {}: {} states, {} transitions",
-            a.component, a.states, a.transitions
+            a.component,
+            a.states,
+            a.transitions
         );
     }
-    println!(
+    outln!(
         "method {}, {} states, {} transitions, {:.3} s",
-        report.method, report.states, report.transitions, report.seconds
+        report.method,
+        report.states,
+        report.transitions,
+        report.seconds
     );
 }

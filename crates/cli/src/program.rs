@@ -12,6 +12,7 @@ use guarantor::program::{ProgramReport, check_program_with_options};
 use guarantor::{Method, MethodOptions};
 use serde_json::{Value, json};
 
+use crate::stdout::outln;
 use crate::{Failure, input_error};
 
 /// Runs the loop on the program in `path`; exit code 0 holds, 1 violated.
@@ -65,7 +66,7 @@ pub(crate) fn run(
         method.name().to_owned()
     };
     if as_json {
-        println!("{}", to_json(&program, &name, &report));
+        outln!("{}", to_json(&program, &name, &report));
     } else {
         print_text(&program, &name, &report);
     }
@@ -141,14 +142,14 @@ fn print_text(program: &System, method: &str, report: &ProgramReport) {
     let r = &report.predabs;
     match &r.verdict {
         ProgramVerdict::Violated(t) => {
-            println!("violated");
-            println!("concrete counterexample:\n{}", t.display(program));
+            outln!("violated");
+            outln!("concrete counterexample:\n{}", t.display(program));
         }
-        _ => println!("holds"),
+        _ => outln!("holds"),
     }
     for (owner, preds) in predicates(program, report) {
         if !preds.is_empty() {
-            println!("predicates of {owner}: {}", preds.join(", "));
+            outln!("predicates of {owner}: {}", preds.join(", "));
         }
     }
     if !r.predicates.skipped.is_empty() {
@@ -158,13 +159,13 @@ fn print_text(program: &System, method: &str, report: &ProgramReport) {
             .iter()
             .map(|f| program.show(f))
             .collect();
-        println!(
+        outln!(
             "not tracked (mix local and global variables): {}",
             skipped.join(", ")
         );
     }
     for f in &r.stats.refinements {
-        println!(
+        outln!(
             "iteration {}: spurious counterexample {}; added {}",
             f.iteration,
             f.trace.join(" "),
@@ -173,13 +174,15 @@ fn print_text(program: &System, method: &str, report: &ProgramReport) {
     }
     let last = &report.last_check;
     for a in &last.assumptions {
-        println!(
+        outln!(
             "assumption for {}: {} states, {} transitions",
-            a.component, a.states, a.transitions
+            a.component,
+            a.states,
+            a.transitions
         );
     }
     let stats = &r.stats;
-    println!(
+    outln!(
         "predicate abstraction + {}: {} iterations, {} predicates, {} prover calls, {:.3} s",
         method,
         r.iterations,

@@ -703,3 +703,40 @@ fn depth_first_search_finds_the_same_verdicts() {
     args.extend_from_slice(&ORDER[1..]);
     assert_eq!(guarantor(&args).status.code(), Some(2));
 }
+
+/// Runs the binary with its stdout a pipe whose reading end is already closed, as in
+/// `guarantor check .. | head -0`: every write fails with a broken pipe.
+fn guarantor_into_closed_pipe(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_guarantor"))
+        .current_dir(root())
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // The parent holds the only reading end; dropping it closes the pipe before the child writes.
+    drop(child.stdout.take());
+    child.wait_with_output().expect("the binary ends")
+}
+
+#[test]
+fn a_closed_stdout_keeps_the_verdict_and_does_not_panic() {
+    let bad = [
+        "check",
+        "--property",
+        "examples/order/Order.aut",
+        "examples/order/Input.aut",
+        "examples/order/OutputBad.aut",
+    ];
+    for (args, code) in [
+        (&ORDER[..], 0),
+        (&bad[..], 1),
+        (&["export", "--aut", "examples/fsp/order.lts"][..], 0),
+    ] {
+        let out = guarantor_into_closed_pipe(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("error"), "{args:?}: {stderr}");
+    }
+}
