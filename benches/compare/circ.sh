@@ -12,21 +12,23 @@
 # "states" column gives the states it explored.
 #
 # Usage: benches/compare/circ.sh [--timeout S] [--sizes 2,4,6] [--mono-max-states N]
-#          [--configs nwar,nw,2w,2war] [FAMILY...]
-#   (default: --timeout 10 --sizes 2,3,4,6,8 --mono-max-states 10000000, all four configurations;
-#   families clientserver mer gas dining). A configuration left out of --configs shows "—".
+#          [--configs nwar,nw,2w,2war] [--premise-policy all|neighbours] [FAMILY...]
+#   (default: --timeout 10 --sizes 2,3,4,6,8 --mono-max-states 10000000, all four configurations,
+#   premise policy all; families clientserver mer gas dining). A configuration left out of
+#   --configs shows "—"; --premise-policy is passed to every circ run.
 # Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-TIMEOUT=10; SIZES=2,3,4,6,8; MONO_MAX=10000000; CONFIGS=nwar,nw,2w,2war; FAMILIES=()
+TIMEOUT=10; SIZES=2,3,4,6,8; MONO_MAX=10000000; CONFIGS=nwar,nw,2w,2war; POLICY=all; FAMILIES=()
 while [ $# -gt 0 ]; do
     case $1 in
         --timeout) TIMEOUT=$2; shift 2 ;;
         --sizes) SIZES=$2; shift 2 ;;
         --mono-max-states) MONO_MAX=$2; shift 2 ;;
         --configs) CONFIGS=$2; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        --premise-policy) POLICY=$2; shift 2 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) FAMILIES+=("$1"); shift ;;
     esac
 done
@@ -89,7 +91,7 @@ for fam in "${FAMILIES[@]}"; do
                 key=${cfg%%:*}; flags=${cfg#*:}
                 if [[ ",$CONFIGS," != *",$key,"* ]]; then row+=("—"); gs+=("—"); its+=("—"); continue; fi
                 # shellcheck disable=SC2086
-                run "$fam" "$target" "$n" "$key" --method circ $flags
+                run "$fam" "$target" "$n" "$key" --method circ --premise-policy "$POLICY" $flags
                 IFS='|' read -r s g it v _ <<< "$CELL"
                 if [ "$v" != "$mv" ] && [ "$v" != timeout ] && [ "$v" != skip ]; then
                     s="MISMATCH $v $s"

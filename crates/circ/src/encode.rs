@@ -568,6 +568,17 @@ impl Synthesizer {
                 reason: format!("atom outside the assumption alphabets: {bad:?}"),
             });
         }
+        // Every assumption is prefix-closed with an initial state, so the empty word is in each
+        // language: `+(j, [])` makes the constraint true (nothing to add) and `-(j, [])` is false
+        // (dropped from the disjunction; were it the only atom, the empty clause left is false
+        // too, exactly as before, so the meaning never changes, only the clause gets shorter).
+        if c.0.iter().any(|a| a.positive && a.word.is_empty()) {
+            return Ok(());
+        }
+        let mut c = c;
+        c.0.retain(|a| a.positive || !a.word.is_empty());
+        let mut seen_atoms = FxHashSet::default();
+        c.0.retain(|a| seen_atoms.insert(a.clone()));
         if !self.seen.insert(c.clone()) {
             return Ok(());
         }

@@ -275,3 +275,35 @@ fn overflow_never_hides_a_smaller_family() {
         assert_eq!(brute_force(&[1, 1], &cs, total), Some(total), "big = {big}");
     }
 }
+
+/// Atoms about the empty word are decided by prefix-closure alone: `-(j, [])` is dropped from its
+/// disjunction (the rest still binds), `+(j, [])` makes the constraint true, and a constraint of
+/// `-(j, [])` alone stays false (no assumptions exist).
+#[test]
+fn empty_word_atoms_are_simplified_without_changing_the_meaning() {
+    let names = vec![vec!["a".into()], vec!["a".into()]];
+    let mut s = Synthesizer::new(names.clone(), SynthOptions::default());
+    s.add(Constraint(vec![
+        Atom::minus(1, vec![]),
+        Atom::plus(0, vec![0]),
+    ]))
+    .unwrap();
+    s.add(Constraint(vec![
+        Atom::plus(1, vec![]),
+        Atom::minus(0, vec![0]),
+    ]))
+    .unwrap();
+    assert_eq!(s.constraints().len(), 1);
+    assert_eq!(s.constraints()[0].0, vec![Atom::plus(0, vec![0])]);
+    let g = s.solve().unwrap();
+    assert!(Atom::plus(0, vec![0]).holds(&g));
+    let mut s = Synthesizer::new(
+        names,
+        SynthOptions {
+            max_total_states: 6,
+            ..SynthOptions::default()
+        },
+    );
+    s.add(Constraint(vec![Atom::minus(0, vec![])])).unwrap();
+    assert!(matches!(s.solve(), Err(CircError::SizeLimit { .. })));
+}
