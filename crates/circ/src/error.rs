@@ -79,7 +79,9 @@ impl CircError {
             Self::IterationLimit { .. }
             | Self::SatBudget { .. }
             | Self::SizeLimit { .. }
-            | Self::Lts(LtsError::IdOverflow(_) | LtsError::StateLimit { .. }) => true,
+            | Self::Lts(
+                LtsError::IdOverflow(_) | LtsError::StateLimit { .. } | LtsError::Interrupted,
+            ) => true,
             Self::Compose(e) => e.is_budget(),
             _ => false,
         }

@@ -55,7 +55,9 @@ impl ComposeError {
             Self::StateLimit { .. }
             | Self::Deadline
             | Self::Cancelled
-            | Self::Lts(LtsError::IdOverflow(_) | LtsError::StateLimit { .. }) => true,
+            | Self::Lts(
+                LtsError::IdOverflow(_) | LtsError::StateLimit { .. } | LtsError::Interrupted,
+            ) => true,
             Self::PropertyNotDeterministic { .. } | Self::Lts(_) => false,
         }
     }

@@ -140,3 +140,47 @@ fn a_violation_of_the_first_component_alone_is_reported() {
     let report = check_asym_weakest(&[&m0, &m1], &never_bad, &AgConfig::default()).unwrap();
     assert_eq!(report.verdict.counterexample().unwrap().trace, ["bad"]);
 }
+
+/// "the 22nd action from the end is `a`" as a nondeterministic LTS: its subset construction has
+/// 2^22 states, far more than a short deadline allows.
+fn nth_from_last(n: usize) -> Lts {
+    let mut b = LtsBuilder::new();
+    b.ensure_states(n + 1).unwrap();
+    let s = StateId::must;
+    b.add_transition_named(s(0), "a", s(0)).unwrap();
+    b.add_transition_named(s(0), "b", s(0)).unwrap();
+    b.add_transition_named(s(0), "a", s(1)).unwrap();
+    for i in 1..n {
+        b.add_transition_named(s(i), "a", s(i + 1)).unwrap();
+        b.add_transition_named(s(i), "b", s(i + 1)).unwrap();
+    }
+    b.build().unwrap()
+}
+
+#[test]
+fn the_deadline_stops_a_long_subset_construction() {
+    let m0 = nth_from_last(22);
+    // m1 shares both actions, so the interface keeps them and the construction cannot shrink.
+    let mut b = LtsBuilder::new();
+    b.add_state().unwrap();
+    b.add_transition_named(StateId::must(0), "a", StateId::must(0))
+        .unwrap();
+    b.add_transition_named(StateId::must(0), "b", StateId::must(0))
+        .unwrap();
+    let m1 = b.build().unwrap();
+    let mut b = LtsBuilder::new();
+    b.add_state().unwrap();
+    b.add_transition_named(StateId::must(0), "a", StateId::must(0))
+        .unwrap();
+    let anything_a = b.build().unwrap();
+    let config = AgConfig::default()
+        .compose(Config::default().with_timeout(std::time::Duration::from_millis(200)));
+    let err = check_asym_weakest(&[&m0, &m1], &anything_a, &config).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            guarantor_lstar::LstarError::Compose(guarantor_compose::ComposeError::Deadline)
+        ),
+        "{err:?}"
+    );
+}

@@ -47,4 +47,7 @@ pub enum LtsError {
         /// The limit that was exceeded.
         limit: usize,
     },
+    /// The caller stopped a long operation (its deadline passed or it was cancelled).
+    #[error("interrupted by the caller")]
+    Interrupted,
 }

@@ -29,7 +29,7 @@ use guarantor_compose::{
     Assumption, Certificate, ComposeError, Counterexample, Verdict, check_safety, compose,
     error_lts,
 };
-use guarantor_lts::ops::{determinize_with_limit, hide, minimize_dfa};
+use guarantor_lts::ops::{determinize_interruptible, hide, minimize_dfa};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
 
 use super::asym::check_env_errors_with;
@@ -197,12 +197,23 @@ fn weakest(
     // Each intermediate is dropped as soon as the next exists: the peak is two of them, not three.
     let hidden = hide(&product, hidden);
     drop(product);
-    let det = determinize_with_limit(&hidden, limit).map_err(|e| match e {
+    // The subset construction can run long below the state limit: the deadline and the cancel
+    // flag reach into it through the budget, and the budget's own error is what the caller sees.
+    let mut budget = config.compose.budget()?;
+    let mut stopped = None;
+    let det = determinize_interruptible(&hidden, limit, || {
+        budget.tick().map_err(|e| stopped = Some(e)).is_ok()
+    })
+    .map_err(|e| match e {
         guarantor_lts::LtsError::StateLimit { .. } => {
             LstarError::Compose(ComposeError::StateLimit { limit })
         }
+        guarantor_lts::LtsError::Interrupted => {
+            LstarError::Compose(stopped.take().unwrap_or(ComposeError::Cancelled))
+        }
         other => LstarError::Lts(other),
     })?;
+    drop(budget);
     drop(hidden);
     if det.is_error(det.initial()) {
         return Ok(Level::ViolatedAlone);

@@ -52,6 +52,37 @@ pub fn determinize(lts: &Lts) -> Result<Lts, LtsError> {
 /// Like [`determinize`], but fails with [`LtsError::StateLimit`] as soon as the result would have
 /// more than `max_states` states.
 pub fn determinize_with_limit(lts: &Lts, max_states: usize) -> Result<Lts, LtsError> {
+    determinize_interruptible(lts, max_states, || true)
+}
+
+/// Like [`determinize_with_limit`], but asks `keep_going` before expanding each state of the
+/// result and stops with [`LtsError::Interrupted`] as soon as it says `false`. A subset
+/// construction can run for a long time below any state limit; this is how a caller's deadline or
+/// cancel flag reaches inside it.
+///
+/// ```
+/// use guarantor_lts::{LtsBuilder, LtsError, StateId};
+/// use guarantor_lts::ops::determinize_interruptible;
+/// // s0 -a-> s0, s0 -a-> s1: nondeterministic, so the subset construction runs.
+/// let mut b = LtsBuilder::new();
+/// b.ensure_states(2)?;
+/// b.add_transition_named(StateId::must(0), "a", StateId::must(0))?;
+/// b.add_transition_named(StateId::must(0), "a", StateId::must(1))?;
+/// let lts = b.build()?;
+/// let mut asked = 0;
+/// let stopped = determinize_interruptible(&lts, usize::MAX, || {
+///     asked += 1;
+///     asked < 2
+/// });
+/// assert_eq!(stopped.unwrap_err(), LtsError::Interrupted);
+/// assert_eq!(determinize_interruptible(&lts, usize::MAX, || true)?.num_states(), 2);
+/// # Ok::<(), LtsError>(())
+/// ```
+pub fn determinize_interruptible(
+    lts: &Lts,
+    max_states: usize,
+    mut keep_going: impl FnMut() -> bool,
+) -> Result<Lts, LtsError> {
     // Fast path: on a deterministic LTS every subset is a singleton and the construction is trimming
     // (same breadth-first numbering), unless the error state has transitions to drop.
     if lts.is_deterministic() && lts.error_state().is_none_or(|e| lts.outgoing(e).is_empty()) {
@@ -70,6 +101,9 @@ pub fn determinize_with_limit(lts: &Lts, max_states: usize) -> Result<Lts, LtsEr
     let mut pairs: Vec<(ActionId, u32)> = Vec::new();
     let mut current: Vec<u32> = Vec::new();
     while out.num_states() < subsets.len() {
+        if !keep_going() {
+            return Err(LtsError::Interrupted);
+        }
         let id = out.num_states() as u32;
         current.clear();
         current.extend_from_slice(subsets.get(id));

@@ -27,7 +27,7 @@ pub mod weak;
 
 pub use bisim::{minimize_strong, quotient, strong_bisimulation_classes};
 pub use complete::{complement, complete};
-pub use determinize::{determinize, determinize_with_limit};
+pub use determinize::{determinize, determinize_interruptible, determinize_with_limit};
 pub use hide::{hide, project, relabel};
 pub use minimize::minimize_dfa;
 pub use reach::{bfs_order, reachable_states, trim};
