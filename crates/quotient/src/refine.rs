@@ -45,6 +45,9 @@ use crate::problem::{Env, Subject};
 /// `P` refuses (any target block will do).
 const NONE: u32 = u32::MAX;
 
+/// The most entries (4 bytes each) of the dense node table; larger systems hash.
+const DENSE_LIMIT: usize = 1 << 22;
+
 /// The coarsest class map of `sub`: every state in one class but `ERROR`, alone. When `M || N`
 /// violates the property, so does `M || A` for every quotient `A` of `N` (its language contains
 /// `N`'s), so this map is invertible then; a counterexample of `M || A` is lifted to one of
@@ -310,6 +313,10 @@ pub(crate) struct Refiner<'a> {
     bedges: Vec<Vec<AbsEdge>>,
     nodes: Vec<(u32, u32)>,
     index: FxHashMap<(u32, u32), u32>,
+    /// The same map as a table indexed by `block * np + p` (`NONE`: no node), grown with the
+    /// blocks; used when `M`'s states times `P`'s fit in [`DENSE_LIMIT`] entries, else `np` is 0.
+    dense: Vec<u32>,
+    np: usize,
     of_block: Vec<Vec<u32>>,
     error: Option<u32>,
     out: Vec<Vec<Edge>>,
@@ -372,6 +379,12 @@ impl<'a> Refiner<'a> {
             bedges: Vec::new(),
             nodes: Vec::new(),
             index: FxHashMap::default(),
+            dense: Vec::new(),
+            np: if k.saturating_mul(env.p.num_states()) <= DENSE_LIMIT {
+                env.p.num_states()
+            } else {
+                0
+            },
             of_block: vec![Vec::new(); part.num_blocks()],
             error: None,
             out: Vec::new(),
@@ -472,7 +485,7 @@ impl<'a> Refiner<'a> {
             if let Some(e) = self.error {
                 return e;
             }
-        } else if let Some(&q) = self.index.get(&(b, p)) {
+        } else if let Some(q) = self.find(b, p) {
             return q;
         }
         let q = self.nodes.len() as u32;
@@ -488,10 +501,17 @@ impl<'a> Refiner<'a> {
             }
         } else {
             self.index.insert((b, p), q);
+            if self.np > 0 {
+                let i = b as usize * self.np + p as usize;
+                if self.dense.len() <= i {
+                    self.dense.resize((b as usize + 1) * self.np, NONE);
+                }
+                self.dense[i] = q;
+            }
             self.of_block[b as usize].push(q);
             let mut a = self.parent[b as usize];
             while a != NONE {
-                if let Some(&from) = self.index.get(&(a, p)) {
+                if let Some(from) = self.find(a, p) {
                     self.copied[q as usize] = from;
                     self.fl.labels.copy_within(q as usize, from as usize);
                     self.bl.labels.copy_within(q as usize, from as usize);
@@ -504,6 +524,18 @@ impl<'a> Refiner<'a> {
             self.bl.add(q, e);
         }
         q
+    }
+
+    /// The node of `(b, p)` if it exists: from the dense table when there is one (looking nodes
+    /// up is a large part of recomputing out-edges, and hashing dominated it), else the map.
+    fn find(&self, b: u32, p: u32) -> Option<u32> {
+        if self.np == 0 {
+            return self.index.get(&(b, p)).copied();
+        }
+        self.dense
+            .get(b as usize * self.np + p as usize)
+            .copied()
+            .filter(|&q| q != NONE)
     }
 
     fn backward_subject(&self) -> &Subject {
