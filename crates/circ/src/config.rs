@@ -32,7 +32,11 @@ pub enum Policy {
     #[default]
     AllOthers,
     /// Only guarantees of components sharing an action of the completeness alphabets with
-    /// component `i`.
+    /// component `i`. Pays where components meet only through shared hubs: under
+    /// [`Policy::AllOthers`] a premise composes every guarantee connected to it, so on MER each
+    /// user's premise holds all other users' guarantees and grows like the system; here a user
+    /// assumes only the arbiters' (docs/benchmarks.md, "MER with the neighbours policy"). It can
+    /// also cost iterations (Gas Station), so it is not the default.
     Neighbours,
     /// Given sets: `sets[i]` lists the (decomposed) components whose guarantees premise `i` assumes;
     /// it must not contain `i`.
