@@ -188,14 +188,15 @@ struct EdgeScratch {
 }
 
 impl EdgeScratch {
-    /// The may edges out of block `b` with their must flags, sorted by `(action, target block)`.
+    /// The may edges out of block `b` with their must flags, sorted by `(action, target block)`,
+    /// with their counts (see [`Counts`]).
     fn block_edges(
         &mut self,
         env: &Env<'_>,
         part: &Partition,
         m_out: &Csr<(u32, u32)>,
         b: u32,
-    ) -> Vec<AbsEdge> {
+    ) -> (Vec<AbsEdge>, Counts) {
         let members = part.members(b);
         let size = members.len() as u32;
         let actions = env.g_of_m.len();
@@ -228,6 +229,7 @@ impl EdgeScratch {
             self.target_group.resize(m_out.keys(), 0);
         }
         let mut edges = Vec::new();
+        let mut counts = Counts::default();
         for a in 0..actions {
             let list = &self.moves[self.off[a] as usize..self.off[a + 1] as usize];
             if list.is_empty() {
@@ -264,7 +266,10 @@ impl EdgeScratch {
                 }
             }
             self.groups.sort_unstable_by_key(|g| g.dst);
+            counts.by_action.push((a as u32, sources));
             for g in self.groups.drain(..) {
+                counts.sources.push(g.sources);
+                counts.targets.push(g.targets);
                 edges.push(AbsEdge {
                     src: b,
                     action: a as u32,
@@ -276,8 +281,40 @@ impl EdgeScratch {
                 });
             }
         }
-        edges
+        (edges, counts)
     }
+}
+
+/// Source counts of a block's may edges, kept so that the edges of the larger piece of a split
+/// can be had from its parent's minus the smaller piece's (Hopcroft's smaller half).
+#[derive(Clone, Debug, Default)]
+struct Counts {
+    /// Per edge of the block (same order): how many members have a move on it.
+    sources: Vec<u32>,
+    /// Per edge of the block (same order): how many members of the target block it reaches.
+    targets: Vec<u32>,
+    /// Per action with moves, ascending: how many members have a move on it.
+    by_action: Vec<(u32, u32)>,
+}
+
+/// Per action, the members with a move on it in `parent` but not in `small` (both ascending by
+/// action; `small`'s members are among `parent`'s), without the actions left with none.
+fn subtract(parent: &[(u32, u32)], small: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let mut left = Vec::with_capacity(parent.len());
+    let mut j = 0;
+    for &(a, c) in parent {
+        while j < small.len() && small[j].0 < a {
+            j += 1;
+        }
+        let minus = match small.get(j) {
+            Some(&(b, d)) if b == a => d,
+            _ => 0,
+        };
+        if c > minus {
+            left.push((a, c - minus));
+        }
+    }
+    left
 }
 
 /// Which directions have converged, and whether the loop can stop early.
@@ -311,6 +348,8 @@ pub(crate) struct Refiner<'a> {
     p_err: Option<u32>,
     /// Per block: its may edges.
     bedges: Vec<Vec<AbsEdge>>,
+    /// Per block: the counts of its may edges.
+    bcounts: Vec<Counts>,
     nodes: Vec<(u32, u32)>,
     index: FxHashMap<(u32, u32), u32>,
     /// The same map as a table indexed by `block * np + p` (`NONE`: no node), grown with the
@@ -377,6 +416,7 @@ impl<'a> Refiner<'a> {
             m_err: m.error_state().map(|e| part.block_of(e.as_u32())),
             p_err: env.p.error_state().map(StateId::as_u32),
             bedges: Vec::new(),
+            bcounts: Vec::new(),
             nodes: Vec::new(),
             index: FxHashMap::default(),
             dense: Vec::new(),
@@ -407,9 +447,11 @@ impl<'a> Refiner<'a> {
             split_all,
             part,
         };
-        r.bedges = (0..r.part.num_blocks() as u32)
-            .map(|b| r.block_edges(b))
-            .collect();
+        for b in 0..r.part.num_blocks() as u32 {
+            let (edges, counts) = r.block_edges(b);
+            r.bedges.push(edges);
+            r.bcounts.push(counts);
+        }
         let start = r.node((
             r.part.block_of(m.initial().as_u32()),
             env.p.initial().as_u32(),
@@ -419,8 +461,8 @@ impl<'a> Refiner<'a> {
         Ok(r)
     }
 
-    /// The may edges out of block `b`, sorted by `(action, target block)`.
-    fn block_edges(&mut self, b: u32) -> Vec<AbsEdge> {
+    /// The may edges out of block `b`, sorted by `(action, target block)`, with their counts.
+    fn block_edges(&mut self, b: u32) -> (Vec<AbsEdge>, Counts) {
         self.scratch_edges
             .block_edges(self.env, &self.part, &self.m_out, b)
     }
@@ -448,6 +490,7 @@ impl<'a> Refiner<'a> {
         let mut patched = Vec::new();
         let mut tail = Vec::new();
         let mut fresh = Vec::new();
+        let mut both: Vec<(AbsEdge, (u32, u32))> = Vec::new();
         for chunk in rows.chunk_by(|x, y| x.0 == y.0) {
             let src = chunk[0].0;
             patched.push(src);
@@ -462,7 +505,8 @@ impl<'a> Refiner<'a> {
                 &mut Vec::new(),
                 &mut fresh,
             );
-            let list = &mut self.bedges[src as usize];
+            let list = std::mem::take(&mut self.bedges[src as usize]);
+            let counts = &mut self.bcounts[src as usize];
             // `any_b` is about the source block alone, which did not change; `group_edges` saw
             // only part of its moves, so take it from the old edges of the same action.
             for e in &mut fresh {
@@ -470,9 +514,39 @@ impl<'a> Refiner<'a> {
                     e.any_b = o.any_b;
                 }
             }
-            list.retain(|e| !is_piece[e.dst as usize]);
-            list.extend_from_slice(&fresh);
-            list.sort_unstable_by_key(|e| (e.action, e.dst));
+            // `group_edges` emits one edge per `(action, target)` run of the sorted chunk, and
+            // leaves each run of `tail` sorted by target.
+            let fresh_counts = chunk
+                .chunk_by(|x, y| (x.1, x.2) == (y.1, y.2))
+                .zip(tail.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)))
+                .map(|(g, t)| {
+                    let sources = 1 + g.windows(2).filter(|w| w[0].3 != w[1].3).count() as u32;
+                    let targets = 1 + t.windows(2).filter(|w| w[0].3 != w[1].3).count() as u32;
+                    (sources, targets)
+                });
+            both.clear();
+            both.extend(
+                list.iter()
+                    .copied()
+                    .zip(
+                        counts
+                            .sources
+                            .iter()
+                            .copied()
+                            .zip(counts.targets.iter().copied()),
+                    )
+                    .filter(|(e, _)| !is_piece[e.dst as usize])
+                    .chain(fresh.iter().copied().zip(fresh_counts)),
+            );
+            both.sort_unstable_by_key(|(e, _)| (e.action, e.dst));
+            counts.sources.clear();
+            counts.sources.extend(both.iter().map(|x| x.1.0));
+            counts.targets.clear();
+            counts.targets.extend(both.iter().map(|x| x.1.1));
+            let mut list = list;
+            list.clear();
+            list.extend(both.iter().map(|x| x.0));
+            self.bedges[src as usize] = list;
         }
         patched
     }
@@ -1101,6 +1175,167 @@ impl<'a> Refiner<'a> {
         sets
     }
 
+    /// The may edges (and counts) of `large` after block `old` was split into `small` and `large`
+    /// (nothing else split), from `old`'s edges `parent` and their `counts` before the split
+    /// minus what `small` contributes: the cost is proportional to the moves out of and into
+    /// `small` (and the degrees of their other ends), not to `large`'s moves.
+    #[allow(
+        clippy::too_many_lines,
+        reason = "one subtraction: its parts share the lists of `small`'s moves"
+    )]
+    fn larger_edges(
+        &self,
+        old: u32,
+        small: u32,
+        large: u32,
+        parent: &[AbsEdge],
+        counts: &Counts,
+    ) -> (Vec<AbsEdge>, Counts) {
+        let part = &self.part;
+        let size = part.size(large) as u32;
+        let (small_edges, small_counts) =
+            (&self.bedges[small as usize], &self.bcounts[small as usize]);
+        let by_action = subtract(&counts.by_action, &small_counts.by_action);
+        let any = |a: u32| {
+            by_action
+                .binary_search_by_key(&a, |x: &(u32, u32)| x.0)
+                .map_or(0, |i| by_action[i].1)
+                == size
+        };
+        let in_large = |a: u32, d: u32| {
+            self.m_in
+                .of(d)
+                .iter()
+                .any(|&(x, b)| b == a && part.block_of(x) == large)
+        };
+        // Targets `large` loses, `(action, target block, target)`: reached from `small` but from
+        // no member of `large` (the target block of a move into the split block is `old`).
+        let mut lost: Vec<(u32, u32, u32)> = Vec::new();
+        // `(action, source)` of `small`'s moves into the split block.
+        let mut small_into: Vec<(u32, u32)> = Vec::new();
+        for &s in part.members(small) {
+            for &(a, d) in self.m_out.of(s) {
+                let bd = part.block_of(d);
+                let into = bd == small || bd == large;
+                if into {
+                    small_into.push((a, s));
+                }
+                if bd != small && !in_large(a, d) {
+                    lost.push((a, if into { old } else { bd }, d));
+                }
+            }
+        }
+        lost.sort_unstable();
+        lost.dedup();
+        small_into.sort_unstable();
+        small_into.dedup();
+        // Moves into `small`: `(action, source, target)` from `large`, `(action, target)` from
+        // the split block.
+        let mut from_large: Vec<(u32, u32, u32)> = Vec::new();
+        let mut reached: Vec<(u32, u32)> = Vec::new();
+        for &t in part.members(small) {
+            for &(x, a) in self.m_in.of(t) {
+                let bx = part.block_of(x);
+                if bx == large {
+                    from_large.push((a, x, t));
+                }
+                if bx == large || bx == small {
+                    reached.push((a, t));
+                }
+            }
+        }
+        from_large.sort_unstable();
+        reached.sort_unstable();
+        reached.dedup();
+        let count = |v: &[(u32, u32)], a: u32| -> u32 {
+            let lo = v.partition_point(|x| x.0 < a);
+            let hi = v.partition_point(|x| x.0 <= a);
+            (hi - lo) as u32
+        };
+        let lost_of = |a: u32, b: u32| -> u32 {
+            let lo = lost.partition_point(|x| (x.0, x.1) < (a, b));
+            let hi = lost.partition_point(|x| (x.0, x.1) <= (a, b));
+            (hi - lo) as u32
+        };
+        let mut both: Vec<(AbsEdge, (u32, u32))> = Vec::with_capacity(parent.len() + 4);
+        // Edges into `small`, and which members of `large` have moves into `small` only.
+        let mut src_gone: Vec<u32> = Vec::new();
+        for group in from_large.chunk_by_mut(|x, y| x.0 == y.0) {
+            let action = group[0].0;
+            let sources = 1 + group.windows(2).filter(|w| w[0].1 != w[1].1).count() as u32;
+            for w in group.chunk_by(|x, y| x.1 == y.1) {
+                let x = w[0].1;
+                if !self
+                    .m_out
+                    .of(x)
+                    .iter()
+                    .any(|&(b, d)| b == action && part.block_of(d) == large)
+                {
+                    src_gone.push(action);
+                }
+            }
+            group.sort_unstable_by_key(|r| r.2);
+            let targets = 1 + group.windows(2).filter(|w| w[0].2 != w[1].2).count() as u32;
+            both.push((
+                AbsEdge {
+                    src: large,
+                    action,
+                    g: self.env.g_of_m[action as usize],
+                    dst: small,
+                    must_f: targets as usize == part.size(small),
+                    must_b: sources == size,
+                    any_b: any(action),
+                },
+                (sources, targets),
+            ));
+        }
+        let mut k = 0;
+        for (i, e) in parent.iter().enumerate() {
+            let (c, tc) = (counts.sources[i], counts.targets[i]);
+            let (sources, targets, dst) = if e.dst == old {
+                // Into the split block: now into `large` (`small`'s part is above).
+                let gone = (src_gone.partition_point(|&a| a <= e.action)
+                    - src_gone.partition_point(|&a| a < e.action))
+                    as u32;
+                let sources = c - count(&small_into, e.action) - gone;
+                let targets = tc - count(&reached, e.action) - lost_of(e.action, old);
+                (sources, targets, large)
+            } else {
+                while k < small_edges.len()
+                    && (small_edges[k].action, small_edges[k].dst) < (e.action, e.dst)
+                {
+                    k += 1;
+                }
+                let minus = match small_edges.get(k) {
+                    Some(f) if (f.action, f.dst) == (e.action, e.dst) => small_counts.sources[k],
+                    _ => 0,
+                };
+                (c - minus, tc - lost_of(e.action, e.dst), e.dst)
+            };
+            if sources == 0 {
+                continue;
+            }
+            both.push((
+                AbsEdge {
+                    src: large,
+                    dst,
+                    must_f: targets as usize == part.size(dst),
+                    must_b: sources == size,
+                    any_b: any(e.action),
+                    ..*e
+                },
+                (sources, targets),
+            ));
+        }
+        both.sort_unstable_by_key(|(e, _)| (e.action, e.dst));
+        let counts = Counts {
+            sources: both.iter().map(|x| x.1.0).collect(),
+            targets: both.iter().map(|x| x.1.1).collect(),
+            by_action,
+        };
+        (both.into_iter().map(|x| x.0).collect(), counts)
+    }
+
     /// The members of the block split by edge `e` out of node `s` for `dir` that have the move
     /// `e` asks about (forward: targets with an `e`-predecessor in `s`'s block; backward: sources
     /// with an `e`-successor in the target block).
@@ -1197,8 +1432,28 @@ impl<'a> Refiner<'a> {
             return Ok(()); // cannot happen: the edge was a may edge and not a must edge
         }
         self.bedges.resize(self.part.num_blocks(), Vec::new());
-        for &b in &pieces {
-            self.bedges[b as usize] = self.block_edges(b);
+        self.bcounts
+            .resize(self.part.num_blocks(), Counts::default());
+        if let [old, new] = pieces[..] {
+            let (small, large) = if self.part.size(new) <= self.part.size(old) {
+                (new, old)
+            } else {
+                (old, new)
+            };
+            let parent = std::mem::take(&mut self.bedges[old as usize]);
+            let counts = std::mem::take(&mut self.bcounts[old as usize]);
+            let (edges, small_counts) = self.block_edges(small);
+            self.bedges[small as usize] = edges;
+            self.bcounts[small as usize] = small_counts;
+            let (edges, large_counts) = self.larger_edges(old, small, large, &parent, &counts);
+            self.bedges[large as usize] = edges;
+            self.bcounts[large as usize] = large_counts;
+        } else {
+            for &b in &pieces {
+                let (edges, counts) = self.block_edges(b);
+                self.bedges[b as usize] = edges;
+                self.bcounts[b as usize] = counts;
+            }
         }
         let patched = self.patch_into(&pieces);
         let mut dirty = Vec::new();
