@@ -17,7 +17,7 @@ use crate::reduce::{PremiseCache, ReduceMemo, reduce};
 use crate::report::{CircReport, RuleSummary};
 use crate::rule::{Rule, policy_sets};
 use crate::system::{ActSet, PreparedSystem, merge};
-use crate::violations::violations;
+use crate::violations::premise_violations;
 
 /// A trace kept for constraint reuse after alphabet refinement (the paper's `IncTr`), with the
 /// kind of constraint it produced. Each kind's validity rests only on property checks and on
@@ -438,28 +438,15 @@ impl<'a> Acr<'a> {
             None
         };
         if let Some(env) = &reduced {
-            let limit = self.per_premise();
-            let found = if limit > 1 {
-                let f = violations(
-                    Some(m),
-                    &env.parts(),
-                    guarantee,
-                    limit,
-                    &self.config.compose,
-                )?;
-                self.largest_product = self.largest_product.max(f.states);
-                f.traces
-            } else {
-                let report =
-                    check_circular_premise(m, &env.parts(), guarantee, &self.config.compose)?;
-                self.largest_product = self.largest_product.max(report.stats.states);
-                report
-                    .verdict
-                    .counterexample()
-                    .map(|c| c.trace.clone())
-                    .into_iter()
-                    .collect()
-            };
+            let found = premise_violations(
+                Some(m),
+                &env.parts(),
+                guarantee,
+                self.per_premise(),
+                &self.config.compose,
+            )?;
+            self.largest_product = self.largest_product.max(found.states);
+            let found = found.traces;
             if found.is_empty() {
                 if let Some(k) = key {
                     self.cache.insert(k);
@@ -525,21 +512,15 @@ impl<'a> Acr<'a> {
             None
         };
         if let Some(env) = &reduced {
-            let limit = self.per_premise();
-            let found = if limit > 1 {
-                let f = violations(None, &env.parts(), p, limit, &self.config.compose)?;
-                self.largest_product = self.largest_product.max(f.states);
-                f.traces
-            } else {
-                let report = check_safety(&env.parts(), &[p], &self.config.compose)?;
-                self.largest_product = self.largest_product.max(report.stats.states);
-                report
-                    .verdict
-                    .counterexample()
-                    .map(|c| c.trace.clone())
-                    .into_iter()
-                    .collect()
-            };
+            let found = premise_violations(
+                None,
+                &env.parts(),
+                p,
+                self.per_premise(),
+                &self.config.compose,
+            )?;
+            self.largest_product = self.largest_product.max(found.states);
+            let found = found.traces;
             if found.is_empty() {
                 if let Some(k) = key {
                     self.cache.insert(k);

@@ -20,9 +20,9 @@
 use std::collections::VecDeque;
 use std::collections::hash_map::Entry;
 
-use guarantor_compose::Config;
-use guarantor_compose::ag::safety_assumption;
+use guarantor_compose::ag::{check_circular_premise, safety_assumption};
 use guarantor_compose::product::Product;
+use guarantor_compose::{Config, check_safety};
 use guarantor_lts::{ActionId, Lts, StateId};
 use rustc_hash::FxHashMap;
 
@@ -36,6 +36,38 @@ pub(crate) struct Found {
     pub(crate) traces: Vec<Vec<String>>,
     /// Product states (with the observer's state) explored.
     pub(crate) states: usize,
+}
+
+/// Up to `limit` violations of `checked || parts` observed by `observer`, as [`violations`]; with
+/// `limit == 1` the plain check of `compose` instead ([`check_circular_premise`], or
+/// [`check_safety`] without a checked component), so the one-counterexample mode sees the
+/// counterexample the paper's loop would.
+///
+/// # Errors
+/// As [`violations`], or the budget errors of the `compose` check.
+pub(crate) fn premise_violations(
+    checked: Option<&Lts>,
+    parts: &[&Lts],
+    observer: &Lts,
+    limit: usize,
+    config: &Config,
+) -> Result<Found, CircError> {
+    if limit > 1 {
+        return violations(checked, parts, observer, limit, config);
+    }
+    let report = match checked {
+        Some(m) => check_circular_premise(m, parts, observer, config)?,
+        None => check_safety(parts, &[observer], config)?,
+    };
+    Ok(Found {
+        traces: report
+            .verdict
+            .counterexample()
+            .map(|c| c.trace.clone())
+            .into_iter()
+            .collect(),
+        states: report.stats.states,
+    })
 }
 
 /// Explores `checked || parts` (see the module docs) observed by the deterministic `observer`,
