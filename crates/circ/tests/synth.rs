@@ -141,56 +141,66 @@ fn variants() -> Vec<SynthOptions> {
     ]
 }
 
+/// Solves `cs` in every encoding variant (with the bound hint `hint`, if any) and compares the
+/// total size with the brute-force minimum, or the size limit with "none up to 4".
+fn solves_minimally(
+    letters: &[usize],
+    cs: &[Constraint],
+    hint: Option<usize>,
+) -> Result<(), TestCaseError> {
+    let expected = brute_force(letters, cs, 4);
+    for options in variants() {
+        let names = letters
+            .iter()
+            .map(|&l| (0..l).map(|a| format!("x{a}")).collect())
+            .collect();
+        let mut s = Synthesizer::new(names, options);
+        for c in cs {
+            s.add(c.clone()).unwrap();
+        }
+        if let Some(hint) = hint {
+            s.set_hint(hint);
+        }
+        match (s.solve(), expected) {
+            (Ok(g), Some(best)) => {
+                prop_assert!(cs.iter().all(|c| c.holds(&g)));
+                prop_assert_eq!(
+                    g.iter().map(Lts::num_states).sum::<usize>(),
+                    best,
+                    "{:?} hint {:?}",
+                    options,
+                    hint
+                );
+                prop_assert_eq!(s.bound(), best);
+            }
+            (Err(CircError::SizeLimit { .. }), None) => {}
+            (got, want) => prop_assert!(
+                false,
+                "{:?} hint {:?}: got {:?}, brute force {:?}",
+                options,
+                hint,
+                got.map(|g| g.len()),
+                want
+            ),
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
     #[test]
     fn sat_result_is_minimal((letters, cs) in instance()) {
-        let expected = brute_force(&letters, &cs, 4);
-        for options in variants() {
-            let names = letters.iter().map(|&l| (0..l).map(|a| format!("x{a}")).collect()).collect();
-            let mut s = Synthesizer::new(names, options);
-            for c in &cs {
-                s.add(c.clone()).unwrap();
-            }
-            match (s.solve(), expected) {
-                (Ok(g), Some(best)) => {
-                    prop_assert!(cs.iter().all(|c| c.holds(&g)));
-                    prop_assert_eq!(g.iter().map(Lts::num_states).sum::<usize>(), best, "{:?}", options);
-                }
-                (Err(CircError::SizeLimit { .. }), None) => {}
-                (got, want) => prop_assert!(false, "{:?}: got {:?}, brute force {:?}", options, got.map(|g| g.len()), want),
-            }
-        }
+        solves_minimally(&letters, &cs, None)?;
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
 
     /// A bound hint (as after an alphabet refinement) changes the SAT calls, never the answer:
     /// with any hint, below, at or above the minimum (or beyond the size limit), the total size
     /// is still the brute-force minimum.
     #[test]
     fn a_bound_hint_keeps_minimality((letters, cs) in instance(), hint in 0usize..7) {
-        let expected = brute_force(&letters, &cs, 4);
-        for options in variants() {
-            let names = letters.iter().map(|&l| (0..l).map(|a| format!("x{a}")).collect()).collect();
-            let mut s = Synthesizer::new(names, options);
-            for c in &cs {
-                s.add(c.clone()).unwrap();
-            }
-            s.set_hint(hint);
-            match (s.solve(), expected) {
-                (Ok(g), Some(best)) => {
-                    prop_assert!(cs.iter().all(|c| c.holds(&g)));
-                    prop_assert_eq!(g.iter().map(Lts::num_states).sum::<usize>(), best, "{:?} hint {}", options, hint);
-                    prop_assert_eq!(s.bound(), best);
-                }
-                (Err(CircError::SizeLimit { .. }), None) => {}
-                (got, want) => prop_assert!(false, "{:?} hint {}: got {:?}, brute force {:?}", options, hint, got.map(|g| g.len()), want),
-            }
-        }
+        solves_minimally(&letters, &cs, Some(hint))?;
     }
 }
 
