@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{input, lts, order, output};
+use common::{agrees_with_mono, input, lts, order, output, recheck_chain};
 use guarantor_compose::{
     Config, Verdict, check_safety, check_triple, compose, error_lts,
     replay::{replay, violates},
@@ -154,33 +154,21 @@ fn budgets_end_in_typed_errors() {
 
 /// Re-checks the evidence of an ASYM report against the monolithic checker.
 fn recheck(m1: &Lts, m2: &Lts, p: &Lts, report: &AgReport) -> Result<(), TestCaseError> {
-    let mono = check_safety(&[m1, m2], &[p], &Config::default()).unwrap();
-    prop_assert_eq!(report.verdict.is_holds(), mono.verdict.is_holds());
-    match &report.verdict {
-        Verdict::Violated(cex) => {
-            prop_assert!(
-                replay(&[m1, m2], &cex.trace).is_ok(),
-                "{:?} does not replay",
-                cex.trace
-            );
-            prop_assert!(violates(&[m1, m2], &[p], &cex.trace).unwrap());
-        }
-        Verdict::Holds(cert) => {
-            let a = &cert.assumptions[0].lts;
-            prop_assert!(
-                check_triple(a, m1, p, &Config::default())
-                    .unwrap()
-                    .verdict
-                    .is_holds()
-            );
-            prop_assert!(
-                check_safety(&[m2], &[a], &Config::default())
-                    .unwrap()
-                    .verdict
-                    .is_holds()
-            );
-        }
-        _ => prop_assert!(false, "unknown verdict"),
+    agrees_with_mono(&[m1, m2], p, &report.verdict)?;
+    if let Verdict::Holds(cert) = &report.verdict {
+        let a = &cert.assumptions[0].lts;
+        prop_assert!(
+            check_triple(a, m1, p, &Config::default())
+                .unwrap()
+                .verdict
+                .is_holds()
+        );
+        prop_assert!(
+            check_safety(&[m2], &[a], &Config::default())
+                .unwrap()
+                .verdict
+                .is_holds()
+        );
     }
     Ok(())
 }
@@ -249,28 +237,10 @@ proptest! {
     ) {
         let parts: Vec<&Lts> = sys.iter().collect();
         let report = check_asym_n(&parts, &p, &AgConfig::default()).unwrap();
-        let mono = check_safety(&parts, &[&p], &Config::default()).unwrap();
-        prop_assert_eq!(report.verdict.is_holds(), mono.verdict.is_holds());
-        match &report.verdict {
-            Verdict::Violated(cex) => {
-                prop_assert!(replay(&parts, &cex.trace).is_ok(), "{:?} does not replay", cex.trace);
-                prop_assert!(violates(&parts, &[&p], &cex.trace).unwrap());
-            }
-            Verdict::Holds(cert) => {
-                // Level i: <A_i> M_i <A_(i-1)> (A_0 = P) and M_(i+1) || ... |= A_i.
-                prop_assert_eq!(cert.assumptions.len(), 2);
-                prop_assert_eq!(&cert.assumptions[0].component, "1,2");
-                prop_assert_eq!(&cert.assumptions[1].component, "2");
-                let mut guarantee = &p;
-                for (i, a) in cert.assumptions.iter().enumerate() {
-                    let premise1 = check_triple(&a.lts, parts[i], guarantee, &Config::default()).unwrap();
-                    prop_assert!(premise1.verdict.is_holds());
-                    let premise2 = check_safety(&parts[i + 1..], &[&a.lts], &Config::default()).unwrap();
-                    prop_assert!(premise2.verdict.is_holds());
-                    guarantee = &a.lts;
-                }
-            }
-            _ => prop_assert!(false, "unknown verdict"),
+        agrees_with_mono(&parts, &p, &report.verdict)?;
+        if let Verdict::Holds(cert) = &report.verdict {
+            // Two levels, about components "1,2" and "2".
+            recheck_chain(&parts, &p, cert)?;
         }
     }
 }

@@ -4,11 +4,8 @@
 
 mod common;
 
-use common::{input, lts, order};
-use guarantor_compose::{
-    Config, Verdict, check_safety, check_triple,
-    replay::{replay, violates},
-};
+use common::{agrees_with_mono, input, lts, order};
+use guarantor_compose::{Config, Verdict, check_triple, replay::replay};
 use guarantor_lstar::ag::{AgConfig, AgReport, check_sym, check_sym_n};
 use guarantor_lts::Lts;
 use guarantor_lts::strategy::{arb_deterministic_property, arb_system};
@@ -35,41 +32,29 @@ fn words(interface: &[String], max_len: usize) -> Vec<Vec<String>> {
 }
 
 fn recheck(m1: &Lts, m2: &Lts, p: &Lts, report: &AgReport) -> Result<(), TestCaseError> {
-    let mono = check_safety(&[m1, m2], &[p], &Config::default()).unwrap();
-    prop_assert_eq!(report.verdict.is_holds(), mono.verdict.is_holds());
-    match &report.verdict {
-        Verdict::Violated(cex) => {
+    agrees_with_mono(&[m1, m2], p, &report.verdict)?;
+    if let Verdict::Holds(cert) = &report.verdict {
+        let (a1, a2) = (&cert.assumptions[0].lts, &cert.assumptions[1].lts);
+        prop_assert!(
+            check_triple(a1, m1, p, &Config::default())
+                .unwrap()
+                .verdict
+                .is_holds()
+        );
+        prop_assert!(
+            check_triple(a2, m2, p, &Config::default())
+                .unwrap()
+                .verdict
+                .is_holds()
+        );
+        for w in words(&report.interface, 4) {
+            let outside_both = replay(&[a1], &w).is_err() && replay(&[a2], &w).is_err();
             prop_assert!(
-                replay(&[m1, m2], &cex.trace).is_ok(),
-                "{:?} does not replay",
-                cex.trace
+                !outside_both || replay(&[p], &w).is_ok(),
+                "premise 3 fails on {:?}",
+                w
             );
-            prop_assert!(violates(&[m1, m2], &[p], &cex.trace).unwrap());
         }
-        Verdict::Holds(cert) => {
-            let (a1, a2) = (&cert.assumptions[0].lts, &cert.assumptions[1].lts);
-            prop_assert!(
-                check_triple(a1, m1, p, &Config::default())
-                    .unwrap()
-                    .verdict
-                    .is_holds()
-            );
-            prop_assert!(
-                check_triple(a2, m2, p, &Config::default())
-                    .unwrap()
-                    .verdict
-                    .is_holds()
-            );
-            for w in words(&report.interface, 4) {
-                let outside_both = replay(&[a1], &w).is_err() && replay(&[a2], &w).is_err();
-                prop_assert!(
-                    !outside_both || replay(&[p], &w).is_ok(),
-                    "premise 3 fails on {:?}",
-                    w
-                );
-            }
-        }
-        _ => prop_assert!(false, "unknown verdict"),
     }
     Ok(())
 }
@@ -119,40 +104,28 @@ proptest! {
 
 /// Re-checks an n-way SYM report: the verdict, the counterexample, and all premises.
 fn recheck_n(parts: &[&Lts], p: &Lts, report: &AgReport) -> Result<(), TestCaseError> {
-    let mono = check_safety(parts, &[p], &Config::default()).unwrap();
-    prop_assert_eq!(report.verdict.is_holds(), mono.verdict.is_holds());
-    match &report.verdict {
-        Verdict::Violated(cex) => {
+    agrees_with_mono(parts, p, &report.verdict)?;
+    if let Verdict::Holds(cert) = &report.verdict {
+        prop_assert_eq!(cert.assumptions.len(), parts.len());
+        for (a, m) in cert.assumptions.iter().zip(parts) {
             prop_assert!(
-                replay(parts, &cex.trace).is_ok(),
-                "{:?} does not replay",
-                cex.trace
+                check_triple(&a.lts, m, p, &Config::default())
+                    .unwrap()
+                    .verdict
+                    .is_holds()
             );
-            prop_assert!(violates(parts, &[p], &cex.trace).unwrap());
         }
-        Verdict::Holds(cert) => {
-            prop_assert_eq!(cert.assumptions.len(), parts.len());
-            for (a, m) in cert.assumptions.iter().zip(parts) {
-                prop_assert!(
-                    check_triple(&a.lts, m, p, &Config::default())
-                        .unwrap()
-                        .verdict
-                        .is_holds()
-                );
-            }
-            for w in words(&report.interface, 3) {
-                let outside_all = cert
-                    .assumptions
-                    .iter()
-                    .all(|a| replay(&[&a.lts], &w).is_err());
-                prop_assert!(
-                    !outside_all || replay(&[p], &w).is_ok(),
-                    "last premise fails on {:?}",
-                    w
-                );
-            }
+        for w in words(&report.interface, 3) {
+            let outside_all = cert
+                .assumptions
+                .iter()
+                .all(|a| replay(&[&a.lts], &w).is_err());
+            prop_assert!(
+                !outside_all || replay(&[p], &w).is_ok(),
+                "last premise fails on {:?}",
+                w
+            );
         }
-        _ => prop_assert!(false, "unknown verdict"),
     }
     Ok(())
 }

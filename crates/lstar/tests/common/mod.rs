@@ -1,9 +1,15 @@
-//! What the rule tests share: building small LTSs from edge lists, and the processes of Cobleigh
-//! et al.'s running example (section 4.3). Each test binary uses a subset, hence `dead_code`.
+//! What the rule tests share: building small LTSs from edge lists, the processes of Cobleigh
+//! et al.'s running example (section 4.3), and the re-checks of a verdict against the monolithic
+//! checker and of a recursive-ASYM certificate. Each test binary uses a subset, hence `dead_code`.
 
 #![allow(dead_code)]
 
+use guarantor_compose::{
+    Certificate, Config, Verdict, check_safety, check_triple,
+    replay::{replay, violates},
+};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
+use proptest::prelude::*;
 
 /// An LTS from `(source, action, target)` triples; state 0 is initial.
 pub(crate) fn lts(edges: &[(usize, &str, usize)]) -> Lts {
@@ -29,4 +35,50 @@ pub(crate) fn output() -> Lts {
 /// property Order = (input -> output -> Order).
 pub(crate) fn order() -> Lts {
     lts(&[(0, "input", 1), (1, "output", 0)])
+}
+
+/// The verdict agrees with the monolithic check of `parts` against `p`, and a counterexample
+/// replays in `parts` and violates `p`. Certificates are left to each rule's own re-check.
+pub(crate) fn agrees_with_mono(
+    parts: &[&Lts],
+    p: &Lts,
+    verdict: &Verdict,
+) -> Result<(), TestCaseError> {
+    let mono = check_safety(parts, &[p], &Config::default()).unwrap();
+    prop_assert_eq!(verdict.is_holds(), mono.verdict.is_holds());
+    match verdict {
+        Verdict::Violated(cex) => {
+            prop_assert!(
+                replay(parts, &cex.trace).is_ok(),
+                "{:?} does not replay",
+                cex.trace
+            );
+            prop_assert!(violates(parts, &[p], &cex.trace).unwrap());
+        }
+        Verdict::Holds(_) => {}
+        _ => prop_assert!(false, "unknown verdict"),
+    }
+    Ok(())
+}
+
+/// Re-checks a certificate of rule ASYM applied recursively, level by level: assumption `i` is
+/// about components `i+1, ..`, `<A_i> M_i <A_(i-1)>` (with `A_(-1) = p`) and
+/// `M_(i+1) || .. |= A_i`.
+pub(crate) fn recheck_chain(
+    parts: &[&Lts],
+    p: &Lts,
+    cert: &Certificate,
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(cert.assumptions.len(), parts.len() - 1);
+    let mut guarantee = p;
+    for (i, a) in cert.assumptions.iter().enumerate() {
+        let expected: Vec<String> = (i + 1..parts.len()).map(|j| j.to_string()).collect();
+        prop_assert_eq!(&a.component, &expected.join(","));
+        let premise1 = check_triple(&a.lts, parts[i], guarantee, &Config::default()).unwrap();
+        prop_assert!(premise1.verdict.is_holds());
+        let premise2 = check_safety(&parts[i + 1..], &[&a.lts], &Config::default()).unwrap();
+        prop_assert!(premise2.verdict.is_holds());
+        guarantee = &a.lts;
+    }
+    Ok(())
 }
