@@ -239,12 +239,7 @@ pub fn check_asym_n(
         [] => Err(LstarError::Unsupported("an empty system")),
         [single] => {
             let report = check_safety(&[*single], &[property], &config.compose)?;
-            Ok(AgReport {
-                verdict: report.verdict,
-                stats: Stats::default(),
-                assumption_sizes: Vec::new(),
-                interface: Vec::new(),
-            })
+            Ok(AgReport::without_assumptions(report.verdict))
         }
         [_, env @ ..] if env.iter().any(|m| m.error_state().is_some()) => {
             check_env_errors_with(components, property, config, check_asym_n)
@@ -285,12 +280,7 @@ pub(crate) fn check_env_errors_with(
 ) -> Result<AgReport, LstarError> {
     let report = check_safety(components, &[], &config.compose)?;
     if !report.verdict.is_holds() {
-        return Ok(AgReport {
-            verdict: report.verdict,
-            stats: Stats::default(),
-            assumption_sizes: Vec::new(),
-            interface: Vec::new(),
-        });
+        return Ok(AgReport::without_assumptions(report.verdict));
     }
     let env = components[1..]
         .iter()

@@ -92,21 +92,12 @@ pub fn check_asym_weakest(
         [] => Err(LstarError::Unsupported("an empty system")),
         [single] => {
             let report = check_safety(&[*single], &[property], &config.compose)?;
-            Ok(empty_report(report.verdict))
+            Ok(AgReport::without_assumptions(report.verdict))
         }
         [_, env @ ..] if env.iter().any(|m| m.error_state().is_some()) => {
             check_env_errors_with(components, property, config, check_asym_weakest)
         }
         _ => levels(components, property, config),
-    }
-}
-
-fn empty_report(verdict: Verdict) -> AgReport {
-    AgReport {
-        verdict,
-        stats: Stats::default(),
-        assumption_sizes: Vec::new(),
-        interface: Vec::new(),
     }
 }
 
@@ -129,7 +120,7 @@ fn levels(components: &[&Lts], property: &Lts, config: &AgConfig) -> Result<AgRe
             Level::ViolatedAlone => {
                 interfaces.push(sigma);
                 let cex = back(components, &properties, &interfaces, i, Vec::new(), config)?;
-                return Ok(empty_report(Verdict::Violated(cex)));
+                return Ok(AgReport::without_assumptions(Verdict::Violated(cex)));
             }
         }
     }

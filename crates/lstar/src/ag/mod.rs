@@ -91,6 +91,19 @@ pub struct AgReport {
     pub interface: Vec<String>,
 }
 
+impl AgReport {
+    /// The report of a verdict that comes with no assumption: a system of one component, an
+    /// `ERROR` state found before a rule applies, or a level that violates its property alone.
+    pub(crate) fn without_assumptions(verdict: Verdict) -> Self {
+        Self {
+            verdict,
+            stats: Stats::default(),
+            assumption_sizes: Vec::new(),
+            interface: Vec::new(),
+        }
+    }
+}
+
 /// The names of `lts`'s visible actions, in id order.
 pub(crate) fn names(lts: &Lts) -> impl Iterator<Item = &str> {
     lts.alphabet().iter().map(|(_, n)| n)
