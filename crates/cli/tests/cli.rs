@@ -427,42 +427,30 @@ fn programs_are_checked_by_predicate_abstraction() {
 fn programs_are_checked_with_computed_weakest_assumptions() {
     // Bakery needs a refinement: the spurious counterexample comes back through every level of
     // the weakest-assumption chain; the buggy variant gives a concrete counterexample.
-    let ok = guarantor(&[
-        "check",
-        "--method",
-        "lstar-nway",
-        "--weakest",
-        "--format",
-        "json",
-        "crates/predabs/tests/data/bakery.gc",
-    ]);
-    assert_eq!(
-        ok.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
-    let v = json_of(&ok);
+    let weakest = |program: &str, code: i32| {
+        let out = guarantor(&[
+            "check",
+            "--method",
+            "lstar-nway",
+            "--weakest",
+            "--format",
+            "json",
+            program,
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json_of(&out)
+    };
+    let v = weakest("crates/predabs/tests/data/bakery.gc", 0);
     assert_eq!(v["method"], "predabs+lstar-nway --weakest");
     assert_eq!(v["iterations"], 2, "{v}");
     assert_eq!(v["queries"]["membership"], 0, "{v}");
     assert!(!v["assumptions"].as_array().unwrap().is_empty(), "{v}");
-    let bug = guarantor(&[
-        "check",
-        "--method",
-        "lstar-nway",
-        "--weakest",
-        "--format",
-        "json",
-        "crates/predabs/tests/data/bakery_bug.gc",
-    ]);
-    assert_eq!(
-        bug.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&bug.stderr)
-    );
-    let v = json_of(&bug);
+    let v = weakest("crates/predabs/tests/data/bakery_bug.gc", 1);
     assert!(v["values"].as_str().unwrap().contains("y1="), "{v}");
 }
 
