@@ -14,29 +14,15 @@
 
 #[path = "../tests/common/swp.rs"]
 mod swp;
-
-use std::time::{Duration, Instant};
+#[path = "common/timing.rs"]
+mod timing;
 
 use guarantor_compose::{Config, check_safety};
 use guarantor_lts::Lts;
 use guarantor_quotient::{QuotientConfig, synthesize};
+use timing::{median, ms, time};
 
 const RUNS: usize = 31;
-
-fn time(f: impl FnOnce()) -> Duration {
-    let t = Instant::now();
-    f();
-    t.elapsed()
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
 
 /// `repeat <property> <method> <runs>`: the computation alone, `runs` times.
 fn repeat(args: &[String]) {

@@ -13,11 +13,13 @@
 //! steps and sizes of a synthesis to stderr), for measuring CPU time from outside: `perf stat -e
 //! task-clock`, minus a run with `<runs>` = 0 (parsing and composing), divided by `<runs>`.
 
-use std::time::{Duration, Instant};
+#[path = "common/timing.rs"]
+mod timing;
 
 use guarantor_compose::{Config, check_safety, compose};
 use guarantor_lts::Lts;
 use guarantor_quotient::{QuotientConfig, synthesize};
+use timing::{median, ms, time};
 
 const RUNS: usize = 15;
 
@@ -79,17 +81,6 @@ fn mono(t: &Target) -> usize {
         .states
 }
 
-fn time(f: impl FnOnce()) -> Duration {
-    let t = Instant::now();
-    f();
-    t.elapsed()
-}
-
-fn median(mut times: Vec<Duration>) -> f64 {
-    times.sort();
-    times[times.len() / 2].as_secs_f64() * 1e3
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("repeat") && args.len() == 4 {
@@ -133,7 +124,7 @@ fn main() {
                     synthesize(&t.m, &t.n, &[&t.property], &qc).unwrap();
                 }));
             }
-            let (t_mono, t_syn) = (median(t_mono), median(t_syn));
+            let (t_mono, t_syn) = (ms(median(t_mono)), ms(median(t_syn)));
             let blocks = s.sizes.last().map_or(0, |x| x.abstraction_states);
             println!(
                 "| {p} | {states} / {t_mono:.2} ms | {method} | {} | {blocks} | {} | {t_syn:.2} ms | {:.1}x |",
