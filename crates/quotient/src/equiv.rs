@@ -6,11 +6,14 @@
 //! With exact labels (`upper == lower`) this is "in exactly the same labels", the equivalence of
 //! sections 3 and 4.
 //!
-//! Extraction is partition refinement: start from one block, split every block by each lower label
-//! and each upper label, then isolate the uncertain states. Each split costs time proportional to
+//! Extraction is partition refinement: start from one block, split every block by each distinct
+//! lower label and each distinct upper label (nodes often share a label; duplicates are skipped by
+//! hashing the rows), then isolate the uncertain states. Each split costs time proportional to
 //! the label (plus its bitset words), so the whole extraction is linear in the total label size —
 //! no pairwise comparison, no sorting. `N`'s `ERROR` always stays alone, so the quotient's error
 //! state stands for exactly the error of `N`.
+
+use rustc_hash::FxHashSet;
 
 use crate::bits::{Labels, ones};
 use crate::partition::Partition;
@@ -27,13 +30,19 @@ pub(crate) fn classes(
     if let Some(e) = error {
         part.isolate(e);
     }
+    // Many nodes share a label: splitting by each distinct row once is enough.
+    let mut seen: FxHashSet<&[u64]> = FxHashSet::default();
     for q in 0..lower.rows() {
-        part.split(lower.members(q));
+        if seen.insert(lower.row(q)) {
+            part.split(lower.members(q));
+        }
     }
     if let Some(upper) = upper {
         let mut uncertain = vec![0u64; states.div_ceil(64)];
         for q in 0..upper.rows() {
-            part.split(upper.members(q));
+            if seen.insert(upper.row(q)) {
+                part.split(upper.members(q));
+            }
             for ((u, &hi), &lo) in uncertain.iter_mut().zip(upper.row(q)).zip(lower.row(q)) {
                 *u |= hi & !lo;
             }

@@ -53,6 +53,9 @@ pub(crate) struct AbsEdge {
 /// The may edges of the abstraction of `env.m` by `part`, sorted by source block.
 pub(crate) fn abstract_edges(env: &Env<'_>, part: &Partition) -> Vec<AbsEdge> {
     let m = env.m;
+    if part.num_blocks() == m.num_states() {
+        return concrete_edges(env, part);
+    }
     let mut rows: Vec<(u32, u32, u32, u32, u32)> = m
         .transitions()
         .filter(|t| !m.is_error(t.source))
@@ -70,6 +73,40 @@ pub(crate) fn abstract_edges(env: &Env<'_>, part: &Partition) -> Vec<AbsEdge> {
             .map(|&(_, a, bd, s, d)| (a, bd, s, d))
             .collect();
         group_edges(env, part, group[0].0, &mut tail, &mut scratch, &mut edges);
+    }
+    edges
+}
+
+/// [`abstract_edges`] when every block is one state (the exact construction): each transition is
+/// its own edge and a must edge both ways, so grouping by source block (a counting sort, linear)
+/// and dropping duplicate transitions is all there is to do.
+fn concrete_edges(env: &Env<'_>, part: &Partition) -> Vec<AbsEdge> {
+    let m = env.m;
+    let moves: Vec<(u32, (u32, u32))> = m
+        .transitions()
+        .filter(|t| !m.is_error(t.source))
+        .map(|t| {
+            let block = |s: StateId| part.block_of(s.as_u32());
+            (block(t.source), (t.action.as_u32(), block(t.target)))
+        })
+        .collect();
+    let by_src = Csr::from_pairs(part.num_blocks(), &moves);
+    let mut edges = Vec::with_capacity(moves.len());
+    let mut row = Vec::new();
+    for src in 0..part.num_blocks() as u32 {
+        row.clear();
+        row.extend_from_slice(by_src.of(src));
+        row.sort_unstable();
+        row.dedup();
+        edges.extend(row.iter().map(|&(action, dst)| AbsEdge {
+            src,
+            action,
+            g: env.g_of_m[action as usize],
+            dst,
+            must_f: true,
+            must_b: true,
+            any_b: true,
+        }));
     }
     edges
 }

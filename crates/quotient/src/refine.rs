@@ -37,6 +37,7 @@ use rustc_hash::FxHashMap;
 use crate::bits::{Csr, Labels, ones};
 use crate::equiv::classes;
 use crate::error::QuotientError;
+use crate::labels::{DeltaLabels, backward_image, forward_image};
 use crate::modal::{AbsEdge, error_must, group_edges};
 use crate::partition::Partition;
 use crate::problem::{Env, Subject};
@@ -80,82 +81,6 @@ pub(crate) enum Direction {
     Forward,
     /// Backward (error-reaching) labels.
     Backward,
-}
-
-/// A lower labelling with its delta worklist.
-struct Lower {
-    labels: Labels,
-    /// Bits added to a row but not yet propagated from it.
-    pending: Labels,
-    queued: Vec<bool>,
-    queue: Vec<u32>,
-    /// A subject state whose arrival in any row is a violation (`N`'s `ERROR`, forward).
-    watch: Option<u32>,
-    /// The watched state has been added to some row.
-    hit: bool,
-}
-
-impl Lower {
-    fn new(cols: usize) -> Self {
-        Self {
-            labels: Labels::new(0, cols),
-            pending: Labels::new(0, cols),
-            queued: Vec::new(),
-            queue: Vec::new(),
-            watch: None,
-            hit: false,
-        }
-    }
-
-    fn add_row(&mut self) {
-        self.labels.add_row();
-        self.pending.add_row();
-        self.queued.push(false);
-    }
-
-    #[inline]
-    fn add(&mut self, q: u32, n: u32) {
-        if self.labels.insert(q as usize, n) {
-            self.hit |= self.watch == Some(n);
-            self.pending.insert(q as usize, n);
-            if !std::mem::replace(&mut self.queued[q as usize], true) {
-                self.queue.push(q);
-            }
-        }
-    }
-
-    /// Adds the bits of `image` to row `q`: one pass over words, so a whole image costs about as
-    /// much as one bit did through [`Lower::add`].
-    fn merge(&mut self, q: u32, image: &[u64]) {
-        let row = self.labels.row_mut(q as usize);
-        let mut grew = false;
-        let mut hit = false;
-        for (i, (w, &x)) in row.iter_mut().zip(image).enumerate() {
-            let new = x & !*w;
-            if new != 0 {
-                *w |= new;
-                grew = true;
-                if let Some(n) = self.watch {
-                    hit |= n as usize >> 6 == i && new >> (n & 63) & 1 == 1;
-                }
-                self.pending.row_mut(q as usize)[i] |= new;
-            }
-        }
-        self.hit |= hit;
-        if grew && !std::mem::replace(&mut self.queued[q as usize], true) {
-            self.queue.push(q);
-        }
-    }
-
-    /// Takes the pending bits of the next queued row into `into`.
-    fn next(&mut self, into: &mut Vec<u64>) -> Option<u32> {
-        let q = self.queue.pop()?;
-        self.queued[q as usize] = false;
-        into.clear();
-        into.extend_from_slice(self.pending.row(q as usize));
-        self.pending.clear_row(q as usize);
-        Some(q)
-    }
 }
 
 /// One group of moves of a block: one action, one target block.
@@ -361,8 +286,8 @@ pub(crate) struct Refiner<'a> {
     out: Vec<Vec<Edge>>,
     inc: Csr<Edge>,
     reach: Vec<bool>,
-    fl: Lower,
-    bl: Lower,
+    fl: DeltaLabels,
+    bl: DeltaLabels,
     /// `N_F` and the forward class map, once the forward bounds coincide; until then the backward
     /// labels are over `N`.
     nf: Option<(Subject, Vec<u32>)>,
@@ -430,11 +355,11 @@ impl<'a> Refiner<'a> {
             out: Vec::new(),
             inc: Csr::default(),
             reach: Vec::new(),
-            fl: Lower {
+            fl: DeltaLabels {
                 watch: subject.error,
-                ..Lower::new(subject.n)
+                ..DeltaLabels::new(subject.n)
             },
-            bl: Lower::new(subject.n),
+            bl: DeltaLabels::new(subject.n),
             nf: None,
             done: Done::default(),
             scratch: Vec::new(),
@@ -801,31 +726,8 @@ impl<'a> Refiner<'a> {
 
     /// Adds to the target of forward edge `e` the images of the states in `from`.
     fn forward_edge(&mut self, from: &[u64], e: &Edge) {
-        let s = self.subject;
         let mut image = std::mem::take(&mut self.image);
-        image.clear();
-        if s.syncs[e.g as usize] {
-            image.resize(from.len(), 0);
-            for n in ones(from) {
-                if s.error == Some(n) {
-                    continue;
-                }
-                if let Some(images) = &s.images {
-                    for (w, &x) in image.iter_mut().zip(images.succ(e.g, n)) {
-                        *w |= x;
-                    }
-                } else {
-                    for t in s.succ(n, e.g) {
-                        image[t as usize >> 6] |= 1 << (t & 63);
-                    }
-                }
-            }
-        } else {
-            image.extend_from_slice(from);
-            if let Some(x) = s.error {
-                image[x as usize >> 6] &= !(1 << (x & 63));
-            }
-        }
+        forward_image(self.subject, from, e.g, &mut image);
         self.fl.merge(e.other, &image);
         self.image = image;
     }
@@ -834,26 +736,7 @@ impl<'a> Refiner<'a> {
     fn backward_edge(&mut self, to: &[u64], src: u32, e: &Edge) {
         let s = self.nf.as_ref().map_or(self.subject, |(s, _)| s);
         let mut image = std::mem::take(&mut self.image);
-        image.clear();
-        if s.syncs[e.g as usize] {
-            image.resize(to.len(), 0);
-            for n in ones(to) {
-                if let Some(images) = &s.images {
-                    for (w, &x) in image.iter_mut().zip(images.pred(e.g, n)) {
-                        *w |= x;
-                    }
-                } else {
-                    for p in s.pred(n, e.g) {
-                        image[p as usize >> 6] |= 1 << (p & 63);
-                    }
-                }
-            }
-        } else {
-            image.extend_from_slice(to);
-            if let Some(x) = s.error {
-                image[x as usize >> 6] &= !(1 << (x & 63));
-            }
-        }
+        backward_image(s, to, e.g, &mut image);
         self.bl.merge(src, &image);
         self.image = image;
     }
@@ -1068,7 +951,7 @@ impl<'a> Refiner<'a> {
                 let (cf, _) = classes(self.subject.n, self.subject.error, &rows, None);
                 let n_f = ops::quotient(self.n, &cf)?;
                 let nf = Subject::new(&n_f, &self.env.alphabet);
-                let mut bl = Lower::new(nf.n);
+                let mut bl = DeltaLabels::new(nf.n);
                 for q in 0..self.nodes.len() {
                     bl.add_row();
                     for n in self.bl.labels.members(q) {
@@ -1611,7 +1494,7 @@ mod tests {
             theirs.dedup_by_key(|x| *x);
             assert_eq!(theirs, mine, "fresh graph, node {:?}", key(&fresh, q));
         }
-        // Lower labels are below the concrete labels of every member.
+        // DeltaLabels labels are below the concrete labels of every member.
         for q in 0..r.nodes.len() {
             let members: Vec<Option<u32>> = if Some(q as u32) == r.error {
                 vec![concrete.error]
