@@ -155,6 +155,11 @@ struct CheckArgs {
     /// refinement steps).
     #[arg(long, conflicts_with = "split_all")]
     exact: bool,
+    /// quotient: run the paper's refinement loop to the end, even where it costs more than the
+    /// exact construction (by default the loop hands over to it once its steps have cost half
+    /// as much as the exact construction is estimated to).
+    #[arg(long, conflicts_with = "exact")]
+    no_exact_fallback: bool,
     /// No progress messages on stderr.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -251,6 +256,9 @@ fn options_of(args: &CheckArgs, checker: &Checker) -> Result<MethodOptions, Fail
         .quotient
         .with_split_all(args.split_all)
         .with_refine(!args.exact);
+    if args.no_exact_fallback {
+        options.quotient = options.quotient.with_exact_fallback(None);
+    }
     Ok(options)
 }
 

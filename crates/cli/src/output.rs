@@ -106,6 +106,7 @@ impl Report {
         }
         let counters = [
             ("refinement_steps", s.refinement_steps),
+            ("exact_fallbacks", s.exact_fallbacks),
             ("iterations", s.iterations),
             ("alphabet_refinements", s.alphabet_refinements),
             ("sat_calls", s.sat_calls),

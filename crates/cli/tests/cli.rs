@@ -632,12 +632,14 @@ fn long_runs_report_progress_on_stderr_unless_quiet() {
 
 #[test]
 fn learning_and_quotient_methods_honour_the_timeout() {
-    // Dining philosophers with 4 philosophers: rule SYM and the quotient refinement both need far
-    // longer than a second in a debug build, so a one-second timeout must end them with exit 3.
+    // Dining philosophers with 4 philosophers: rule SYM and the paper's quotient refinement loop
+    // run to the end both need far longer than a second in a debug build, so a one-second
+    // timeout must end them with exit 3. (The default quotient loop hands over to the exact
+    // construction early and answers in a few hundredths of a second.)
     let model = dining4("timeout");
     for method in ["lstar-sym", "quotient"] {
         let started = std::time::Instant::now();
-        let out = guarantor(&[
+        let mut args = vec![
             "check",
             "--method",
             method,
@@ -646,7 +648,11 @@ fn learning_and_quotient_methods_honour_the_timeout() {
             "--target",
             "SYS",
             model.to_str().unwrap(),
-        ]);
+        ];
+        if method == "quotient" {
+            args.push("--no-exact-fallback");
+        }
+        let out = guarantor(&args);
         assert_eq!(
             out.status.code(),
             Some(3),
@@ -727,4 +733,44 @@ fn a_closed_stdout_keeps_the_verdict_and_does_not_panic() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert!(!stderr.contains("error"), "{args:?}: {stderr}");
     }
+}
+
+#[test]
+fn quotient_loop_hands_over_to_the_exact_construction_unless_told_not_to() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            "benchmarks/swp/swp.lts",
+            "--target",
+            "SYS_C",
+            "--method",
+            "quotient",
+            "--component",
+            "RECEIVER",
+            "--split-all",
+            "--format",
+            "json",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        let out = guarantor(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json_of(&out)
+    };
+    // Property C needs an abstraction close to the whole of `M`: the default loop stops after a
+    // few steps and finishes exactly; the paper's loop goes on to the end. Same assumption size.
+    let bounded = run(&[]);
+    let pure = run(&["--no-exact-fallback"]);
+    assert_eq!(bounded["exact_fallbacks"], 1, "{bounded}");
+    assert_eq!(pure["exact_fallbacks"], 0, "{pure}");
+    let steps = |v: &serde_json::Value| v["refinement_steps"].as_u64().unwrap();
+    assert!(steps(&bounded) < steps(&pure), "{bounded} {pure}");
+    let states = |v: &serde_json::Value| v["assumptions"][0]["states"].as_u64().unwrap();
+    assert_eq!(states(&bounded), states(&pure));
+    assert_eq!(states(&pure), 2);
 }

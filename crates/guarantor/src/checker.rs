@@ -189,6 +189,9 @@ pub struct MethodStats {
     pub equivalence_queries: Option<u64>,
     /// Quotient: refinement steps of the modal abstraction.
     pub refinement_steps: Option<usize>,
+    /// Quotient: how many stages' loops reached their work bound and finished with the exact
+    /// construction ([`QuotientConfig::exact_fallback`]).
+    pub exact_fallbacks: Option<usize>,
     /// CIRC-AG_N: inner iterations.
     pub iterations: Option<usize>,
     /// CIRC-AG_N: alphabet refinements.
@@ -512,6 +515,13 @@ impl Checker {
         outcome.states = report.check_stats.states;
         outcome.transitions = report.check_stats.transitions;
         outcome.stats.refinement_steps = Some(report.refinement_steps);
+        outcome.stats.exact_fallbacks = Some(
+            report
+                .stages
+                .iter()
+                .filter(|s| s.synthesis.exact_fallback)
+                .count(),
+        );
         Ok(outcome)
     }
 

@@ -4,14 +4,18 @@
 //! Run with `cargo run --release -p guarantor-quotient --example swp_fsp`. For each target
 //! `SYS_A`..`SYS_D` the receiver is replaced, against `M = SENDER || DCHAN || ACHAN` (composed
 //! once, outside the timings). For the monolithic check of all components and for each way to
-//! synthesise (exact; refinement with one edge per step; with every useful edge at the chosen
-//! block) it prints steps, abstract states, assumption states and the median time; the monolithic
+//! synthesise (exact; refinement with one edge per step and with every useful edge at the chosen
+//! block, both with the default hand-over to the exact construction; the all-edges loop without
+//! it) it prints steps, abstract states, assumption states and the median time; the monolithic
 //! check and the synthesis alternate run by run, so machine load hits both alike. Unlike the
 //! CLI's `seconds`, the synthesis time leaves out composing `M` and checking `M || A`.
 //!
-//! `swp_fsp repeat <A|B|C|D> <mono|exact|one|all> <runs>` repeats one computation (and prints the
-//! steps and sizes of a synthesis to stderr), for measuring CPU time from outside: `perf stat -e
-//! task-clock`, minus a run with `<runs>` = 0 (parsing and composing), divided by `<runs>`.
+//! `swp_fsp repeat <A|B|C|D> <method> <runs>` repeats one computation (and prints the steps,
+//! whether the loop handed over to the exact construction, and the sizes of a synthesis to
+//! stderr), for measuring CPU time or instructions from outside: `perf stat -e task-clock` or
+//! `valgrind --tool=callgrind`, minus a run with `<runs>` = 0 (parsing and composing), divided by
+//! `<runs>`. Methods: `mono`, `exact`, `one`, `all`, `pure-one`, `pure-all`, `one@P`, `all@P` (see
+//! [`config`]).
 
 #[path = "common/timing.rs"]
 mod timing;
@@ -65,12 +69,23 @@ fn load(target: &str) -> Target {
     }
 }
 
+/// The configuration of a method name: `exact`; `one` or `all` (one edge or every useful edge per
+/// step, with the default hand-over to the exact construction); `pure-one` or `pure-all` (the
+/// paper's loop to the end); `one@P` or `all@P` (hand-over at P percent). `mono` needs none.
 fn config(method: &str) -> QuotientConfig {
-    match method {
-        "exact" => QuotientConfig::default().with_refine(false),
-        "all" => QuotientConfig::default().with_split_all(true),
-        _ => QuotientConfig::default(),
+    if method == "exact" {
+        return QuotientConfig::default().with_refine(false);
     }
+    let (loop_kind, fallback) = match method.split_once('@') {
+        Some((kind, percent)) => (kind, Some(percent.parse().expect("a percentage"))),
+        None => match method.strip_prefix("pure-") {
+            Some(kind) => (kind, None),
+            None => (method, QuotientConfig::default().exact_fallback),
+        },
+    };
+    QuotientConfig::default()
+        .with_split_all(loop_kind == "all")
+        .with_exact_fallback(fallback)
 }
 
 fn mono(t: &Target) -> usize {
@@ -97,8 +112,9 @@ fn main() {
         }
         if let Some(s) = last {
             eprintln!(
-                "steps {} abstract states {} assumption states {}",
+                "steps {} fallback {} abstract states {} assumption states {}",
                 s.refinement_steps,
+                s.exact_fallback,
                 s.sizes.last().map_or(0, |x| x.abstraction_states),
                 s.assumption.num_states()
             );
@@ -112,7 +128,7 @@ fn main() {
     for p in ["A", "B", "C", "D"] {
         let t = load(&format!("SYS_{p}"));
         let states = mono(&t);
-        for method in ["exact", "one", "all"] {
+        for method in ["exact", "one", "all", "pure-all"] {
             let qc = config(method);
             let s = synthesize(&t.m, &t.n, &[&t.property], &qc).unwrap();
             let (mut t_mono, mut t_syn) = (Vec::new(), Vec::new());

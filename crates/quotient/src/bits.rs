@@ -164,6 +164,11 @@ impl<T: Copy> Csr<T> {
         }
     }
 
+    /// The number of items.
+    pub(crate) fn len(&self) -> usize {
+        self.data.len()
+    }
+
     /// The number of keys.
     pub(crate) fn keys(&self) -> usize {
         self.off.len().saturating_sub(1)

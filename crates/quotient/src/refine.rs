@@ -307,6 +307,9 @@ pub(crate) struct Refiner<'a> {
     scratch_edges: EdgeScratch,
     /// Must flags of the edges `(source, g, target)` before the current update.
     before: FxHashMap<(u32, u32, u32), (bool, bool)>,
+    /// Work done by the steps so far, in items gone over: `M`'s moves scanned to recompute block
+    /// edges, and the abstract graph's nodes and edges regrouped and searched after each split.
+    work: usize,
 }
 
 impl<'a> Refiner<'a> {
@@ -369,6 +372,7 @@ impl<'a> Refiner<'a> {
             copied: Vec::new(),
             before: FxHashMap::default(),
             scratch_edges: EdgeScratch::default(),
+            work: 0,
             split_all,
             part,
         };
@@ -383,13 +387,18 @@ impl<'a> Refiner<'a> {
         ));
         r.fl.add(start, subject.initial);
         r.update(vec![start], budget)?;
+        // Setting up goes over `M` once, as the exact construction would; only the steps count.
+        r.work = 0;
         Ok(r)
     }
 
     /// The may edges out of block `b`, sorted by `(action, target block)`, with their counts.
     fn block_edges(&mut self, b: u32) -> (Vec<AbsEdge>, Counts) {
-        self.scratch_edges
-            .block_edges(self.env, &self.part, &self.m_out, b)
+        let edges = self
+            .scratch_edges
+            .block_edges(self.env, &self.part, &self.m_out, b);
+        self.work += self.scratch_edges.moves.len();
+        edges
     }
 
     /// After a block was split into `pieces` (the first keeps the block's number): the edges of
@@ -403,6 +412,7 @@ impl<'a> Refiner<'a> {
         let mut rows: Vec<(u32, u32, u32, u32, u32)> = Vec::new();
         for &b in pieces {
             for &t in self.part.members(b) {
+                self.work += self.m_in.of(t).len();
                 for &(s, a) in self.m_in.of(t) {
                     let sb = self.part.block_of(s);
                     if !is_piece[sb as usize] {
@@ -670,6 +680,7 @@ impl<'a> Refiner<'a> {
             Edge::default(),
         );
         self.reachability();
+        self.work += self.nodes.len() + self.inc.len();
         for &(q, e, need_f, need_b) in &changed {
             if need_f {
                 self.scratch.clear();
@@ -994,6 +1005,16 @@ impl<'a> Refiner<'a> {
             rows.copy_row(i, labels, q);
         }
         rows
+    }
+
+    /// The number of nodes of the abstract graph (unreachable ones included: nodes never go).
+    pub(crate) fn num_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The work done so far (see the field).
+    pub(crate) fn work(&self) -> usize {
+        self.work
     }
 
     /// The final class map if the loop is done: both directions converged, or the backward

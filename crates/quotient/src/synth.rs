@@ -27,15 +27,22 @@
 //! have converged, or when the backward classes already put every state but `ERROR` in one class
 //! (no smaller assumption exists), or when the lower labels witness an error path of `M || N`
 //! (the property is violated, so the one-class quotient is invertible and is returned; a round,
-//! the exact construction included, does the same when its lower labels witness one). It is incremental: a split recomputes only the abstract edges
-//! and label bits it can change, and no assumption is extracted until the end (one round per step
-//! only with [`QuotientConfig::record_sizes`]).
+//! the exact construction included, does the same when its lower labels witness one). It is
+//! incremental: a split recomputes only the abstract edges and label bits it can change, and no
+//! assumption is extracted until the end (one round per step only with
+//! [`QuotientConfig::record_sizes`]).
 //!
 //! Every round's assumption is sound and invertible (`M || N/≃ |= P` iff `M || N |= P`), because
 //! `≃_F` refines the exact forward equivalence and `≃_B` the exact backward equivalence of `N_F`.
 //! So the loop is anytime: a step limit, deadline or cancellation ends it with one round on the
 //! abstraction reached (before the first step, the two-block one), run under
 //! [`QuotientConfig::compose`]; if that budget is spent as well, the result is `N` itself.
+//!
+//! The steps' work is counted, and once it reaches [`QuotientConfig::exact_fallback`] percent of the
+//! exact construction's estimated work, the loop hands over to the exact construction
+//! ([`Synthesis::exact_fallback`]): on models whose subject states must all be told apart the
+//! loop ends near the concrete `M` anyway, a step at a time, and the hand-over bounds its cost at
+//! about `1 + percent / 100` times the exact construction's.
 
 use guarantor_compose::{Budget, ComposeError};
 use guarantor_lts::{Lts, ops};
@@ -81,6 +88,9 @@ pub struct Synthesis {
     pub converged: bool,
     /// The budget that ended the loop early, if one did.
     pub stopped_by: Option<ComposeError>,
+    /// The loop reached its work bound ([`QuotientConfig::exact_fallback`]) and finished with
+    /// the exact construction after [`Synthesis::refinement_steps`] steps.
+    pub exact_fallback: bool,
 }
 
 /// Synthesises an assumption for `n` against the rest of the system `m` (one explicit LTS) and
@@ -104,17 +114,14 @@ pub fn synthesize(
         subject: &subject,
         best: None,
         sizes: Vec::new(),
+        exact_fallback: false,
     };
     let mut budget = match config.refinement.budget() {
         Ok(b) => b,
         Err(e) => return Ok(run.finish(0, false, Some(e))),
     };
     if !config.refine {
-        let mut part = Partition::new(m.num_states());
-        for s in 0..m.num_states() as u32 {
-            part.isolate(s);
-        }
-        return match run.round(&part, 0, &mut budget) {
+        return match run.round(&discrete_partition(m), 0, &mut budget) {
             Ok(()) => Ok(run.finish(0, true, None)),
             Err(e) if e.is_budget() => {
                 let QuotientError::Compose(c) = e else {
@@ -141,6 +148,8 @@ struct Run<'a> {
     subject: &'a Subject,
     best: Option<Best>,
     sizes: Vec<StepSize>,
+    /// The loop handed over to the exact construction.
+    exact_fallback: bool,
 }
 
 impl Run<'_> {
@@ -161,6 +170,7 @@ impl Run<'_> {
             sizes: self.sizes,
             converged,
             stopped_by,
+            exact_fallback: self.exact_fallback,
         }
     }
 
@@ -223,6 +233,17 @@ impl Run<'_> {
             }
             if config.max_steps.is_some_and(|max| steps >= max) {
                 break None;
+            }
+            // Not finished, and the steps have cost their share of the exact construction: it is
+            // cheaper to finish with that than to go on splitting.
+            if over_work_bound(config, r, self.env.m) {
+                match self.round(&discrete_partition(self.env.m), steps, budget) {
+                    Ok(()) => {
+                        self.exact_fallback = true;
+                        return Ok(self.finish(steps, true, None));
+                    }
+                    Err(e) => break Some(budget_stop(e)?),
+                }
             }
             let dir = if (steps / switch) % 2 == 0 {
                 Direction::Forward
@@ -313,6 +334,38 @@ impl Run<'_> {
 }
 
 /// `{m0}, {rest}` with `M`'s `ERROR` alone.
+/// What the exact construction costs per node or edge of the concrete graph, in the units of
+/// [`Refiner::work`]: it builds the graph (hashing every node), runs two label fixpoints over it
+/// and extracts classes, where a loop step's unit is one move or node gone over. Measured with
+/// callgrind on the FSP sliding window protocol (`examples/swp_fsp`): about 760 instructions per
+/// estimated item for the exact construction against about 130 per unit of a step.
+const EXACT_COST_PER_ITEM: u128 = 6;
+
+/// Whether the loop's work ([`Refiner::work`]: `M`'s moves scanned, abstract nodes and edges gone
+/// over) has reached its share of the estimated work of the exact construction, which goes over
+/// every node and edge of the concrete `M || P_err`: `M`'s states and moves, times the abstract
+/// graph's nodes per block. Counting items, not time, keeps the hand-over point (and so the step
+/// count) the same on every machine.
+fn over_work_bound(config: &QuotientConfig, r: &Refiner<'_>, m: &Lts) -> bool {
+    config.exact_fallback.is_some_and(|percent| {
+        // work * 100 >= percent% of (M's states and moves) * (nodes / blocks) * cost per item,
+        // in integers: both sides multiplied by the number of blocks.
+        let wide = |x: usize| x as u128;
+        let items = wide(m.num_states() + m.num_transitions()) * wide(r.num_nodes().max(1));
+        let estimate = items * EXACT_COST_PER_ITEM * u128::from(percent);
+        wide(r.work()) * 100 * wide(r.part.num_blocks().max(1)) >= estimate
+    })
+}
+
+/// Every state of `m` in a block of its own: the exact construction.
+fn discrete_partition(m: &Lts) -> Partition {
+    let mut part = Partition::new(m.num_states());
+    for s in 0..m.num_states() as u32 {
+        part.isolate(s);
+    }
+    part
+}
+
 fn initial_partition(m: &Lts) -> Partition {
     let mut part = Partition::new(m.num_states());
     part.isolate(m.initial().as_u32());

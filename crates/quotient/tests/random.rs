@@ -69,10 +69,18 @@ proptest! {
         let comps: Vec<&Lts> = components.iter().collect();
         let expected = holds(&comps, &[&property]);
         for r in 0..comps.len() {
-            for (refine, split_all) in [(false, false), (true, false), (true, true)] {
-                let config = QuotientConfig::default().with_refine(refine).with_split_all(split_all);
+            for (refine, split_all, fallback) in [
+                (false, false, None),
+                (true, false, Some(50)),
+                (true, true, Some(50)),
+                (true, false, None),
+            ] {
+                let config = QuotientConfig::default()
+                    .with_refine(refine)
+                    .with_split_all(split_all)
+                    .with_exact_fallback(fallback);
                 let report = check_with_quotient(&comps, &[&property], r, &config).unwrap();
-                prop_assert_eq!(report.verdict.is_holds(), expected, "r = {}, refine = {}, split_all = {}", r, refine, split_all);
+                prop_assert_eq!(report.verdict.is_holds(), expected, "r = {}, refine = {}, split_all = {}, fallback = {:?}", r, refine, split_all, fallback);
                 let stage = &report.stages[0];
                 let a = &stage.synthesis.assumption;
                 prop_assert!(check_homomorphism(comps[r], a, &stage.synthesis.homomorphism).is_ok());
@@ -100,6 +108,46 @@ proptest! {
     }
 
     #[test]
+    fn the_exact_fallback_hands_over_to_the_exact_construction(
+        (components, property) in prop_oneof![system(), pair()],
+        split_all in any::<bool>(),
+        percent in prop_oneof![Just(0u32), Just(10), Just(50)],
+    ) {
+        let comps: Vec<&Lts> = components.iter().collect();
+        let r = comps.len() - 1;
+        let m = rest(&comps, r);
+        let exact = QuotientConfig::default().with_refine(false);
+        let exact = synthesize(&m, comps[r], &[&property], &exact).unwrap();
+        let pure = QuotientConfig::default()
+            .with_split_all(split_all)
+            .with_exact_fallback(None);
+        let pure = synthesize(&m, comps[r], &[&property], &pure).unwrap();
+        prop_assert!(!pure.exact_fallback);
+        let config = QuotientConfig::default()
+            .with_split_all(split_all)
+            .with_exact_fallback(Some(percent));
+        let s = synthesize(&m, comps[r], &[&property], &config).unwrap();
+        prop_assert!(s.converged);
+        prop_assert!(s.refinement_steps <= pure.refinement_steps);
+        if s.exact_fallback {
+            // Handed over before the loop finished: the exact construction's assumption, map
+            // and all.
+            prop_assert!(s.refinement_steps <= pure.refinement_steps);
+            prop_assert_eq!(&s.homomorphism, &exact.homomorphism);
+            prop_assert_eq!(s.assumption.num_states(), exact.assumption.num_states());
+        } else {
+            // Finished first: the loop's own result, as without the bound.
+            prop_assert_eq!(s.refinement_steps, pure.refinement_steps);
+            prop_assert_eq!(&s.homomorphism, &pure.homomorphism);
+        }
+        if percent == 0 && pure.refinement_steps > 0 {
+            // No share at all: handed over before the first step.
+            prop_assert!(s.exact_fallback);
+            prop_assert_eq!(s.refinement_steps, 0);
+        }
+    }
+
+    #[test]
     fn every_intermediate_assumption_is_invertible(
         (components, property) in prop_oneof![system(), pair()],
         split_all in any::<bool>(),
@@ -108,7 +156,10 @@ proptest! {
         let expected = holds(&comps, &[&property]);
         let r = comps.len() - 1;
         let m = rest(&comps, r);
-        let base = QuotientConfig::default().with_split_all(split_all);
+        // The paper's loop to the end: every step is to be checked, none handed over.
+        let base = QuotientConfig::default()
+            .with_split_all(split_all)
+            .with_exact_fallback(None);
         let full = synthesize(&m, comps[r], &[&property], &base).unwrap();
         prop_assert!(full.converged);
         // The loop's own size list: one entry per refinement step and one for the start.
