@@ -164,6 +164,17 @@ impl<T: Copy> Csr<T> {
         }
     }
 
+    /// Sorts the items of every key.
+    pub(crate) fn sort_rows(&mut self)
+    where
+        T: Ord,
+    {
+        for k in 0..self.keys() {
+            let (lo, hi) = (self.off[k] as usize, self.off[k + 1] as usize);
+            self.data[lo..hi].sort_unstable();
+        }
+    }
+
     /// The number of items.
     pub(crate) fn len(&self) -> usize {
         self.data.len()

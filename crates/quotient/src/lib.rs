@@ -117,6 +117,7 @@ pub mod error;
 mod labels;
 mod modal;
 mod partition;
+mod probe;
 mod problem;
 mod refine;
 pub mod synth;

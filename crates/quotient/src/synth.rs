@@ -38,7 +38,11 @@
 //! abstraction reached (before the first step, the two-block one), run under
 //! [`QuotientConfig::compose`]; if that budget is spent as well, the result is `N` itself.
 //!
-//! The steps' work is counted, and once it reaches [`QuotientConfig::exact_fallback`] percent of the
+//! Two things bracket the loop. Before it (and before the exact construction), a breadth-first
+//! search of the concrete `M || N || P_err`, limited to a small share of the inputs' size, looks for
+//! a violation near the start (`probe.rs`); if it finds one, the one-class quotient is the answer
+//! at once, for about what the monolithic check pays to find the same error. During it, the
+//! steps' work is counted, and once it reaches [`QuotientConfig::exact_fallback`] percent of the
 //! exact construction's estimated work, the loop hands over to the exact construction
 //! ([`Synthesis::exact_fallback`]): on models whose subject states must all be told apart the
 //! loop ends near the concrete `M` anyway, a step at a time, and the hand-over bounds its cost at
@@ -54,6 +58,7 @@ use crate::error::QuotientError;
 use crate::labels::{Bound, backward, forward};
 use crate::modal::QGraph;
 use crate::partition::Partition;
+use crate::probe::{probe_limit, violation_within};
 use crate::problem::{Env, Subject};
 use crate::refine::{Direction, Refiner, one_class};
 
@@ -62,7 +67,7 @@ use crate::refine::{Direction, Refiner, one_class};
 pub struct StepSize {
     /// Refinement steps done before this round (0 for the initial abstraction).
     pub step: usize,
-    /// States of the abstraction of `M`.
+    /// States of the abstraction of `M` (0 when the search before synthesis found a violation).
     pub abstraction_states: usize,
     /// States of the assumption.
     pub states: usize,
@@ -120,6 +125,15 @@ pub fn synthesize(
         Ok(b) => b,
         Err(e) => return Ok(run.finish(0, false, Some(e))),
     };
+    // A violation close to the start ends synthesis at once (see `probe`): the coarsest quotient.
+    match violation_within(&env, &subject, probe_limit(&env, &subject), &mut budget) {
+        Ok(true) => {
+            run.offer(one_class(&subject), 0, 0)?;
+            return Ok(run.finish(0, true, None));
+        }
+        Ok(false) => {}
+        Err(e) => return Ok(run.finish(0, false, Some(budget_stop(e)?))),
+    }
     if !config.refine {
         return match run.round(&discrete_partition(m), 0, &mut budget) {
             Ok(()) => Ok(run.finish(0, true, None)),
