@@ -2,16 +2,19 @@
 //!
 //! Run with `cargo run --release -p guarantor-quotient --example swp`. For each property A-D it
 //! prints the monolithic verdict and time, and for the exact construction and the refinement loop
-//! (one edge per step, the paper's heuristic; and every useful edge at the chosen block per step):
+//! (one edge per step, the paper's heuristic; and every useful edge at the chosen block per step;
+//! both with the default hand-over to the exact construction, the second also without it):
 //! refinement steps, abstract states of the sender, the assumption's states, the synthesis time,
 //! and the time to check `M || A |= P`. Times are medians of several runs; the monolithic check
 //! and the synthesis alternate run by run, so machine load hits both alike.
 //!
 //! Under heavy load wall-clock medians penalise the longer runs (they span more scheduler
 //! slices), so the example also has a mode that only repeats one computation, for measuring CPU
-//! time from outside: `swp repeat <A|B|C|D> <mono|exact|one|all> <runs>`, for instance under
-//! `perf stat -e task-clock`.
+//! time from outside: `swp repeat <A|B|C|D> <method> <runs>`, for instance under `perf stat -e
+//! task-clock` (methods: `mono` and those of `examples/common/methods.rs`).
 
+#[path = "common/methods.rs"]
+mod methods;
 #[path = "../tests/common/swp.rs"]
 mod swp;
 #[path = "common/timing.rs"]
@@ -19,7 +22,7 @@ mod timing;
 
 use guarantor_compose::{Config, check_safety};
 use guarantor_lts::Lts;
-use guarantor_quotient::{QuotientConfig, synthesize};
+use guarantor_quotient::synthesize;
 use timing::{median, ms, time};
 
 const RUNS: usize = 31;
@@ -34,11 +37,7 @@ fn repeat(args: &[String]) {
         .expect("property A, B, C or D")
         .1;
     let runs: usize = args[2].parse().expect("a number of runs");
-    let qc = match args[1].as_str() {
-        "exact" => QuotientConfig::default().with_refine(false),
-        "all" => QuotientConfig::default().with_split_all(true),
-        _ => QuotientConfig::default(), // "one" (unused for "mono")
-    };
+    let qc = methods::config(&args[1]);
     for _ in 0..runs {
         if args[1] == "mono" {
             std::hint::black_box(check_safety(&[&m, &n], &[p], &Config::default()).unwrap());
@@ -71,11 +70,12 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let config = Config::default();
     let methods = [
-        ("exact", QuotientConfig::default().with_refine(false)),
-        ("refinement, one edge", QuotientConfig::default()),
+        ("exact", methods::config("exact")),
+        ("refinement, one edge", methods::config("one")),
+        ("refinement, all edges", methods::config("all")),
         (
-            "refinement, all edges at a block",
-            QuotientConfig::default().with_split_all(true),
+            "refinement, all edges, no hand-over",
+            methods::config("pure-all"),
         ),
     ];
     for (name, p, _) in swp::properties() {

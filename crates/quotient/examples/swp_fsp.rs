@@ -15,14 +15,16 @@
 //! stderr), for measuring CPU time or instructions from outside: `perf stat -e task-clock` or
 //! `valgrind --tool=callgrind`, minus a run with `<runs>` = 0 (parsing and composing), divided by
 //! `<runs>`. Methods: `mono`, `exact`, `one`, `all`, `pure-one`, `pure-all`, `one@P`, `all@P` (see
-//! [`config`]).
+//! `examples/common/methods.rs`).
 
+#[path = "common/methods.rs"]
+mod methods;
 #[path = "common/timing.rs"]
 mod timing;
 
 use guarantor_compose::{Config, check_safety, compose};
 use guarantor_lts::Lts;
-use guarantor_quotient::{QuotientConfig, synthesize};
+use guarantor_quotient::synthesize;
 use timing::{median, ms, time};
 
 const RUNS: usize = 15;
@@ -69,25 +71,6 @@ fn load(target: &str) -> Target {
     }
 }
 
-/// The configuration of a method name: `exact`; `one` or `all` (one edge or every useful edge per
-/// step, with the default hand-over to the exact construction); `pure-one` or `pure-all` (the
-/// paper's loop to the end); `one@P` or `all@P` (hand-over at P percent). `mono` needs none.
-fn config(method: &str) -> QuotientConfig {
-    if method == "exact" {
-        return QuotientConfig::default().with_refine(false);
-    }
-    let (loop_kind, fallback) = match method.split_once('@') {
-        Some((kind, percent)) => (kind, Some(percent.parse().expect("a percentage"))),
-        None => match method.strip_prefix("pure-") {
-            Some(kind) => (kind, None),
-            None => (method, QuotientConfig::default().exact_fallback),
-        },
-    };
-    QuotientConfig::default()
-        .with_split_all(loop_kind == "all")
-        .with_exact_fallback(fallback)
-}
-
 fn mono(t: &Target) -> usize {
     let refs: Vec<&Lts> = t.components.iter().collect();
     check_safety(&refs, &[&t.property], &Config::default())
@@ -101,7 +84,7 @@ fn main() {
     if args.first().map(String::as_str) == Some("repeat") && args.len() == 4 {
         let t = load(&format!("SYS_{}", args[1]));
         let runs: usize = args[3].parse().expect("a number of runs");
-        let qc = config(&args[2]);
+        let qc = methods::config(&args[2]);
         let mut last = None;
         for _ in 0..runs {
             if args[2] == "mono" {
@@ -129,7 +112,7 @@ fn main() {
         let t = load(&format!("SYS_{p}"));
         let states = mono(&t);
         for method in ["exact", "one", "all", "pure-all"] {
-            let qc = config(method);
+            let qc = methods::config(method);
             let s = synthesize(&t.m, &t.n, &[&t.property], &qc).unwrap();
             let (mut t_mono, mut t_syn) = (Vec::new(), Vec::new());
             for _ in 0..RUNS {
