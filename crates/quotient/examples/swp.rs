@@ -38,12 +38,21 @@ fn repeat(args: &[String]) {
         .1;
     let runs: usize = args[2].parse().expect("a number of runs");
     let qc = methods::config(&args[1]);
+    let mut last = None;
     for _ in 0..runs {
         if args[1] == "mono" {
             std::hint::black_box(check_safety(&[&m, &n], &[p], &Config::default()).unwrap());
         } else {
-            std::hint::black_box(synthesize(&m, &n, &[p], &qc).unwrap());
+            last = Some(synthesize(&m, &n, &[p], &qc).unwrap());
         }
+    }
+    if let Some(s) = last {
+        eprintln!(
+            "steps {} fallback {} assumption states {}",
+            s.refinement_steps,
+            s.exact_fallback,
+            s.assumption.num_states()
+        );
     }
 }
 
