@@ -102,6 +102,28 @@ proptest! {
     }
 
     #[test]
+    fn quotient_has_exactly_the_images_of_the_edges(
+        lts in arb_lts_with(config()),
+        seed in proptest::collection::vec(0u32..3, 1..16),
+    ) {
+        // Any class map: coarse ones (one to three classes) have many repeated edges.
+        let classes: Vec<u32> = (0..lts.num_states()).map(|s| seed[s % seed.len()]).collect();
+        let q = quotient(&lts, &classes).unwrap();
+        let image = |s: StateId| classes[s.index()];
+        let expected: std::collections::BTreeSet<_> = lts
+            .transitions()
+            .map(|t| (image(t.source), t.action, image(t.target)))
+            .collect();
+        let got: Vec<_> = q
+            .transitions()
+            .map(|t| (t.source.as_u32(), t.action, t.target.as_u32()))
+            .collect();
+        prop_assert_eq!(got.len(), expected.len(), "no repeated edge");
+        prop_assert_eq!(got.into_iter().collect::<std::collections::BTreeSet<_>>(), expected);
+        prop_assert_eq!(q.initial().as_u32(), image(lts.initial()));
+    }
+
+    #[test]
     fn error_marker_survives_minimisation(l in arb_lts_with(config().error_state(true))) {
         let min = minimize_strong(&l);
         let reachable_error = l.error_state().filter(|e| guarantor_lts::ops::reachable_states(&l).contains(e.index()));

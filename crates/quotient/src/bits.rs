@@ -171,7 +171,10 @@ impl<T: Copy> Csr<T> {
     {
         for k in 0..self.keys() {
             let (lo, hi) = (self.off[k] as usize, self.off[k + 1] as usize);
-            self.data[lo..hi].sort_unstable();
+            // Rows often come sorted (an LTS lists a state's edges by action).
+            if !self.data[lo..hi].is_sorted() {
+                self.data[lo..hi].sort_unstable();
+            }
         }
     }
 

@@ -249,6 +249,9 @@ fn renumber_by_first_occurrence(labels: &mut [u32]) -> usize {
     map.len()
 }
 
+/// The largest `(action, block)` table [`quotient`] uses to drop repeated edges (4 MiB).
+const QUOTIENT_STAMP_LIMIT: usize = 1 << 20;
+
 /// The quotient of `lts` by the partition `classes` (`classes[s]` is the block of state `s`): block
 /// `i` becomes state `i`, with a transition `i -a-> j` whenever some member of `i` has an
 /// `a`-transition to some member of `j`. The initial state is the block of the initial state; the
@@ -279,10 +282,28 @@ pub fn quotient(lts: &Lts, classes: &[u32]) -> Result<Lts, LtsError> {
         fill[c] += 1;
     }
     let mut w = CsrWriter::with_capacity(num_blocks, lts.num_transitions());
+    // A coarse quotient maps many edges onto one: drop repeats as they come (a stamp per
+    // `(action, target block)`), so the row sort sees each edge once. Only when the table is
+    // small next to the transitions: a fine quotient has few repeats and would pay to clear it.
+    let actions = lts.alphabet().id_bound();
+    let mut stamp = match actions.checked_mul(num_blocks) {
+        Some(cells) if cells <= QUOTIENT_STAMP_LIMIT.min(lts.num_transitions()) => {
+            vec![u32::MAX; cells]
+        }
+        _ => Vec::new(),
+    };
     for b in 0..num_blocks {
         for &s in &members[start[b]..start[b + 1]] {
             for e in lts.outgoing(s) {
-                w.push(e.action, StateId::from_u32(classes[e.target.index()]));
+                let target = classes[e.target.index()];
+                if !stamp.is_empty() {
+                    let cell = &mut stamp[e.action.index() * num_blocks + target as usize];
+                    if *cell == b as u32 {
+                        continue;
+                    }
+                    *cell = b as u32;
+                }
+                w.push(e.action, StateId::from_u32(target));
             }
         }
         w.end_state()?;
