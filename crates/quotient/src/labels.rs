@@ -25,7 +25,7 @@ use guarantor_compose::Budget;
 use crate::bits::{Labels, ones};
 use crate::error::QuotientError;
 use crate::modal::QGraph;
-use crate::problem::Subject;
+use crate::problem::{Images, Subject};
 
 /// Which bound a fixpoint computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,49 +117,44 @@ impl DeltaLabels {
 /// Sets `image` to the states `from` moves to over an edge on shared action `g`: their
 /// `g`-successors if `N` synchronises on `g`, else themselves; `N`'s `ERROR` moves nowhere.
 pub(crate) fn forward_image(s: &Subject, from: &[u64], g: u32, image: &mut Vec<u64>) {
-    image.clear();
-    if s.syncs[g as usize] {
-        image.resize(from.len(), 0);
-        for n in ones(from) {
-            if s.error == Some(n) {
-                continue;
-            }
-            if let Some(images) = &s.images {
-                for (w, &x) in image.iter_mut().zip(images.succ(g, n)) {
-                    *w |= x;
-                }
-            } else {
-                for t in s.succ(n, g) {
-                    image[t as usize >> 6] |= 1 << (t & 63);
-                }
-            }
-        }
-    } else {
-        image.extend_from_slice(from);
-        clear_error(s, image);
-    }
+    image_over(s, from, g, s.error, Images::succ, |n| s.succ(n, g), image);
 }
 
 /// Sets `image` to the states that move into `to` over an edge on shared action `g`: their
 /// `g`-predecessors if `N` synchronises on `g`, else themselves (`N`'s `ERROR` excepted: it is in
 /// every label already).
 pub(crate) fn backward_image(s: &Subject, to: &[u64], g: u32, image: &mut Vec<u64>) {
+    image_over(s, to, g, None, Images::pred, |n| s.pred(n, g), image);
+}
+
+/// The image of `rows` over an edge on `g` in one direction: `table` and `moves` give a state's
+/// neighbours on `g` (as a bitset, or listed when `N` has no image table); `skip` is a state with
+/// no neighbours in this direction. Generic, so each direction compiles to its own loop.
+fn image_over<I: Iterator<Item = u32>>(
+    s: &Subject,
+    rows: &[u64],
+    g: u32,
+    skip: Option<u32>,
+    table: fn(&Images, u32, u32) -> &[u64],
+    moves: impl Fn(u32) -> I,
+    image: &mut Vec<u64>,
+) {
     image.clear();
     if s.syncs[g as usize] {
-        image.resize(to.len(), 0);
-        for n in ones(to) {
+        image.resize(rows.len(), 0);
+        for n in ones(rows).filter(|&n| Some(n) != skip) {
             if let Some(images) = &s.images {
-                for (w, &x) in image.iter_mut().zip(images.pred(g, n)) {
+                for (w, &x) in image.iter_mut().zip(table(images, g, n)) {
                     *w |= x;
                 }
             } else {
-                for p in s.pred(n, g) {
-                    image[p as usize >> 6] |= 1 << (p & 63);
+                for t in moves(n) {
+                    image[t as usize >> 6] |= 1 << (t & 63);
                 }
             }
         }
     } else {
-        image.extend_from_slice(to);
+        image.extend_from_slice(rows);
         clear_error(s, image);
     }
 }
