@@ -15,6 +15,16 @@ fn guarantor(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Asserts the exit code, showing stderr when it differs.
+fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn json_of(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
 }
@@ -30,12 +40,7 @@ const ORDER: [&str; 5] = [
 #[test]
 fn holds_exits_zero_and_says_holds() {
     let out = guarantor(&ORDER);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("holds"));
 }
 
@@ -76,12 +81,7 @@ fn state_budget_exits_three() {
     let mut args = vec!["check", "--max-states", "2"];
     args.extend_from_slice(&ORDER[1..]);
     let out = guarantor(&args);
-    assert_eq!(
-        out.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 3);
 }
 
 #[test]
@@ -168,12 +168,7 @@ fn wrong_transition_count_is_bad_input_unless_lenient() {
 #[test]
 fn fsp_model_checks_its_last_composite_by_default() {
     let out = guarantor(&["check", "--format", "json", "examples/fsp/order.lts"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     assert_eq!(json_of(&out)["verdict"], "holds");
     let bad = guarantor(&[
         "check",
@@ -238,12 +233,7 @@ fn fsp_deadlock_is_reported_like_ltsa() {
         "D",
         model.to_str().unwrap(),
     ]);
-    assert_eq!(
-        d.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&d.stderr)
-    );
+    assert_exit(&d, 1);
     let e = guarantor(&[
         "check",
         "--deadlock",
@@ -334,12 +324,7 @@ fn split_and_component_options_name_components() {
         "OUTPUT",
         "examples/fsp/order.lts",
     ]);
-    assert_eq!(
-        ok.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
+    assert_exit(&ok, 0);
     let bad = guarantor(&[
         "check",
         "--method",
@@ -395,12 +380,7 @@ fn programs_are_checked_by_predicate_abstraction() {
         "json",
         "crates/predabs/tests/data/bakery_bug.gc",
     ]);
-    assert_eq!(
-        bug.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&bug.stderr)
-    );
+    assert_exit(&bug, 1);
     let v = json_of(&bug);
     assert_eq!(v["verdict"], "violated");
     let trace = v["counterexample"].as_array().unwrap();
@@ -415,12 +395,7 @@ fn programs_are_checked_by_predicate_abstraction() {
         "lstar",
         "crates/predabs/tests/data/bakery.gc",
     ]);
-    assert_eq!(
-        ok.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
+    assert_exit(&ok, 0);
 }
 
 #[test]
@@ -437,12 +412,7 @@ fn programs_are_checked_with_computed_weakest_assumptions() {
             "json",
             program,
         ]);
-        assert_eq!(
-            out.status.code(),
-            Some(code),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_exit(&out, code);
         json_of(&out)
     };
     let v = weakest("crates/predabs/tests/data/bakery.gc", 0);
@@ -458,12 +428,7 @@ fn programs_are_checked_with_computed_weakest_assumptions() {
 fn program_reports_name_predicates_iterations_prover_calls_and_assumptions() {
     let path = "crates/predabs/tests/data/bakery.gc";
     let out = guarantor(&["check", "--method", "lstar", "--format", "json", path]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let v = json_of(&out);
     assert_eq!(v["verdict"], "holds");
     assert_eq!(v["method"], "predabs+lstar");
@@ -544,12 +509,7 @@ fn program_split_names_program_components() {
 fn assume_prints_the_weakest_assumption_and_the_quotient() {
     // Cobleigh et al.: the weakest assumption of Input over {send, output, ack} has 4 states.
     let w = guarantor(&["assume", "examples/fsp/order.lts", "--component", "INPUT"]);
-    assert_eq!(
-        w.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&w.stderr)
-    );
+    assert_exit(&w, 0);
     assert!(String::from_utf8_lossy(&w.stdout).starts_with("des (0, 9, 4)"));
     let q = guarantor(&[
         "assume",
@@ -560,12 +520,7 @@ fn assume_prints_the_weakest_assumption_and_the_quotient() {
         "quotient",
         "--dot",
     ]);
-    assert_eq!(
-        q.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&q.stderr)
-    );
+    assert_exit(&q, 0);
     assert!(String::from_utf8_lossy(&q.stdout).starts_with("digraph"));
     assert!(String::from_utf8_lossy(&q.stderr).contains("state 0 -> class"));
     let none = guarantor(&["assume", "examples/fsp/order.lts", "--component", "NOBODY"]);
@@ -754,12 +709,7 @@ fn quotient_loop_hands_over_to_the_exact_construction_unless_told_not_to() {
         ];
         args.extend_from_slice(extra);
         let out = guarantor(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_exit(&out, 0);
         json_of(&out)
     };
     // Property C needs an abstraction close to the whole of `M`: the default loop stops after a
