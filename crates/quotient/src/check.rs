@@ -15,11 +15,18 @@
 //! shortest concrete counterexample while exploring only what the quotient system says is
 //! relevant. The result replays with [`guarantor_compose::replay::replay`] on the original
 //! components.
+//!
+//! When the search that starts every synthesis finds a violation (see
+//! [`Synthesis::violation`]), its run is checked against the original components
+//! ([`find_violation`]); if it drives them into an error, that is the counterexample and the check
+//! ends there: no later stage, no final check, no lifting (lifting first explores the whole
+//! quotient system).
 
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
 use guarantor_compose::product::{Product, Scratch};
+use guarantor_compose::replay::find_violation;
 use guarantor_compose::{
     Assumption, Certificate, Config, Counterexample, Stats, Verdict, Violation, check_safety,
     compose, error_lts,
@@ -58,7 +65,9 @@ pub struct QuotientReport {
     pub assumption_transitions: usize,
     /// Assumption sizes after each round, all stages one after another.
     pub sizes_per_step: Vec<StepSize>,
-    /// Statistics of the final check of the system with the assumptions in place.
+    /// Statistics of the final check of the system with the assumptions in place; or, when the
+    /// search before a synthesis found a violation of the original components (the check then
+    /// ends there, without a final check), of that search.
     pub check_stats: Stats,
 }
 
@@ -125,6 +134,21 @@ pub fn check_with_quotients(
     for &r in order {
         let m = rest(&current, r, &config.compose)?;
         let synthesis = synthesize(&m, &current[r], properties, config)?;
+        if let Some(found) = confirmed_violation(components, properties, &synthesis)? {
+            let stats = synthesis
+                .violation
+                .as_ref()
+                .map_or_else(Stats::default, |v| Stats {
+                    states: v.visited,
+                    transitions: v.moves,
+                });
+            stages.push(Stage {
+                component: r,
+                environment_states: m.num_states(),
+                synthesis,
+            });
+            return Ok(summarise(Verdict::Violated(found), stages, stats));
+        }
         let old = std::mem::replace(&mut current[r], synthesis.assumption.clone());
         replaced_originals.push(old);
         stages.push(Stage {
@@ -146,6 +170,21 @@ pub fn check_with_quotients(
         _ => Verdict::Holds(certificate(&stages)),
     };
     Ok(summarise(verdict, stages, report.stats))
+}
+
+/// The counterexample of the search before `synthesis`, if it found a violation and its trace
+/// drives the *original* components into one (at a later stage `M` holds earlier quotients, whose
+/// runs need not be runs of the originals; then the violation is left to the final check).
+fn confirmed_violation(
+    components: &[&Lts],
+    properties: &[&Lts],
+    synthesis: &Synthesis,
+) -> Result<Option<Counterexample>, QuotientError> {
+    let Some(v) = &synthesis.violation else {
+        return Ok(None);
+    };
+    Ok(find_violation(components, properties, &v.trace)?
+        .map(|violation| Counterexample::new(v.trace.clone(), violation)))
 }
 
 fn validate(components: &[&Lts], order: &[usize]) -> Result<(), QuotientError> {

@@ -138,4 +138,4 @@ pub use certificate::{CertificateError, Homomorphism, check_homomorphism};
 pub use check::{QuotientReport, Stage, check_with_quotient, check_with_quotients, default_order};
 pub use config::QuotientConfig;
 pub use error::QuotientError;
-pub use synth::{StepSize, Synthesis, synthesize};
+pub use synth::{ProbeViolation, StepSize, Synthesis, synthesize};

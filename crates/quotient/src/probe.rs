@@ -15,10 +15,8 @@
 //! `N` synchronises on; `P` moves alone on actions outside `alpha M`; `N` moves alone on its local
 //! actions. A triple holding an error state has no successors.
 
-use std::collections::VecDeque;
-
 use guarantor_compose::Budget;
-use guarantor_lts::StateId;
+use guarantor_lts::{ActionId, Lts, StateId};
 use rustc_hash::FxHashSet;
 
 use crate::error::QuotientError;
@@ -33,51 +31,114 @@ pub(crate) fn probe_limit(env: &Env<'_>, n: &Subject) -> usize {
     size / 32 + 1
 }
 
-/// Whether an error of `M || N || P_err` is reachable within `limit` visited triples.
+/// A violation the search found: the visible actions of a shortest run of `M || N` into an error
+/// (a trace of the components `M` was composed of, and of `N`), and how many triples it visited
+/// and moves it enumerated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub(crate) trace: Vec<String>,
+    pub(crate) visited: usize,
+    pub(crate) moves: usize,
+}
+
+/// The action a move is labelled with: a shared one (tau is 0), or one of `N`'s local ones.
+#[derive(Clone, Copy, Debug)]
+enum Label {
+    Shared(u32),
+    Local(ActionId),
+}
+
+/// A shortest run of `M || N || P_err` into an error, if one is found within `limit` visited
+/// triples; `n` is the subject's LTS (for the names of its local actions).
 pub(crate) fn violation_within(
     env: &Env<'_>,
     sub: &Subject,
+    n: &Lts,
     limit: usize,
     budget: &mut Budget<'_>,
-) -> Result<bool, QuotientError> {
+) -> Result<Option<Found>, QuotientError> {
     let m = env.m;
     let p_err = env.p.error_state().map(StateId::as_u32);
-    let is_error = |(s, p, n): (u32, u32, u32)| {
+    let is_error = |(s, p, n): Triple| {
         m.is_error(StateId::from_u32(s)) || Some(p) == p_err || sub.error == Some(n)
     };
+    // Per action of `N`: whether it is local (tau, or outside `alpha Q`), as in `Subject::new`.
+    let local: Vec<bool> = std::iter::once(true)
+        .chain(
+            n.alphabet()
+                .iter()
+                .map(|(_, name)| env.alphabet.get(name).is_none()),
+        )
+        .collect();
     let start = (m.initial().as_u32(), env.p.initial().as_u32(), sub.initial);
+    // Visited triples with the triple and label they were reached from (index `usize::MAX`: none).
+    let mut tuples: Vec<(Triple, usize, Label)> = vec![(start, usize::MAX, Label::Shared(0))];
+    let mut moves = 0;
     if is_error(start) {
-        return Ok(true);
+        return Ok(Some(found(env, n, &tuples, 0, moves)));
     }
-    let mut seen: FxHashSet<(u32, u32, u32)> = FxHashSet::default();
-    let mut queue = VecDeque::new();
+    let mut seen: FxHashSet<Triple> = FxHashSet::default();
     seen.insert(start);
-    queue.push_back(start);
-    let mut next = Vec::new();
-    while let Some(t) = queue.pop_front() {
+    let mut next = 0;
+    let mut succ = Vec::new();
+    while next < tuples.len() {
         budget.tick()?;
-        successors(env, sub, t, &mut next);
-        for &u in &next {
-            if is_error(u) {
-                return Ok(true);
-            }
-            if seen.len() >= limit {
-                return Ok(false);
+        let (t, from) = (tuples[next].0, next);
+        next += 1;
+        successors(env, sub, n, &local, t, &mut succ);
+        moves += succ.len();
+        for &(u, label) in &succ {
+            if seen.len() >= limit && !is_error(u) {
+                return Ok(None);
             }
             if seen.insert(u) {
-                queue.push_back(u);
+                tuples.push((u, from, label));
+                if is_error(u) {
+                    return Ok(Some(found(env, n, &tuples, tuples.len() - 1, moves)));
+                }
             }
         }
     }
-    Ok(false)
+    Ok(None)
 }
 
-/// Sets `out` to the successors of triple `(s, p, n)` (not an error triple).
+type Triple = (u32, u32, u32);
+
+/// The visible actions on the path to `tuples[at]`.
+fn found(
+    env: &Env<'_>,
+    n: &Lts,
+    tuples: &[(Triple, usize, Label)],
+    at: usize,
+    moves: usize,
+) -> Found {
+    let mut trace = Vec::new();
+    let mut i = at;
+    while tuples[i].1 != usize::MAX {
+        match tuples[i].2 {
+            Label::Shared(0) => {}
+            Label::Shared(g) => trace.push(env.alphabet.name(ActionId::from_u32(g)).to_owned()),
+            Label::Local(a) if a.is_tau() => {}
+            Label::Local(a) => trace.push(n.action_name(a).to_owned()),
+        }
+        i = tuples[i].1;
+    }
+    trace.reverse();
+    Found {
+        trace,
+        visited: tuples.len(),
+        moves,
+    }
+}
+
+/// Sets `out` to the successors of triple `(s, p, n)` (not an error triple) with their labels.
 fn successors(
     env: &Env<'_>,
     sub: &Subject,
-    (s, p, n): (u32, u32, u32),
-    out: &mut Vec<(u32, u32, u32)>,
+    n_lts: &Lts,
+    local: &[bool],
+    (s, p, n): Triple,
+    out: &mut Vec<(Triple, Label)>,
 ) {
     out.clear();
     // `N` on shared action `g`: along its `g`-moves if it synchronises on `g`, else unmoved.
@@ -92,19 +153,22 @@ fn successors(
         let g = env.g_of_m[e.action.index()];
         if let Some(p2) = env.p_step(p, g) {
             let s2 = e.target.as_u32();
-            with_n(g, &mut |n2| out.push((s2, p2, n2)));
+            with_n(g, &mut |n2| out.push(((s2, p2, n2), Label::Shared(g))));
         }
     }
     for &(g, p2) in env.p_alone.of(p) {
-        with_n(g, &mut |n2| out.push((s, p2, n2)));
+        with_n(g, &mut |n2| out.push(((s, p2, n2), Label::Shared(g))));
     }
-    for &n2 in sub.local_out.of(n) {
-        out.push((s, p, n2));
+    for e in n_lts.outgoing(StateId::from_u32(n)) {
+        if local[e.action.index()] {
+            out.push(((s, p, e.target.as_u32()), Label::Local(e.action)));
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use guarantor_compose::replay::find_violation;
     use guarantor_compose::{Config, check_safety};
     use guarantor_lts::Lts;
     use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_lts_with};
@@ -140,8 +204,13 @@ mod tests {
             let sub = Subject::new(&n, &env.alphabet);
             let violated = !check_safety(&[&m, &n], &[&p], &config).unwrap().verdict.is_holds();
             let mut budget = config.budget().unwrap();
-            prop_assert_eq!(violation_within(&env, &sub, usize::MAX, &mut budget).unwrap(), violated);
-            if violation_within(&env, &sub, limit, &mut budget).unwrap() {
+            let full = violation_within(&env, &sub, &n, usize::MAX, &mut budget).unwrap();
+            prop_assert_eq!(full.is_some(), violated);
+            if let Some(found) = full {
+                // The trace is a run of the components into the violation.
+                prop_assert!(find_violation(&[&m, &n], &[&p], &found.trace).unwrap().is_some());
+            }
+            if violation_within(&env, &sub, &n, limit, &mut budget).unwrap().is_some() {
                 prop_assert!(violated);
             }
         }

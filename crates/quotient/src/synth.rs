@@ -58,7 +58,7 @@ use crate::error::QuotientError;
 use crate::labels::{Bound, backward, forward};
 use crate::modal::QGraph;
 use crate::partition::Partition;
-use crate::probe::{probe_limit, violation_within};
+use crate::probe::{Found, probe_limit, violation_within};
 use crate::problem::{Env, Subject};
 use crate::refine::{Direction, Refiner, one_class};
 
@@ -73,6 +73,28 @@ pub struct StepSize {
     pub states: usize,
     /// Transitions of the assumption.
     pub transitions: usize,
+}
+
+/// A run of `M || N` into an error, found by the search before synthesis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeViolation {
+    /// The visible actions of a shortest such run (breadth-first over `M || N || P_err`): a trace
+    /// of `N` and of the components `M` was composed of.
+    pub trace: Vec<String>,
+    /// The tuples the search visited.
+    pub visited: usize,
+    /// The moves it enumerated.
+    pub moves: usize,
+}
+
+impl From<Found> for ProbeViolation {
+    fn from(f: Found) -> Self {
+        Self {
+            trace: f.trace,
+            visited: f.visited,
+            moves: f.moves,
+        }
+    }
 }
 
 /// The result of synthesising one assumption.
@@ -96,6 +118,9 @@ pub struct Synthesis {
     /// The loop reached its work bound ([`QuotientConfig::exact_fallback`]) and finished with
     /// the exact construction after [`Synthesis::refinement_steps`] steps.
     pub exact_fallback: bool,
+    /// The violation the search before synthesis found, if it found one (the assumption is then
+    /// the one-class quotient).
+    pub violation: Option<ProbeViolation>,
 }
 
 /// Synthesises an assumption for `n` against the rest of the system `m` (one explicit LTS) and
@@ -126,12 +151,14 @@ pub fn synthesize(
         Err(e) => return Ok(run.finish(0, false, Some(e))),
     };
     // A violation close to the start ends synthesis at once (see `probe`): the coarsest quotient.
-    match violation_within(&env, &subject, probe_limit(&env, &subject), &mut budget) {
-        Ok(true) => {
+    match violation_within(&env, &subject, n, probe_limit(&env, &subject), &mut budget) {
+        Ok(Some(found)) => {
             run.offer(one_class(&subject), 0, 0)?;
-            return Ok(run.finish(0, true, None));
+            let mut s = run.finish(0, true, None);
+            s.violation = Some(found.into());
+            return Ok(s);
         }
-        Ok(false) => {}
+        Ok(None) => {}
         Err(e) => return Ok(run.finish(0, false, Some(budget_stop(e)?))),
     }
     if !config.refine {
@@ -185,6 +212,7 @@ impl Run<'_> {
             converged,
             stopped_by,
             exact_fallback: self.exact_fallback,
+            violation: None,
         }
     }
 
