@@ -59,8 +59,9 @@
 //!    paper's loop to the end.
 //! 6. **Violations**: before any of this, a short breadth-first search of the concrete
 //!    `M || N || P_err` (a small share of the inputs' size) looks for an error near the start, and
-//!    ends synthesis with the one-class quotient if it finds one. Later, lower labels hold for
-//!    every member of a block, so an error in a lower label
+//!    ends synthesis with the one-class quotient if it finds one; the check then ends too, with
+//!    the run found as its counterexample once it replays on the original components ([`check`]).
+//!    Later, lower labels hold for every member of a block, so an error in a lower label
 //!    (forward: the error node labelled, or `N`'s `ERROR` in some label; backward: `n0` in the
 //!    label of the initial node `({m0}, p0)`) is a real error path of `M || N`. Then every quotient
 //!    of `N` is invertible (its language contains `N`'s, so `M || N/~` violates too), and the
