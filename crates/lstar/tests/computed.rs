@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{agrees_with_mono, recheck_chain};
+use common::{agrees_with_mono, lts, recheck_chain};
 use guarantor_compose::{Config, Verdict, replay::violates};
 use guarantor_lstar::ag::{AgConfig, check_asym_n, check_asym_weakest};
 use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
@@ -68,13 +68,7 @@ proptest! {
 /// property says, and the counterexample says so.
 #[test]
 fn error_states_of_any_component_are_found() {
-    let ok = |name: &str| {
-        let mut b = LtsBuilder::new();
-        b.add_state().unwrap();
-        b.add_transition_named(StateId::must(0), name, StateId::must(0))
-            .unwrap();
-        b.build().unwrap()
-    };
+    let ok = |name: &str| lts(&[(0, name, 0)]);
     let mut b = LtsBuilder::new();
     b.ensure_states(2).unwrap();
     b.add_transition_named(StateId::must(0), "a", StateId::must(1))
@@ -98,18 +92,9 @@ fn error_states_of_any_component_are_found() {
 /// counterexample is that run.
 #[test]
 fn a_violation_of_the_first_component_alone_is_reported() {
-    let mut b = LtsBuilder::new();
-    b.ensure_states(2).unwrap();
-    b.add_transition_named(StateId::must(0), "bad", StateId::must(1))
-        .unwrap();
-    b.add_transition_named(StateId::must(1), "shared", StateId::must(1))
-        .unwrap();
-    let m0 = b.build().unwrap();
-    let mut b = LtsBuilder::new();
-    b.add_state().unwrap();
-    b.add_transition_named(StateId::must(0), "shared", StateId::must(0))
-        .unwrap();
-    let m1 = b.build().unwrap();
+    let m0 = lts(&[(0, "bad", 1), (1, "shared", 1)]);
+    let m1 = lts(&[(0, "shared", 0)]);
+    // `bad` in the alphabet, never allowed (no edge list can say that).
     let mut b = LtsBuilder::new();
     b.add_state().unwrap();
     b.action("bad").unwrap();
@@ -121,35 +106,19 @@ fn a_violation_of_the_first_component_alone_is_reported() {
 /// "the 22nd action from the end is `a`" as a nondeterministic LTS: its subset construction has
 /// 2^22 states, far more than a short deadline allows.
 fn nth_from_last(n: usize) -> Lts {
-    let mut b = LtsBuilder::new();
-    b.ensure_states(n + 1).unwrap();
-    let s = StateId::must;
-    b.add_transition_named(s(0), "a", s(0)).unwrap();
-    b.add_transition_named(s(0), "b", s(0)).unwrap();
-    b.add_transition_named(s(0), "a", s(1)).unwrap();
+    let mut edges = vec![(0, "a", 0), (0, "b", 0), (0, "a", 1)];
     for i in 1..n {
-        b.add_transition_named(s(i), "a", s(i + 1)).unwrap();
-        b.add_transition_named(s(i), "b", s(i + 1)).unwrap();
+        edges.extend([(i, "a", i + 1), (i, "b", i + 1)]);
     }
-    b.build().unwrap()
+    lts(&edges)
 }
 
 #[test]
 fn the_deadline_stops_a_long_subset_construction() {
     let m0 = nth_from_last(22);
     // m1 shares both actions, so the interface keeps them and the construction cannot shrink.
-    let mut b = LtsBuilder::new();
-    b.add_state().unwrap();
-    b.add_transition_named(StateId::must(0), "a", StateId::must(0))
-        .unwrap();
-    b.add_transition_named(StateId::must(0), "b", StateId::must(0))
-        .unwrap();
-    let m1 = b.build().unwrap();
-    let mut b = LtsBuilder::new();
-    b.add_state().unwrap();
-    b.add_transition_named(StateId::must(0), "a", StateId::must(0))
-        .unwrap();
-    let anything_a = b.build().unwrap();
+    let m1 = lts(&[(0, "a", 0), (0, "b", 0)]);
+    let anything_a = lts(&[(0, "a", 0)]);
     let config = AgConfig::default()
         .compose(Config::default().with_timeout(std::time::Duration::from_millis(200)));
     let err = check_asym_weakest(&[&m0, &m1], &anything_a, &config).unwrap_err();
