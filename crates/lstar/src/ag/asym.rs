@@ -235,6 +235,38 @@ pub fn check_asym_n(
     property: &Lts,
     config: &AgConfig,
 ) -> Result<AgReport, LstarError> {
+    recursive_rule(components, property, config, check_asym_n, |m1, env| {
+        let mut teacher = AsymTeacher::new(m1, env, property, config)?;
+        let mut learner = Learner::new(teacher.interface.len(), config.learner.clone());
+        let outcome = learn(&mut learner, &mut teacher).map_err(flatten)?;
+        let Outcome::Stopped { verdict, .. } = outcome else {
+            // The ASYM teacher never answers "equivalent": it stops with a verdict instead.
+            return Err(LstarError::Unsupported(
+                "a teacher that accepts a hypothesis under ASYM",
+            ));
+        };
+        let mut stats = learner.stats().clone();
+        add_stats(&mut stats, &teacher.nested);
+        Ok(AgReport {
+            verdict,
+            stats,
+            assumption_sizes: teacher.sizes,
+            interface: teacher.interface,
+        })
+    })
+}
+
+/// A rule for `n` components, as the recursive ASYM variants share it: no components is
+/// unsupported, a single one is checked directly, an environment with `ERROR` states goes through
+/// [`check_env_errors_with`] and back to `this`; otherwise `general` gets the first component and
+/// the environment.
+pub(crate) fn recursive_rule(
+    components: &[&Lts],
+    property: &Lts,
+    config: &AgConfig,
+    this: fn(&[&Lts], &Lts, &AgConfig) -> Result<AgReport, LstarError>,
+    general: impl FnOnce(&Lts, &[&Lts]) -> Result<AgReport, LstarError>,
+) -> Result<AgReport, LstarError> {
     match components {
         [] => Err(LstarError::Unsupported("an empty system")),
         [single] => {
@@ -242,27 +274,9 @@ pub fn check_asym_n(
             Ok(AgReport::without_assumptions(report.verdict))
         }
         [_, env @ ..] if env.iter().any(|m| m.error_state().is_some()) => {
-            check_env_errors_with(components, property, config, check_asym_n)
+            check_env_errors_with(components, property, config, this)
         }
-        [m1, env @ ..] => {
-            let mut teacher = AsymTeacher::new(m1, env, property, config)?;
-            let mut learner = Learner::new(teacher.interface.len(), config.learner.clone());
-            let outcome = learn(&mut learner, &mut teacher).map_err(flatten)?;
-            let Outcome::Stopped { verdict, .. } = outcome else {
-                // The ASYM teacher never answers "equivalent": it stops with a verdict instead.
-                return Err(LstarError::Unsupported(
-                    "a teacher that accepts a hypothesis under ASYM",
-                ));
-            };
-            let mut stats = learner.stats().clone();
-            add_stats(&mut stats, &teacher.nested);
-            Ok(AgReport {
-                verdict,
-                stats,
-                assumption_sizes: teacher.sizes,
-                interface: teacher.interface,
-            })
-        }
+        [m1, env @ ..] => general(m1, env),
     }
 }
 
@@ -272,7 +286,7 @@ pub fn check_asym_n(
 /// environment can never fire in the system, so they are removed and rule ASYM runs on the rest;
 /// the certificate's assumptions are then guaranteed by the environment *without* those
 /// transitions. `then` is the rule that checks the system without them.
-pub(crate) fn check_env_errors_with(
+fn check_env_errors_with(
     components: &[&Lts],
     property: &Lts,
     config: &AgConfig,

@@ -32,7 +32,7 @@ use guarantor_compose::{
 use guarantor_lts::ops::{determinize_interruptible, hide, minimize_dfa};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
 
-use super::asym::check_env_errors_with;
+use super::asym::recursive_rule;
 use super::{AgConfig, AgReport, chain, merge, names, project};
 use crate::config::Stats;
 use crate::error::LstarError;
@@ -88,17 +88,9 @@ pub fn check_asym_weakest(
     property: &Lts,
     config: &AgConfig,
 ) -> Result<AgReport, LstarError> {
-    match components {
-        [] => Err(LstarError::Unsupported("an empty system")),
-        [single] => {
-            let report = check_safety(&[*single], &[property], &config.compose)?;
-            Ok(AgReport::without_assumptions(report.verdict))
-        }
-        [_, env @ ..] if env.iter().any(|m| m.error_state().is_some()) => {
-            check_env_errors_with(components, property, config, check_asym_weakest)
-        }
-        _ => levels(components, property, config),
-    }
+    recursive_rule(components, property, config, check_asym_weakest, |_, _| {
+        levels(components, property, config)
+    })
 }
 
 /// The recursion, unrolled: `properties[i]` is level `i`'s property (`property`, then each
