@@ -4,9 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use guarantor_compose::ag::check_circular_premise;
 use guarantor_compose::replay::find_violation;
-use guarantor_compose::{Assumption, Certificate, Counterexample, Verdict, check_safety};
+use guarantor_compose::{Assumption, Certificate, Counterexample, Verdict};
 use guarantor_lts::Lts;
 use rustc_hash::FxHashSet;
 
@@ -421,7 +420,6 @@ impl<'a> Acr<'a> {
         refs: &[&Lts],
         guarantee: &Lts,
     ) -> Result<Vec<Vec<u32>>, CircError> {
-        let m = &self.sys.components()[i];
         let key = self.config.reuse_premises.then(|| {
             let mut involved = vec![guarantee];
             involved.extend(refs);
@@ -430,57 +428,7 @@ impl<'a> Acr<'a> {
         if key.as_ref().is_some_and(|k| self.cache.holds(k)) {
             return Ok(Vec::new());
         }
-        self.premise_checks += 1;
-        let own = |n: &str| m.alphabet().contains(n);
-        let reduced = if self.config.reduce_environments && !refs.is_empty() {
-            reduce(refs, &own, &mut self.memo)
-        } else {
-            None
-        };
-        if let Some(env) = &reduced {
-            let found = premise_violations(
-                Some(m),
-                &env.parts(),
-                guarantee,
-                self.per_premise(),
-                &self.config.compose,
-            )?;
-            self.largest_product = self.largest_product.max(found.states);
-            let found = found.traces;
-            if found.is_empty() {
-                if let Some(k) = key {
-                    self.cache.insert(k);
-                }
-                return Ok(Vec::new());
-            }
-            // The environment need not allow the last step: lift the prefix only.
-            let lifted: Vec<Vec<u32>> = found
-                .iter()
-                .filter_map(|trace| {
-                    let (last, prefix) = trace.split_last()?;
-                    let mut full = env.lift(prefix, &own)?;
-                    full.push(last.clone());
-                    Some(self.sys.trace_ids(&full))
-                })
-                .collect();
-            if !lifted.is_empty() {
-                return Ok(lifted);
-            }
-        }
-        let report = check_circular_premise(m, refs, guarantee, &self.config.compose)?;
-        self.largest_product = self.largest_product.max(report.stats.states);
-        match report.verdict.counterexample() {
-            Some(cex) => Ok(vec![self.sys.trace_ids(&cex.trace)]),
-            None if reduced.is_some() => Err(CircError::Internal {
-                reason: format!("premise {i} violated on the reduced environment only"),
-            }),
-            None => {
-                if let Some(k) = key {
-                    self.cache.insert(k);
-                }
-                Ok(Vec::new())
-            }
-        }
+        self.decide(Some((i, guarantee)), refs, key)
     }
 
     /// Checks `S(G_{n+1}) |= P`; counterexamples as global ids (empty when it holds). Cached and
@@ -503,45 +451,75 @@ impl<'a> Acr<'a> {
         if key.as_ref().is_some_and(|k| self.cache.holds(k)) {
             return Ok(Vec::new());
         }
+        self.decide(None, &refs, key)
+    }
+
+    /// Decides premise `i` with its guarantee (`None`: the last premise, observed by the property)
+    /// and the environment `refs`, once the cache has not answered: on the reduced environment
+    /// first (up to [`Self::per_premise`] counterexamples, lifted back to the original one), and on
+    /// the original environment when none was found there that lifts.
+    fn decide(
+        &mut self,
+        premise: Option<(usize, &Lts)>,
+        refs: &[&Lts],
+        key: Option<(usize, Vec<Vec<u32>>)>,
+    ) -> Result<Vec<Vec<u32>>, CircError> {
         self.premise_checks += 1;
-        let p = self.sys.property();
-        let own = |n: &str| p.alphabet().contains(n);
-        let reduced = if self.config.reduce_environments {
-            reduce(&refs, &own, &mut self.memo).filter(|env| !env.is_empty())
+        let i = premise.map(|(i, _)| i);
+        let checked = i.map(|i| &self.sys.components()[i]);
+        let observer = premise.map_or_else(|| self.sys.property(), |(_, g)| g);
+        // The actions the environment is reduced to: those of `M_i`, or of the property.
+        let own_lts = checked.unwrap_or(observer);
+        let own = |n: &str| own_lts.alphabet().contains(n);
+        let reduced = if self.config.reduce_environments && !refs.is_empty() {
+            // The last premise has nothing to check without an environment.
+            reduce(refs, &own, &mut self.memo).filter(|env| checked.is_some() || !env.is_empty())
         } else {
             None
         };
         if let Some(env) = &reduced {
             let found = premise_violations(
-                None,
+                checked,
                 &env.parts(),
-                p,
+                observer,
                 self.per_premise(),
                 &self.config.compose,
             )?;
             self.largest_product = self.largest_product.max(found.states);
-            let found = found.traces;
-            if found.is_empty() {
+            if found.traces.is_empty() {
                 if let Some(k) = key {
                     self.cache.insert(k);
                 }
                 return Ok(Vec::new());
             }
             let lifted: Vec<Vec<u32>> = found
+                .traces
                 .iter()
-                .filter_map(|trace| env.lift(trace, &own))
+                .filter_map(|trace| {
+                    if checked.is_none() {
+                        return env.lift(trace, &own);
+                    }
+                    // The environment need not allow `M_i`'s last step: lift the prefix only.
+                    let (last, prefix) = trace.split_last()?;
+                    let mut full = env.lift(prefix, &own)?;
+                    full.push(last.clone());
+                    Some(full)
+                })
                 .map(|full| self.sys.trace_ids(&full))
                 .collect();
             if !lifted.is_empty() {
                 return Ok(lifted);
             }
         }
-        let report = check_safety(&refs, &[p], &self.config.compose)?;
-        self.largest_product = self.largest_product.max(report.stats.states);
-        match report.verdict.counterexample() {
-            Some(c) => Ok(vec![self.sys.trace_ids(&c.trace)]),
+        let found = premise_violations(checked, refs, observer, 1, &self.config.compose)?;
+        self.largest_product = self.largest_product.max(found.states);
+        match found.traces.first() {
+            Some(trace) => Ok(vec![self.sys.trace_ids(trace)]),
             None if reduced.is_some() => Err(CircError::Internal {
-                reason: "last premise violated on the reduced environment only".to_owned(),
+                reason: match i {
+                    Some(i) => format!("premise {i} violated on the reduced environment only"),
+                    None => "last premise violated on the reduced environment only".to_owned(),
+                },
             }),
             None => {
                 if let Some(k) = key {
