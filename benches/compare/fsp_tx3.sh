@@ -5,12 +5,13 @@
 # Figures go to docs/benchmarks.md, section "FSP: tx3".
 #
 # Usage: benches/compare/fsp_tx3.sh [runs]   (default 3 runs of each command)
-# Env: CARGO_TARGET_DIR (default target), TX3 (default /work/shared/benchmarks/...).
+# Env: CARGO_TARGET_DIR (default target), TX3 (default: ../shared/benchmarks/vmaffione-fspc/
+# src/examples/tx3.lts, relative to the project root: shared/ sits beside the project checkout).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${1:-3}
 target_dir=${CARGO_TARGET_DIR:-target}
-tx3=${TX3:-/work/shared/benchmarks/vmaffione-fspc/src/examples/tx3.lts}
+tx3=${TX3:-../shared/benchmarks/vmaffione-fspc/src/examples/tx3.lts}
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install -y time)" >&2; exit 1; }
 
 cargo build --release -q -p guarantor-fsp --example fsp_check

@@ -9,7 +9,8 @@
 # the fastest batch, since the machine is shared).
 #
 # Environment:
-#   HARNESS          the harness folder (default /work/shared/harness)
+#   HARNESS          the harness folder (default: shared/harness beside the project checkout,
+#                    i.e. ../shared/harness from the project root)
 #   AALPY_PYTHON     a python with aalpy==2.0.0 (default: python3); without AALpy the table uses
 #                    the counts and single-run times recorded in $HARNESS/dfas/results.csv
 #   CARGO_TARGET_DIR where cargo builds (default: the workspace's target/)
@@ -21,7 +22,7 @@ set -euo pipefail
 export LSTAR_BATCHES="${LSTAR_BATCHES:-5}"
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-harness="${HARNESS:-/work/shared/harness}"
+harness="${HARNESS:-$root/../shared/harness}"
 python="${AALPY_PYTHON:-python3}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 
