@@ -36,11 +36,18 @@ timed() {
 }
 
 # write_doc_table MARKER TABLE: replaces what stands between `<!-- MARKER:begin -->` and
-# `<!-- MARKER:end -->` in docs/benchmarks.md by the file TABLE; prints TABLE instead when the
-# markers are missing.
+# `<!-- MARKER:end -->` by the file TABLE, in the first of docs/benchmarks.md and the notebook
+# files docs/benchmarks/notebook/*.md that has the markers (the full spin and methods tables live
+# in the notebook); prints TABLE instead when no file has them.
 write_doc_table() {
-    local docs="$ROOT/docs/benchmarks.md" spliced
-    if grep -q "<!-- $1:begin -->" "$docs"; then
+    local docs="" candidate spliced
+    for candidate in "$ROOT/docs/benchmarks.md" "$ROOT"/docs/benchmarks/notebook/*.md; do
+        if [ -f "$candidate" ] && grep -q "<!-- $1:begin -->" "$candidate"; then
+            docs=$candidate
+            break
+        fi
+    done
+    if [ -n "$docs" ]; then
         spliced=$(mktemp)
         awk -v table="$2" -v begin="<!-- $1:begin -->" -v end="<!-- $1:end -->" '
             index($0, begin) { print; while ((getline line < table) > 0) print line; skip = 1; next }

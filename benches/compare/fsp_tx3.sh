@@ -2,7 +2,7 @@
 # Times and measures the peak memory of LTSA's analysis of tx3 (vmaffione/fspc's
 # src/examples/tx3.lts, composite SYSTEM: 1,250,688 states, 4,513,698 transitions, no deadlock,
 # no violation): elaboration + one walk that looks for ERROR states and deadlocks.
-# Figures go to docs/benchmarks.md, section "FSP: tx3".
+# Figures go to docs/benchmarks.md (summary) and docs/benchmarks/notebook/fsp.md.
 #
 # Usage: benches/compare/fsp_tx3.sh [runs]   (default 3 runs of each command)
 # Env: CARGO_TARGET_DIR (default target), TX3 (default: ../shared/benchmarks/vmaffione-fspc/

@@ -10,7 +10,8 @@
 # larger sizes of that variant; a run that overruns its --timeout is killed at twice the timeout
 # plus ten seconds and counted as a budget. Deadlock variants are run with mono only (the other methods check
 # safety properties). Writes benchmarks/results/methods.csv and a markdown table between the
-# "methods:begin/end" markers of docs/benchmarks.md.
+# "methods:begin/end" markers of docs/benchmarks/notebook/families.md (the results page
+# docs/benchmarks.md keeps a summary of it).
 #
 # Usage: benches/compare/methods.sh [--sizes small|large] [--timeout S] [--max-states N]
 #                                   [--methods m1,m2,...] [--no-doc] [FAMILY...]

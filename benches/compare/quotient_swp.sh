@@ -11,7 +11,8 @@
 #             and is left out unless --with-paper-loop is given.
 #
 # Usage: benches/compare/quotient_swp.sh [cli|callgrind] [--rounds N] [--with-paper-loop]
-#   (default: cli, 3 rounds). Prints a markdown table; docs/benchmarks.md keeps the results.
+#   (default: cli, 3 rounds). Prints a markdown table; docs/benchmarks.md (summary) and
+#   docs/benchmarks/notebook/quotient.md (all tables) keep the results.
 # Environment: CARGO_TARGET_DIR (where the CLI and the example are built; default ROOT/target).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

@@ -6,7 +6,8 @@
 # twin (spin -a; gcc -O2 -DSAFETY) and runs it, then prints one line with both verdicts, state
 # counts, times, peak memory and the ratio (our wall time / pan's wall time). Writes a CSV
 # (benchmarks/results/spin.csv) and a markdown table between the "spin:begin/end" markers of
-# docs/benchmarks.md. Installs spin with apt-get if it is missing.
+# docs/benchmarks/notebook/spin.md (the results page docs/benchmarks.md keeps a summary of it).
+# Installs spin with apt-get if it is missing.
 #
 # Usage: benches/compare/spin.sh [--sizes small|large] [--timeout S] [--append] [--no-doc]
 #                               [--violated-search bfs|dfs] [FAMILY...]
