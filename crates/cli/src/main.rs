@@ -121,7 +121,7 @@ struct CheckArgs {
     /// A safety property (a deterministic LTS in an .aut file); may be repeated.
     #[arg(long = "property", short = 'p', value_name = "FILE")]
     properties: Vec<PathBuf>,
-    /// The verification method: mono, lstar, lstar-sym, lstar-nway, quotient, circ or auto.
+    /// The method: mono, lstar, lstar-sym, lstar-nway, quotient, circ or auto; see docs/methods.md.
     #[arg(long, default_value = "mono", value_parser = parse_method)]
     method: Method,
     /// lstar, circ --two-way: the components of the first group, by name or number (from 0),
