@@ -35,7 +35,7 @@ pub enum Policy {
     /// component `i`. Pays where components meet only through shared hubs: under
     /// [`Policy::AllOthers`] a premise composes every guarantee connected to it, so on MER each
     /// user's premise holds all other users' guarantees and grows like the system; here a user
-    /// assumes only the arbiters' (docs/benchmarks.md, "MER with the neighbours policy"). It can
+    /// assumes only the arbiters' (docs/benchmarks.md, "CIRC-AG_N"). It can
     /// also cost iterations (Gas Station), so it is not the default.
     Neighbours,
     /// Given sets: `sets[i]` lists the (decomposed) components whose guarantees premise `i` assumes;
