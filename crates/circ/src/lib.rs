@@ -167,3 +167,8 @@ pub fn check_circ(
     let sys = prepare(components, properties, &config.mode, &config.compose)?;
     acr::Acr::new(&sys, config)?.run((components, properties))
 }
+
+/// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -92,6 +92,7 @@
 //! ## Crate features
 //! - `serde`: `Serialize` for [`Verdict`], [`Counterexample`], [`Certificate`], [`SafetyReport`] and
 //!   [`Stats`] (assumption LTSs are written as alphabet, sizes and named transitions).
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod ag;
 pub mod compose;
@@ -122,3 +123,8 @@ pub use priority::Priority;
 pub use safety::{SafetyReport, Stats, check_safety, find_deadlock, find_deadlock_with};
 pub use system::{SearchOrder, SystemOptions, check_system};
 pub use verdict::{Assumption, Certificate, Counterexample, Verdict, Violation};
+
+/// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

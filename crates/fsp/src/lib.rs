@@ -574,3 +574,8 @@ impl Model {
         Ok(system)
     }
 }
+
+/// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -44,7 +44,9 @@ pub use guarantor_lts as lts;
 pub use guarantor_predabs as predabs;
 pub use guarantor_quotient as quotient;
 
-/// The examples of README.md, compiled and run as doc-tests so the README cannot rot.
-#[doc = include_str!("../../../README.md")]
+/// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot (the
+/// workspace README's examples run as doc-tests of the unpublished `guarantor-testkit`, so that
+/// this package reads no file outside itself).
+#[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;

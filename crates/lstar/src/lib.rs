@@ -71,3 +71,8 @@ pub use dfa::{Dfa, Symbol, Word, word};
 pub use error::{LearnError, LstarError};
 pub use learner::{Learner, Queries, Step};
 pub use teacher::{DfaTeacher, EqAnswer, Outcome, Teacher, learn};
+
+/// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -39,6 +39,7 @@
 //! assert_eq!(lts.alphabet().len(), 2);
 //! # Ok::<(), guarantor_lts::LtsError>(())
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod alphabet;
 pub mod builder;
@@ -48,6 +49,7 @@ pub mod io;
 pub mod lts;
 pub mod ops;
 #[cfg(feature = "proptest")]
+#[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
 pub mod strategy;
 
 pub use alphabet::{Alphabet, TAU_NAME};
@@ -55,3 +57,8 @@ pub use builder::LtsBuilder;
 pub use error::LtsError;
 pub use id::{ActionId, IdOverflow, StateId};
 pub use lts::{Edge, Lts, Transition};
+
+/// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

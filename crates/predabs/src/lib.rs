@@ -78,3 +78,8 @@ pub use config::{Backend, Config, Mode};
 pub use error::PredabsError;
 pub use program::System;
 pub use syntax::ParseError;
+
+/// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

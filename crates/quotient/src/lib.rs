@@ -140,3 +140,8 @@ pub use check::{QuotientReport, Stage, check_with_quotient, check_with_quotients
 pub use config::QuotientConfig;
 pub use error::QuotientError;
 pub use synth::{ProbeViolation, StepSize, Synthesis, synthesize};
+
+/// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

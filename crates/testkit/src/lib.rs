@@ -15,3 +15,9 @@ pub mod manifest;
 
 pub use evidence::{EvidenceError, check_counterexample, check_verdict_evidence};
 pub use manifest::{Case, Expected, ManifestError, load_manifest, parse_manifest, workspace_root};
+
+/// The examples of the workspace README.md, compiled and run as doc-tests so the README cannot rot.
+/// They live in this unpublished crate because a published package may not read files outside it.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct WorkspaceReadmeDoctests;

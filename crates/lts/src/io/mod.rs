@@ -27,6 +27,7 @@
 pub mod aut;
 pub mod dot;
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod json;
 
 use std::fmt;
