@@ -4,12 +4,21 @@
 //! sub-crates re-exported as modules ([`lts`], [`compose`], [`fsp`], ...), so that one dependency
 //! gives the whole toolbox.
 //!
+//! A system is a set of components (labelled transition systems, [`lts::Lts`]) composed in
+//! parallel with LTSA's semantics: shared actions synchronise, the others interleave. A safety
+//! property is a deterministic LTS; the system violates it when some run, projected on the
+//! property's alphabet, leaves the property's behaviour (or a component reaches its `ERROR`
+//! state). A check answers `holds` or `violated`, with evidence either way.
+//!
 //! ## Should I use this crate?
 //! Use it when you want "check this system against this property" and do not mind which method does
 //! it. Depend on a single method crate (`guarantor-lstar`, `guarantor-quotient`, ...) when you embed
 //! one method in a larger tool, or on `guarantor-lts` alone when you only need LTSs.
 //!
-//! ## Example
+//! ## A first check
+//! Three Aldebaran `.aut` texts (the example of Cobleigh et al., TACAS 2003, section 4.3): `Input`
+//! reads an input and sends it, `Output` outputs what was sent, and the property `Order` says that
+//! inputs and outputs alternate, input first.
 //! ```
 //! use guarantor::{Checker, Method};
 //! use guarantor::lts::io::aut::parse_aut;
@@ -24,8 +33,273 @@
 //!     .method(Method::Monolithic)
 //!     .check()?;
 //! assert!(outcome.verdict.is_holds());
+//! println!("{} states explored in {:?}", outcome.states, outcome.elapsed);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//! [`Checker`] is a builder: add named components and properties, pick a [`Method`], set
+//! [`MethodOptions`] and budgets ([`compose::Config`]), then [`Checker::check`] returns an
+//! [`Outcome`]. A verdict is never an error: `Err` means bad input or an exhausted budget
+//! ([`CheckError`]).
+//!
+//! ## Loading models
+//! - **Aldebaran `.aut`**: [`lts::io::aut::parse_aut`] for a string (above), [`model::load_aut`]
+//!   for a file.
+//! - **LTSs built in code**: [`lts::LtsBuilder`].
+//! - **FSP** (LTSA's language): [`fsp::parse`] a string (or [`model::load_fsp`] a file), elaborate
+//!   a composite, and [`Checker::from_fsp`] makes its processes the components (with their `END`
+//!   states) and its `property` processes the properties:
+//!
+//! ```
+//! use guarantor::Checker;
+//! use guarantor::compose::Config;
+//!
+//! let source = "
+//!     INPUT  = (input -> send -> ack -> INPUT).
+//!     OUTPUT = (send -> output -> ack -> OUTPUT).
+//!     property ORDER = (input -> output -> ORDER).
+//!     ||SYS = (INPUT || OUTPUT || ORDER).
+//! ";
+//! let model = guarantor::fsp::parse(source, "order.lts")?;
+//! let system = model.elaborate("SYS")?; // or model.default_target(): the last composite
+//! let checker = Checker::from_fsp(&system, &Config::default())?;
+//! let names: Vec<&str> = checker.components().map(|(name, _)| name).collect();
+//! assert_eq!(names, ["INPUT", "OUTPUT"]);
+//! assert_eq!(checker.properties().len(), 1);
+//! assert!(checker.check()?.verdict.is_holds());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The config given to [`Checker::from_fsp`] bounds the composition of nested composites and
+//! becomes the checker's budget. FSP priorities (`<<`, `>>`) are kept, and only the monolithic
+//! method accepts them. Warnings of the elaboration are in `system.warnings`.
+//!
+//! - **Programs** with integer variables (the guarded-command language of docs/formats.md) go
+//!   through predicate abstraction instead: see [Programs](#programs) below.
+//!
+//! ## Choosing a method
+//! [`Method`] lists the methods; [`METHODS`] pairs each with its command-line name
+//! ([`Method::name`], [`Method::from_name`]). The default is [`Method::Monolithic`]: an on-the-fly
+//! search of the whole product, usually the fastest method where the product fits in memory. The
+//! compositional methods ([`Method::Lstar`], [`Method::LstarSym`], [`Method::LstarNway`],
+//! [`Method::Quotient`], [`Method::Circ`]) check the components one at a time against
+//! assumptions about the others; [`Method::Auto`] tries the monolithic method under a state
+//! budget, then `circ`, `lstar-nway` and `quotient`, and [`Outcome::method`] says which one
+//! answered. docs/methods.md in the repository says what each method does, when it pays (with
+//! measured figures) and what its evidence contains.
+//!
+//! Options that only some methods read are fields of [`MethodOptions`]. The struct is
+//! `#[non_exhaustive]`: start from `MethodOptions::default()` and set fields.
+//!
+//! ```
+//! use guarantor::{Checker, Method, MethodOptions};
+//! use guarantor::lts::io::aut::parse_aut;
+//! # let input = parse_aut("des (0, 3, 3)\n(0, input, 1)\n(1, send, 2)\n(2, ack, 0)\n")?;
+//! # let output = parse_aut("des (0, 3, 3)\n(0, send, 1)\n(1, output, 2)\n(2, ack, 0)\n")?;
+//! # let order = parse_aut("des (0, 2, 2)\n(0, input, 1)\n(1, output, 0)\n")?;
+//! let checker = Checker::new()
+//!     .component("Input", input)
+//!     .component("Output", output)
+//!     .property("Order", order);
+//!
+//! // Rule ASYM recursively, each level's weakest assumption computed rather than learned.
+//! let mut options = MethodOptions::default();
+//! options.weakest = true;
+//! let checker = checker.method(Method::LstarNway).options(options);
+//! assert!(checker.check()?.verdict.is_holds());
+//!
+//! // Replace component 1 ("Output") by its quotient, splitting on every useful edge per step.
+//! let mut options = MethodOptions::default();
+//! options.quotient_component = Some(1);
+//! options.quotient = options.quotient.with_split_all(true);
+//! let checker = checker.method(Method::Quotient).options(options);
+//! assert!(checker.check()?.verdict.is_holds());
+//!
+//! // By command-line name.
+//! let method = Method::from_name("circ").ok_or("no such method")?;
+//! let outcome = checker.method(method).options(MethodOptions::default()).check()?;
+//! assert_eq!(outcome.method, Method::Circ);
+//! assert!(outcome.verdict.is_holds());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Budgets and cancellation
+//! Budgets live in a [`compose::Config`] given with [`Checker::config`] and are shared by every
+//! model check the method runs:
+//! - [`Config::with_max_states`](compose::Config::with_max_states): the most product states *one*
+//!   exploration may discover (for a compositional method, each of its many model checks);
+//! - [`Config::with_timeout`](compose::Config::with_timeout) or
+//!   [`with_deadline`](compose::Config::with_deadline): one deadline for the whole check (the
+//!   clock starts when `with_timeout` is called, not when the check starts);
+//! - [`Config::with_cancel`](compose::Config::with_cancel): an `Arc<AtomicBool>` that another
+//!   thread sets to stop the check;
+//! - [`Config::with_monitor`](compose::Config::with_monitor): a [`compose::Monitor`] another thread
+//!   can read for progress (explorations finished, the largest product so far, the method's note).
+//!
+//! An exhausted budget is an `Err` for which [`CheckError::is_budget`] is true (the command line's
+//! exit code 3), never a verdict.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use std::sync::atomic::{AtomicBool, Ordering};
+//! use std::time::Duration;
+//! use guarantor::Checker;
+//! use guarantor::compose::{ComposeError, Config, Monitor};
+//! use guarantor::lts::io::aut::parse_aut;
+//! # let input = parse_aut("des (0, 3, 3)\n(0, input, 1)\n(1, send, 2)\n(2, ack, 0)\n")?;
+//! # let output = parse_aut("des (0, 3, 3)\n(0, send, 1)\n(1, output, 2)\n(2, ack, 0)\n")?;
+//! # let order = parse_aut("des (0, 2, 2)\n(0, input, 1)\n(1, output, 0)\n")?;
+//! let checker = Checker::new()
+//!     .component("Input", input)
+//!     .component("Output", output)
+//!     .property("Order", order);
+//!
+//! // Too few states: the check stops with a budget error.
+//! let checker = checker.config(Config::new().with_max_states(2));
+//! let error = checker.check().unwrap_err();
+//! assert!(error.is_budget());
+//!
+//! // A cancel flag, raised here before the check (usually from another thread, or a Ctrl-C
+//! // handler); explorations look at it every few thousand states.
+//! let cancel = Arc::new(AtomicBool::new(false));
+//! let config = Config::new().with_cancel(Arc::clone(&cancel));
+//! let checker = checker.config(config);
+//! cancel.store(true, Ordering::Relaxed);
+//! let error = checker.check().unwrap_err();
+//! assert!(error.is_budget());
+//! assert!(matches!(error, guarantor::CheckError::Compose(ComposeError::Cancelled)));
+//!
+//! // A timeout, and a monitor that a progress thread could read while the check runs.
+//! let monitor = Arc::new(Monitor::new());
+//! let config = Config::new()
+//!     .with_timeout(Duration::from_secs(10))
+//!     .with_monitor(Arc::clone(&monitor));
+//! let outcome = checker.config(config).check()?;
+//! assert!(outcome.verdict.is_holds());
+//! assert!(monitor.snapshot().explorations >= 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Reading a counterexample
+//! A violation is [`compose::Verdict::Violated`] with a [`compose::Counterexample`]: `trace`, the
+//! visible actions of a run of the whole system (tau steps left out), and `violation`, what the run
+//! ends in: [`compose::Violation::Property`] with the index of the property (in the order they were
+//! added), [`compose::Violation::ErrorState`] with the index of a component that reached its
+//! `ERROR` state, or [`compose::Violation::Deadlock`]. Whatever the method, the checker replays the
+//! trace on the original components and properties before returning it and names the violation
+//! from that replay; a method whose trace violates nothing is reported as
+//! [`CheckError::BadEvidence`], not as a verdict. [`Checker::properties`] and
+//! [`Checker::components`] turn the indices back into names.
+//!
+//! ```
+//! use guarantor::{Checker, Method};
+//! use guarantor::compose::{Verdict, Violation};
+//! use guarantor::lts::io::aut::parse_aut;
+//!
+//! let input = parse_aut("des (0, 3, 3)\n(0, input, 1)\n(1, send, 2)\n(2, ack, 0)\n")?;
+//! // Outputs before anything was sent.
+//! let eager = parse_aut("des (0, 3, 3)\n(0, output, 1)\n(1, send, 2)\n(2, ack, 0)\n")?;
+//! let order = parse_aut("des (0, 2, 2)\n(0, input, 1)\n(1, output, 0)\n")?;
+//! let checker = Checker::new()
+//!     .component("Input", input)
+//!     .component("Output", eager)
+//!     .property("Order", order)
+//!     .method(Method::Monolithic); // breadth first: a shortest counterexample
+//! let outcome = checker.check()?;
+//! let Verdict::Violated(cex) = &outcome.verdict else {
+//!     panic!("expected a violation");
+//! };
+//! assert_eq!(cex.trace, ["output"]);
+//! let Violation::Property { index } = cex.violation else {
+//!     panic!("expected a property violation");
+//! };
+//! let (name, _) = checker.properties().nth(index).unwrap();
+//! assert_eq!(name, "Order");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Deadlocks: [`Checker::deadlock`] makes the monolithic method also report a reachable state with
+//! no move in the same walk; [`Checker::find_deadlock`] searches for one after any method.
+//!
+//! ## What a `holds` carries
+//! [`compose::Verdict::Holds`] carries a [`compose::Certificate`]: the assumptions the method
+//! proved the property with, each an [`compose::Assumption`] (which component or group it is
+//! about, and the assumption as an LTS). The monolithic method needs none (its evidence is the
+//! exhaustive search, and [`Outcome::states`] says how large it was). [`Outcome::assumptions`]
+//! lists the same assumptions by size, with component numbers replaced by names. The checker does
+//! not re-check a certificate; its premises can be checked with [`compose::check_triple`] (rule
+//! ASYM), [`compose::check_circular_premise`] (`circ`) or [`quotient::check_homomorphism`]
+//! (`quotient`, with the classes from [`Checker::quotient_assumption`]).
+//!
+//! ```
+//! use guarantor::{Checker, Method};
+//! use guarantor::compose::{Config, check_safety, check_triple};
+//! use guarantor::lts::io::aut::parse_aut;
+//! # let input = parse_aut("des (0, 3, 3)\n(0, input, 1)\n(1, send, 2)\n(2, ack, 0)\n")?;
+//! # let output = parse_aut("des (0, 3, 3)\n(0, send, 1)\n(1, output, 2)\n(2, ack, 0)\n")?;
+//! # let order = parse_aut("des (0, 2, 2)\n(0, input, 1)\n(1, output, 0)\n")?;
+//! let outcome = Checker::new()
+//!     .component("Input", input.clone())
+//!     .component("Output", output.clone())
+//!     .property("Order", order.clone())
+//!     .method(Method::Lstar)
+//!     .check()?;
+//! // Rule ASYM: one assumption, about the second group (here `Output`).
+//! assert_eq!(outcome.assumptions.len(), 1);
+//! assert_eq!(outcome.assumptions[0].component, "Output");
+//! let certificate = outcome.verdict.certificate().ok_or("expected holds")?;
+//! let assumption = &certificate.assumptions[0].lts;
+//! // Keep it (for instance as .aut), or re-check the rule's two premises:
+//! // <A> Input <Order> and <true> Output <A>.
+//! let config = Config::default();
+//! assert!(check_triple(assumption, &input, &order, &config)?.verdict.is_holds());
+//! assert!(check_safety(&[&output], &[assumption], &config)?.verdict.is_holds());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! An assumption can also be asked for directly: [`Checker::weakest_assumption`] (learned) and
+//! [`Checker::quotient_assumption`] (with the class of each of the component's states).
+//!
+//! ## Programs
+//! A component program with integer and boolean variables ([`predabs::System`]) is checked by
+//! predicate abstraction with counterexample-guided refinement: each component is abstracted to
+//! an LTS, the abstract system is checked with the [`Method`] you choose, and an abstract
+//! counterexample is either confirmed on the concrete program (a trace with values) or refines
+//! the predicates. [`program::check_program`] runs the loop;
+//! [`program::check_program_with_options`] takes [`MethodOptions`] too.
+//!
+//! ```
+//! use guarantor::Method;
+//! use guarantor::predabs::{ProgramVerdict, System};
+//! use guarantor::program::check_program;
+//!
+//! // Two processes taking turns through a shared variable; the property: their critical
+//! // sections do not overlap.
+//! let source = "
+//!     global turn: int = 0;
+//!     component P0 { loc idle, crit;
+//!       idle -> crit on enter0 when turn == 0;
+//!       crit -> idle on exit0 do turn := 1; }
+//!     component P1 { loc idle, crit;
+//!       idle -> crit on enter1 when turn == 1;
+//!       crit -> idle on exit1 do turn := 0; }
+//!     property Mutex { s0 -> s1 on enter0; s1 -> s0 on exit0;
+//!                      s0 -> s2 on enter1; s2 -> s0 on exit1; }
+//! ";
+//! let program = System::parse(source, "turns.gc")?;
+//! let report = check_program(
+//!     &program,
+//!     &guarantor::predabs::Config::default(),
+//!     Method::Lstar,
+//!     &guarantor::compose::Config::default(),
+//! )?;
+//! assert_eq!(report.predabs.verdict, ProgramVerdict::Holds);
+//! let loop_report = &report.predabs;
+//! println!("{} iterations, {} predicates", loop_report.iterations, loop_report.predicates.len());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A violation is `ProgramVerdict::Violated(trace)`, a concrete trace that replays on the program
+//! (its `display(&program)` lists the locations and values at every step).
 
 mod assume;
 mod checker;
