@@ -44,6 +44,11 @@ pub struct Monitor {
     explorations: AtomicU64,
     current_states: AtomicUsize,
     largest_states: AtomicUsize,
+    /// States of the explorations that have ended, summed; with `running_states`, the work done so
+    /// far, from which a reader computes an exploration rate.
+    finished_states: AtomicU64,
+    /// States of the exploration running now; 0 between explorations.
+    running_states: AtomicUsize,
     note: Mutex<String>,
     parent: Option<Arc<Monitor>>,
 }
@@ -58,6 +63,9 @@ pub struct MonitorSnapshot {
     pub current_states: usize,
     /// The most states any single exploration reached.
     pub largest_states: usize,
+    /// States reached by all explorations so far, the running one included (as of its last look
+    /// at the clock). Two snapshots a second apart give the exploration rate.
+    pub states_explored: u64,
     /// The method's own latest note (empty if it wrote none).
     pub note: String,
 }
@@ -79,6 +87,7 @@ impl Monitor {
     /// Records that an exploration has reached `states` states.
     pub fn record_states(&self, states: usize) {
         self.current_states.store(states, Ordering::Relaxed);
+        self.running_states.store(states, Ordering::Relaxed);
         self.largest_states.fetch_max(states, Ordering::Relaxed);
         if let Some(parent) = &self.parent {
             parent.record_states(states);
@@ -88,6 +97,9 @@ impl Monitor {
     /// Records that an exploration ended after reaching `states` states.
     pub fn finish_exploration(&self, states: usize) {
         self.current_states.store(states, Ordering::Relaxed);
+        self.running_states.store(0, Ordering::Relaxed);
+        self.finished_states
+            .fetch_add(states as u64, Ordering::Relaxed);
         self.largest_states.fetch_max(states, Ordering::Relaxed);
         self.explorations.fetch_add(1, Ordering::Relaxed);
         if let Some(parent) = &self.parent {
@@ -120,6 +132,8 @@ impl Monitor {
             explorations: self.explorations.load(Ordering::Relaxed),
             current_states: self.current_states.load(Ordering::Relaxed),
             largest_states: self.largest_states.load(Ordering::Relaxed),
+            states_explored: self.finished_states.load(Ordering::Relaxed)
+                + self.running_states.load(Ordering::Relaxed) as u64,
             note,
         }
     }
@@ -155,6 +169,19 @@ mod tests {
             (p.largest_states, p.explorations, p.note.as_str()),
             (100, 2, "round 1")
         );
+    }
+
+    #[test]
+    fn states_explored_sums_finished_explorations_and_the_running_one() {
+        let m = Monitor::new();
+        m.finish_exploration(30);
+        m.record_states(5);
+        assert_eq!(m.snapshot().states_explored, 35);
+        m.finish_exploration(8);
+        m.record_states(2);
+        assert_eq!(m.snapshot().states_explored, 40);
+        m.finish_exploration(4);
+        assert_eq!(m.snapshot().states_explored, 42);
     }
 
     #[test]
