@@ -45,6 +45,8 @@
 //! - **Aldebaran `.aut`**: [`lts::io::aut::parse_aut`] for a string (above), [`model::load_aut`]
 //!   for a file.
 //! - **LTSs built in code**: [`lts::LtsBuilder`].
+//! - **Programs** with integer variables (the guarded-command language of docs/formats.md) go
+//!   through predicate abstraction instead: see [Programs](#programs) below.
 //! - **FSP** (LTSA's language): [`fsp::parse`] a string (or [`model::load_fsp`] a file), elaborate
 //!   a composite, and [`Checker::from_fsp`] makes its processes the components (with their `END`
 //!   states) and its `property` processes the properties:
@@ -72,9 +74,6 @@
 //! The config given to [`Checker::from_fsp`] bounds the composition of nested composites and
 //! becomes the checker's budget. FSP priorities (`<<`, `>>`) are kept, and only the monolithic
 //! method accepts them. Warnings of the elaboration are in `system.warnings`.
-//!
-//! - **Programs** with integer variables (the guarded-command language of docs/formats.md) go
-//!   through predicate abstraction instead: see [Programs](#programs) below.
 //!
 //! ## Choosing a method
 //! [`Method`] lists the methods; [`METHODS`] pairs each with its command-line name
@@ -233,7 +232,7 @@
 //! ```
 //! use guarantor::{Checker, Method};
 //! use guarantor::compose::{Config, check_safety, check_triple};
-//! use guarantor::lts::io::aut::parse_aut;
+//! use guarantor::lts::io::aut::{AutWriteOptions, parse_aut, to_aut_string};
 //! # let input = parse_aut("des (0, 3, 3)\n(0, input, 1)\n(1, send, 2)\n(2, ack, 0)\n")?;
 //! # let output = parse_aut("des (0, 3, 3)\n(0, send, 1)\n(1, output, 2)\n(2, ack, 0)\n")?;
 //! # let order = parse_aut("des (0, 2, 2)\n(0, input, 1)\n(1, output, 0)\n")?;
@@ -248,13 +247,21 @@
 //! assert_eq!(outcome.assumptions[0].component, "Output");
 //! let certificate = outcome.verdict.certificate().ok_or("expected holds")?;
 //! let assumption = &certificate.assumptions[0].lts;
-//! // Keep it (for instance as .aut), or re-check the rule's two premises:
-//! // <A> Input <Order> and <true> Output <A>.
+//!
+//! // Keep it, for instance as .aut text (`write_aut` writes to a file) ...
+//! let text = to_aut_string(assumption, &AutWriteOptions::default());
+//! assert_eq!(parse_aut(&text)?.num_states(), assumption.num_states());
+//!
+//! // ... and re-check the rule's two premises: <A> Input <Order> and <true> Output <A>.
 //! let config = Config::default();
 //! assert!(check_triple(assumption, &input, &order, &config)?.verdict.is_holds());
 //! assert!(check_safety(&[&output], &[assumption], &config)?.verdict.is_holds());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! `.aut` keeps only the actions that label a transition; an assumption whose alphabet has an
+//! action it never allows needs the JSON form (`lts::io::json`, with `guarantor-lts`'s `serde`
+//! feature) to be kept exactly.
 //!
 //! An assumption can also be asked for directly: [`Checker::weakest_assumption`] (learned) and
 //! [`Checker::quotient_assumption`] (with the class of each of the component's states).
@@ -295,11 +302,28 @@
 //! assert_eq!(report.predabs.verdict, ProgramVerdict::Holds);
 //! let loop_report = &report.predabs;
 //! println!("{} iterations, {} predicates", loop_report.iterations, loop_report.predicates.len());
+//!
+//! // P1 no longer waits for its turn: a concrete counterexample, with the values on the way.
+//! let buggy = System::parse(&source.replace("when turn == 1", "when turn >= 0"), "bug.gc")?;
+//! let report = check_program(
+//!     &buggy,
+//!     &guarantor::predabs::Config::default(),
+//!     Method::Monolithic,
+//!     &guarantor::compose::Config::default(),
+//! )?;
+//! let ProgramVerdict::Violated(trace) = &report.predabs.verdict else {
+//!     panic!("expected a violation");
+//! };
+//! assert_eq!(trace.labels().len(), 2); // both enter
+//! println!("{}", trace.display(&buggy));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! A violation is `ProgramVerdict::Violated(trace)`, a concrete trace that replays on the program
-//! (its `display(&program)` lists the locations and values at every step).
+//! [`program::check_program`] takes two configs: [`predabs::Config`] for the abstraction (mode,
+//! prover, extra predicates) and the loop's budgets (iterations, abstract states, a deadline),
+//! and a [`compose::Config`] for each check of an abstract system. The report also lists the final
+//! predicates, each refinement, and what the method said about the last abstract system
+//! ([`program::ProgramReport::last_check`]: its components and assumptions).
 
 mod assume;
 mod checker;
