@@ -19,6 +19,8 @@
 //!   [`compose_with_priority`]).
 //! - [`ag`]: the triple `<A> M <P>` and the circular premise `M |= A > P` of Elkader et al.
 //! - [`replay`]: confirms that a counterexample is a run of the system and that it violates.
+//! - [`error_actions`]: components' `ERROR` states as private actions a property forbids, for
+//!   methods that only see the property ([`ErrorActions`]).
 //!
 //! ## Should I use this crate?
 //! Use it to check a whole system directly (the *monolithic* reference every other method is tested
@@ -99,6 +101,7 @@ pub mod compose;
 pub mod config;
 mod dfs;
 pub mod error;
+pub mod error_actions;
 pub mod error_lts;
 mod explore;
 pub mod monitor;
@@ -117,6 +120,7 @@ pub use ag::{check_circular_premise, check_triple};
 pub use compose::{Composition, compose, compose_with_priority, compose_with_tuples};
 pub use config::{Budget, Config};
 pub use error::ComposeError;
+pub use error_actions::ErrorActions;
 pub use error_lts::error_lts;
 pub use monitor::{Monitor, MonitorSnapshot};
 pub use priority::Priority;

@@ -1,5 +1,6 @@
 //! Independent confirmation of counterexamples: [`replay`] checks that a trace is a run of a
-//! composition, [`find_violation`] / [`violates`] check that it ends in a violation.
+//! composition, [`find_violation`] / [`violates`] check that it ends in a violation, and
+//! [`first_violation`] says after which prefix.
 //!
 //! Both simulate the *set* of product tuples the trace can lead to (subset construction on the fly,
 //! with tau closure), so they need no determinism and no shortest-path bookkeeping, and they share
@@ -182,6 +183,36 @@ pub fn find_violation<S: AsRef<str>>(
     properties: &[&Lts],
     trace: &[S],
 ) -> Result<Option<Violation>, ComposeError> {
+    Ok(first_violation(components, properties, trace)?.map(|(_, v)| v))
+}
+
+/// Like [`find_violation`], with the length of the shortest prefix of `trace` that reaches the
+/// violation: `trace[..len]` is then a run of the composition that ends in it. A method that
+/// checked an adapted system (see [`ErrorActions`](crate::error_actions::ErrorActions)) cuts its
+/// counterexample there, since the user's composition stops at the first error.
+///
+/// ```
+/// use guarantor_compose::{replay::first_violation, Violation};
+/// use guarantor_lts::{LtsBuilder, StateId};
+/// // M = (a -> ERROR) with a local `b` loop at the start.
+/// let mut b = LtsBuilder::new();
+/// b.ensure_states(2)?;
+/// b.add_transition_named(StateId::must(0), "b", StateId::must(0))?;
+/// b.add_transition_named(StateId::must(0), "a", StateId::must(1))?;
+/// b.set_error(StateId::must(1))?;
+/// let m = b.build()?;
+/// let found = first_violation(&[&m], &[], &["b", "a", "b"])?;
+/// assert_eq!(found, Some((2, Violation::ErrorState { component: 0 })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`find_violation`].
+pub fn first_violation<S: AsRef<str>>(
+    components: &[&Lts],
+    properties: &[&Lts],
+    trace: &[S],
+) -> Result<Option<(usize, Violation)>, ComposeError> {
     let errs = properties
         .iter()
         .map(|p| error_lts(p))
@@ -196,15 +227,15 @@ pub fn find_violation<S: AsRef<str>>(
             .map(|c| classify(c, components.len()))
     };
     let mut set = start(&product, &mut scratch);
-    for name in trace {
+    for (len, name) in trace.iter().enumerate() {
         if let Some(v) = error_in(&set) {
-            return Ok(Some(v));
+            return Ok(Some((len, v)));
         }
         if let Some(action) = product.alphabet().get(name.as_ref()) {
             set = step(&product, &set, action, &mut scratch);
         }
     }
-    Ok(error_in(&set))
+    Ok(error_in(&set).map(|v| (trace.len(), v)))
 }
 
 /// Whether `trace` drives some property's error LTS to pi or some component into `ERROR` (see

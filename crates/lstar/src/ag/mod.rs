@@ -14,6 +14,14 @@
 //! `M1 || P_err` by composing `M1` with a *chain* LTS that spells the word over the interface
 //! alphabet: the chain blocks every other interface action, while `M1`'s actions outside the
 //! interface interleave freely — exactly the query's semantics, reusing the one safety checker.
+//!
+//! **`ERROR` states.** Every check here adapts its own input, so that calling it directly gives the
+//! monolithic checker's verdict. Rule SYM only sees the property, so a component's `ERROR` state
+//! becomes a private action that the property forbids ([`ErrorActions`]), the rule runs on that
+//! system, and a counterexample is mapped back to a run of the caller's components that ends
+//! where one of them reaches its `ERROR` or the property fails. A SYM certificate is about the
+//! rewritten components: its assumptions may mention the private actions, and re-checking it
+//! means applying the same [`ErrorActions`] rewrite first.
 
 pub mod asym;
 pub mod computed;
@@ -25,7 +33,7 @@ pub use computed::check_asym_weakest;
 pub use sym::{check_sym, check_sym_n};
 pub use weakest::{WeakestAssumption, weakest_assumption};
 
-use guarantor_compose::{Config, Verdict};
+use guarantor_compose::{Config, ErrorActions, Verdict};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
 
 use crate::config::{LearnerConfig, Stats};
@@ -102,6 +110,25 @@ impl AgReport {
             interface: Vec::new(),
         }
     }
+}
+
+/// Runs `rule` on `components` and `property` with every `ERROR` state rewritten as a private
+/// action the property forbids (see the module docs), and maps a counterexample back to the
+/// caller's components. Without `ERROR` states `rule` gets the caller's input as it is.
+pub(crate) fn with_error_actions(
+    components: &[&Lts],
+    property: &Lts,
+    rule: impl FnOnce(&[&Lts], &Lts) -> Result<AgReport, LstarError>,
+) -> Result<AgReport, LstarError> {
+    let Some(adapted) = ErrorActions::new(components, &[property])? else {
+        return rule(components, property);
+    };
+    let guarded = adapted.guard(property)?;
+    let mut report = rule(&adapted.components(), &guarded)?;
+    if let Verdict::Violated(cex) = &mut report.verdict {
+        *cex = adapted.restore(components, &[property], cex)?;
+    }
+    Ok(report)
 }
 
 /// The names of `lts`'s visible actions, in id order.

@@ -269,7 +269,7 @@ fn last_premise(
 /// ```
 ///
 /// # Errors
-/// As [`check_asym`](super::check_asym), without its restriction on `ERROR` states.
+/// As [`check_asym`](super::check_asym).
 pub fn check_sym(
     m1: &Lts,
     m2: &Lts,
@@ -286,6 +286,10 @@ pub fn check_sym(
 /// component is, the components' failing runs merge into a real counterexample. Certificates name
 /// assumption `i` by component index `"i"`.
 ///
+/// Components with `ERROR` states are checked as the [module docs of `ag`](super) say: the rule
+/// reasons about the property's language only, so each `ERROR` becomes a private action the
+/// property forbids, and the counterexample is a run of `components` that ends in the `ERROR`.
+///
 /// # Errors
 /// As [`check_sym`]; an empty `components` is [`LstarError::Unsupported`].
 pub fn check_sym_n(
@@ -293,6 +297,13 @@ pub fn check_sym_n(
     property: &Lts,
     config: &AgConfig,
 ) -> Result<AgReport, LstarError> {
+    super::with_error_actions(components, property, |components, property| {
+        sym_n(components, property, config)
+    })
+}
+
+/// [`check_sym_n`] on a system without `ERROR` states.
+fn sym_n(components: &[&Lts], property: &Lts, config: &AgConfig) -> Result<AgReport, LstarError> {
     if components.is_empty() {
         return Err(LstarError::Unsupported("an empty system"));
     }
