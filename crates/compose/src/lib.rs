@@ -19,6 +19,9 @@
 //!   [`compose_with_priority`]).
 //! - [`ag`]: the triple `<A> M <P>` and the circular premise `M |= A > P` of Elkader et al.
 //! - [`replay`]: confirms that a counterexample is a run of the system and that it violates.
+//! - [`method`]: the [`Method`] trait every verification method implements, the [`Problem`] it
+//!   decides (typed component and property ids, names) and the [`MethodReport`] it returns;
+//!   [`Monolithic`] is this crate's own.
 //! - [`error_actions`]: components' `ERROR` states as private actions a property forbids, for
 //!   methods that only see the property ([`ErrorActions`]).
 //!
@@ -104,6 +107,7 @@ pub mod error;
 pub mod error_actions;
 pub mod error_lts;
 mod explore;
+pub mod method;
 pub mod monitor;
 mod moves;
 pub mod priority;
@@ -122,6 +126,7 @@ pub use config::{Budget, Config};
 pub use error::ComposeError;
 pub use error_actions::ErrorActions;
 pub use error_lts::error_lts;
+pub use method::{Method, MethodError, MethodReport, Monolithic, Problem};
 pub use monitor::{Monitor, MonitorSnapshot};
 pub use priority::Priority;
 pub use safety::{SafetyReport, Stats, check_safety, find_deadlock, find_deadlock_with};

@@ -108,6 +108,20 @@ define_id!(
     "action"
 );
 
+define_id!(
+    /// A component of a system (one of the LTSs composed in parallel), numbered densely from zero
+    /// in the order the components were given. Layers above this crate name components by this id,
+    /// never by a bare index or by a name held as text.
+    ComponentId,
+    "component"
+);
+define_id!(
+    /// A safety property of a system, numbered densely from zero in the order the properties were
+    /// given.
+    PropertyId,
+    "property"
+);
+
 impl ActionId {
     /// The internal (silent) action. It is id 0 in every alphabet and never synchronises.
     pub const TAU: ActionId = ActionId(0);
@@ -134,5 +148,7 @@ mod tests {
     fn debug_is_compact() {
         assert_eq!(format!("{:?}", StateId::must(3)), "s3");
         assert_eq!(format!("{:?}", ActionId::TAU), "a0");
+        assert_eq!(format!("{:?}", ComponentId::must(2)), "c2");
+        assert_eq!(format!("{:?}", PropertyId::must(1)), "p1");
     }
 }

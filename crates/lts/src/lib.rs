@@ -55,7 +55,7 @@ pub mod strategy;
 pub use alphabet::{Alphabet, TAU_NAME};
 pub use builder::LtsBuilder;
 pub use error::LtsError;
-pub use id::{ActionId, IdOverflow, StateId};
+pub use id::{ActionId, ComponentId, IdOverflow, PropertyId, StateId};
 pub use lts::{Edge, Lts, Transition};
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.

@@ -68,6 +68,37 @@ pub struct Lts {
 }
 
 impl Lts {
+    /// An LTS from `(source, action, target)` triples, as petgraph's `from_edges`: the states are
+    /// `0..=m` for the largest state `m` named, state 0 is initial, and the alphabet holds the
+    /// actions named, in order of first appearance (`"tau"` is the internal action). For `ERROR`
+    /// states, declared actions without transitions or another initial state, use [`LtsBuilder`](crate::LtsBuilder).
+    ///
+    /// ```
+    /// use guarantor_lts::Lts;
+    /// let switch = Lts::from_edges([(0, "on", 1), (1, "off", 0)])?;
+    /// assert_eq!((switch.num_states(), switch.num_transitions()), (2, 2));
+    /// assert!(switch.alphabet().contains("off"));
+    /// # Ok::<(), guarantor_lts::LtsError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`LtsError::NoStates`](crate::LtsError::NoStates) for no edges, and the builder's errors (a
+    /// state or action index past the 32-bit limit).
+    pub fn from_edges<A: AsRef<str>>(
+        edges: impl IntoIterator<Item = (usize, A, usize)>,
+    ) -> Result<Lts, crate::LtsError> {
+        let mut builder = crate::LtsBuilder::new();
+        for (source, action, target) in edges {
+            builder.ensure_states(source.max(target) + 1)?;
+            builder.add_transition_named(
+                StateId::new(source)?,
+                action.as_ref(),
+                StateId::new(target)?,
+            )?;
+        }
+        builder.build()
+    }
+
     /// The number of states.
     #[inline]
     pub fn num_states(&self) -> usize {

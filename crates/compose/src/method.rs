@@ -1,0 +1,586 @@
+//! [`Method`]: one shape for every way of deciding whether components satisfy safety properties.
+//!
+//! The monolithic search of this crate and every compositional method of the workspace (learned
+//! assumptions, quotients, circular reasoning, a user's own) answer the same question: given a
+//! [`Problem`] — named components, named properties, what else to look for — and a [`Config`] of
+//! budgets, is some error reachable? This module gives that question one type and its answer one
+//! shape, so that a checker, a portfolio, a test suite or a refinement loop can run any method
+//! without knowing which it is:
+//!
+//! - [`Problem`]: the system, with typed [`ComponentId`]s and [`PropertyId`]s and the names that go
+//!   with them. A method receives the user's components unchanged; whatever it does to them first
+//!   (grouping, merging properties, turning `ERROR` states into actions) is its own business, and
+//!   its verdict is about the problem as given.
+//! - [`Method`]: `name` and `check`. Implemented on a value that carries the method's own settings,
+//!   so a method has as many switches as it needs and none leak into the others.
+//! - [`MethodReport`]: the [`Verdict`] with its evidence, the [`Stats`] of the largest search, and
+//!   the method's own [`Counter`]s (queries, iterations, ...), named, in the order it chose.
+//! - [`MethodError`]: says whether the check ran out of a budget ([`MethodError::is_budget`]) and,
+//!   if so, how far it got ([`MethodError::partial_stats`]).
+//!
+//! [`Monolithic`] is the reference implementation: an on-the-fly search of the whole product.
+//!
+//! ```
+//! use guarantor_compose::method::{Method, Monolithic, Problem};
+//! use guarantor_compose::Config;
+//! use guarantor_lts::Lts;
+//!
+//! let input = Lts::from_edges([(0, "input", 1), (1, "send", 2), (2, "ack", 0)])?;
+//! let output = Lts::from_edges([(0, "send", 1), (1, "output", 2), (2, "ack", 0)])?;
+//! let order = Lts::from_edges([(0, "input", 1), (1, "output", 0)])?;
+//! let problem = Problem::new()
+//!     .with_component("Input", input)
+//!     .with_component("Output", output)
+//!     .with_property("Order", order);
+//! let report = Monolithic::new().check(&problem, &Config::default())?;
+//! assert!(report.verdict.is_holds());
+//! assert_eq!(report.stats.states, 4);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use guarantor_lts::{ComponentId, Lts, PropertyId, StateId};
+
+use crate::config::Config;
+use crate::error::ComposeError;
+use crate::monitor::{Monitor, MonitorSnapshot};
+use crate::priority::Priority;
+use crate::safety::Stats;
+use crate::system::{SearchOrder, SystemOptions, check_system};
+use crate::verdict::Verdict;
+
+/// A boxed error of any method, kept whole so that its source chain is not lost.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// One component of a [`Problem`].
+#[derive(Clone, Debug)]
+struct Component {
+    name: String,
+    lts: Lts,
+    /// The state that stands for successful termination (FSP's `END`), if any.
+    end: Option<StateId>,
+}
+
+/// A verification problem: components composed in parallel, safety properties they must satisfy,
+/// and what else counts as an error.
+///
+/// Components and properties keep the order they were added in; their ids are their positions.
+#[derive(Clone, Debug, Default)]
+pub struct Problem {
+    components: Vec<Component>,
+    properties: Vec<(String, Lts)>,
+    priority: Option<Priority>,
+    deadlock: bool,
+}
+
+impl Problem {
+    /// A problem with no components and no properties.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a component and returns its id.
+    ///
+    /// # Panics
+    /// Panics past `u32::MAX` components.
+    pub fn add_component(&mut self, name: impl Into<String>, lts: Lts) -> ComponentId {
+        self.add_component_with_end(name, lts, None)
+    }
+
+    /// Adds a component whose state `end` means successful termination: a product state in which
+    /// every component has terminated is not a deadlock.
+    ///
+    /// # Panics
+    /// Panics past `u32::MAX` components.
+    pub fn add_component_with_end(
+        &mut self,
+        name: impl Into<String>,
+        lts: Lts,
+        end: Option<StateId>,
+    ) -> ComponentId {
+        let id = ComponentId::must(self.components.len());
+        self.components.push(Component {
+            name: name.into(),
+            lts,
+            end,
+        });
+        id
+    }
+
+    /// Adds a safety property (a deterministic LTS) and returns its id.
+    ///
+    /// # Panics
+    /// Panics past `u32::MAX` properties.
+    pub fn add_property(&mut self, name: impl Into<String>, lts: Lts) -> PropertyId {
+        let id = PropertyId::must(self.properties.len());
+        self.properties.push((name.into(), lts));
+        id
+    }
+
+    /// [`Problem::add_component`] in builder style.
+    #[must_use]
+    pub fn with_component(mut self, name: impl Into<String>, lts: Lts) -> Self {
+        self.add_component(name, lts);
+        self
+    }
+
+    /// [`Problem::add_property`] in builder style.
+    #[must_use]
+    pub fn with_property(mut self, name: impl Into<String>, lts: Lts) -> Self {
+        self.add_property(name, lts);
+        self
+    }
+
+    /// Sets action priority over the whole product (FSP's `<<` and `>>`). Methods that cannot
+    /// honour it refuse the problem ([`MethodError::Unsupported`]).
+    #[must_use]
+    pub fn with_priority(mut self, priority: Option<Priority>) -> Self {
+        self.priority = priority;
+        self
+    }
+
+    /// Makes a reachable deadlock (a state with no successor in which not every component has
+    /// terminated) an error too, as LTSA's safety check does.
+    #[must_use]
+    pub fn with_deadlock(mut self, on: bool) -> Self {
+        self.deadlock = on;
+        self
+    }
+
+    /// The number of components.
+    pub fn num_components(&self) -> usize {
+        self.components.len()
+    }
+
+    /// The number of properties.
+    pub fn num_properties(&self) -> usize {
+        self.properties.len()
+    }
+
+    /// The components' ids, in order.
+    pub fn component_ids(&self) -> impl ExactSizeIterator<Item = ComponentId> + Clone {
+        ComponentId::range(self.components.len())
+    }
+
+    /// The components with their ids and names, in order.
+    pub fn components(&self) -> impl ExactSizeIterator<Item = (ComponentId, &str, &Lts)> {
+        self.components
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (ComponentId::must(i), c.name.as_str(), &c.lts))
+    }
+
+    /// The properties with their ids and names, in order.
+    pub fn properties(&self) -> impl ExactSizeIterator<Item = (PropertyId, &str, &Lts)> {
+        self.properties
+            .iter()
+            .enumerate()
+            .map(|(i, (n, l))| (PropertyId::must(i), n.as_str(), l))
+    }
+
+    /// The LTS of a component.
+    ///
+    /// # Panics
+    /// Panics if `id` is not a component of this problem.
+    pub fn component(&self, id: ComponentId) -> &Lts {
+        &self.components[id.index()].lts
+    }
+
+    /// The name of a component.
+    ///
+    /// # Panics
+    /// Panics if `id` is not a component of this problem.
+    pub fn component_name(&self, id: ComponentId) -> &str {
+        &self.components[id.index()].name
+    }
+
+    /// The LTS of a property.
+    ///
+    /// # Panics
+    /// Panics if `id` is not a property of this problem.
+    pub fn property(&self, id: PropertyId) -> &Lts {
+        &self.properties[id.index()].1
+    }
+
+    /// The name of a property.
+    ///
+    /// # Panics
+    /// Panics if `id` is not a property of this problem.
+    pub fn property_name(&self, id: PropertyId) -> &str {
+        &self.properties[id.index()].0
+    }
+
+    /// The component with this name, if there is one (the first, if several share it).
+    pub fn component_named(&self, name: &str) -> Option<ComponentId> {
+        self.components
+            .iter()
+            .position(|c| c.name == name)
+            .map(ComponentId::must)
+    }
+
+    /// The components' LTSs in order, as the slice-taking functions of the method crates want them.
+    pub fn component_lts(&self) -> Vec<&Lts> {
+        self.components.iter().map(|c| &c.lts).collect()
+    }
+
+    /// The properties' LTSs in order, as the slice-taking functions of the method crates want them.
+    pub fn property_lts(&self) -> Vec<&Lts> {
+        self.properties.iter().map(|(_, l)| l).collect()
+    }
+
+    /// Per component, its successful-termination state, if any.
+    pub fn end_states(&self) -> impl ExactSizeIterator<Item = Option<StateId>> + '_ {
+        self.components.iter().map(|c| c.end)
+    }
+
+    /// The action priority over the whole product, if any.
+    pub fn priority(&self) -> Option<&Priority> {
+        self.priority.as_ref()
+    }
+
+    /// Whether a reachable deadlock counts as an error.
+    pub fn deadlock(&self) -> bool {
+        self.deadlock
+    }
+
+    /// The options of [`check_system`] that say what this problem looks for (priority, deadlock
+    /// and end states), with breadth-first search.
+    pub fn system_options(&self) -> SystemOptions {
+        let mut options = SystemOptions::default();
+        if let Some(p) = &self.priority {
+            options = options.with_priority(p.clone());
+        }
+        if self.deadlock {
+            options = options.with_deadlock(self.end_states().collect());
+        }
+        options
+    }
+}
+
+/// A way to decide whether a [`Problem`]'s components satisfy its properties, under a budget.
+///
+/// Implement it on a value that carries the method's settings; the value is then run by anything
+/// that runs methods (the facade's `Checker`, its portfolio, the manifest test suite). The
+/// contract every implementation keeps:
+///
+/// - **The verdict is about the problem as given.** Every `ERROR` state of a component, every
+///   property, and (when [`Problem::deadlock`] is set) every deadlock counts. A method that cannot
+///   decide some part returns [`MethodError::Unsupported`] rather than ignore it.
+/// - **Evidence.** A [`Verdict::Violated`] carries a trace of visible actions that is a run of the
+///   components and reaches the violation it names; a [`Verdict::Holds`] carries the method's
+///   certificate (empty for a monolithic search).
+/// - **Budgets.** Every exploration runs under `config` (states, deadline, cancel flag, monitor);
+///   running out ends in an error for which [`MethodError::is_budget`] is true.
+pub trait Method: fmt::Debug + Send + Sync {
+    /// The method's short name, as a command line would spell it (`mono`, `circ`, ...).
+    fn name(&self) -> Cow<'_, str>;
+
+    /// Decides the problem.
+    fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError>;
+}
+
+impl<M: Method + ?Sized> Method for &M {
+    fn name(&self) -> Cow<'_, str> {
+        (**self).name()
+    }
+    fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+        (**self).check(problem, config)
+    }
+}
+
+impl<M: Method + ?Sized> Method for Box<M> {
+    fn name(&self) -> Cow<'_, str> {
+        (**self).name()
+    }
+    fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+        (**self).check(problem, config)
+    }
+}
+
+impl<M: Method + ?Sized> Method for Arc<M> {
+    fn name(&self) -> Cow<'_, str> {
+        (**self).name()
+    }
+    fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+        (**self).check(problem, config)
+    }
+}
+
+/// A named figure a method measured (membership queries, iterations, SAT calls, ...).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Counter {
+    /// The figure's name, in `snake_case` (it becomes a JSON field).
+    pub name: Cow<'static, str>,
+    /// Its value.
+    pub value: u64,
+}
+
+/// What a [`Method`] found and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct MethodReport {
+    /// Holds (with the method's certificate) or violated (with a counterexample).
+    pub verdict: Verdict,
+    /// States and transitions of the largest single search the method ran.
+    pub stats: Stats,
+    /// The method's own figures, in the order it reports them.
+    pub counters: Vec<Counter>,
+    /// For a method that runs others (a portfolio): the name of the one whose verdict this is.
+    pub answered_by: Option<String>,
+    /// Free-form remarks for people (for a portfolio: how far each other member got).
+    pub notes: Vec<String>,
+}
+
+impl MethodReport {
+    /// A report with this verdict and these statistics, and no counters.
+    pub fn new(verdict: Verdict, stats: Stats) -> Self {
+        Self {
+            verdict,
+            stats,
+            counters: Vec::new(),
+            answered_by: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Adds a counter (any integer that fits in a `u64`; larger values saturate).
+    #[must_use]
+    pub fn with_counter(
+        mut self,
+        name: impl Into<Cow<'static, str>>,
+        value: impl TryInto<u64>,
+    ) -> Self {
+        self.counters.push(Counter {
+            name: name.into(),
+            value: value.try_into().unwrap_or(u64::MAX),
+        });
+        self
+    }
+
+    /// The value of the counter with this name, if the method reported one.
+    pub fn counter(&self, name: &str) -> Option<u64> {
+        self.counters
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.value)
+    }
+}
+
+/// Why a [`Method`] gave no verdict.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MethodError {
+    /// A budget ran out (states, time, queries, SAT conflicts, cancellation).
+    #[error("{source}")]
+    Budget {
+        /// The method's own error, which says which budget.
+        #[source]
+        source: BoxError,
+        /// How far the method got: the largest search it ran before it stopped.
+        partial: Stats,
+    },
+    /// The method cannot decide this problem (for instance action priority, or deadlocks, in a
+    /// method that reasons about traces only).
+    #[error("{method} cannot check this problem: {reason}")]
+    Unsupported {
+        /// The method's name.
+        method: String,
+        /// What it cannot handle.
+        reason: String,
+    },
+    /// The method's settings do not fit the problem (a split naming a component the problem does
+    /// not have, ...).
+    #[error("{0}")]
+    BadSettings(String),
+    /// The method failed for another reason (a property that is not deterministic, ...).
+    #[error(transparent)]
+    Failed(BoxError),
+}
+
+impl MethodError {
+    /// A budget error with the method's own error and how far it got.
+    pub fn budget(source: impl Into<BoxError>, partial: Stats) -> Self {
+        Self::Budget {
+            source: source.into(),
+            partial,
+        }
+    }
+
+    /// An error that is not about budgets.
+    pub fn failed(source: impl Into<BoxError>) -> Self {
+        Self::Failed(source.into())
+    }
+
+    /// Wraps a method crate's error: a budget error if `is_budget`, else a failure.
+    pub fn classify(source: impl Into<BoxError>, is_budget: bool) -> Self {
+        if is_budget {
+            Self::budget(source, Stats::default())
+        } else {
+            Self::failed(source)
+        }
+    }
+
+    /// Whether the check ended because a budget ran out.
+    pub fn is_budget(&self) -> bool {
+        matches!(self, Self::Budget { .. })
+    }
+
+    /// For a budget error, how far the method got.
+    pub fn partial_stats(&self) -> Option<&Stats> {
+        match self {
+            Self::Budget { partial, .. } => Some(partial),
+            _ => None,
+        }
+    }
+
+    /// The same error with its partial statistics raised to at least `seen` (what a monitor saw
+    /// of the searches the method ran).
+    #[must_use]
+    pub fn with_partial_at_least(mut self, seen: Stats) -> Self {
+        if let Self::Budget { partial, .. } = &mut self {
+            partial.states = partial.states.max(seen.states);
+            partial.transitions = partial.transitions.max(seen.transitions);
+        }
+        self
+    }
+}
+
+impl From<ComposeError> for MethodError {
+    fn from(e: ComposeError) -> Self {
+        let budget = e.is_budget();
+        Self::classify(e, budget)
+    }
+}
+
+/// Runs `run` under `config` with a fresh monitor that forwards to `config`'s own, and returns
+/// what the monitor saw beside the result: the largest search a method ran, even a method that
+/// only ran many small ones. A budget error comes back with its partial statistics filled in.
+pub fn monitored<T>(
+    config: &Config,
+    run: impl FnOnce(&Config) -> Result<T, MethodError>,
+) -> Result<(T, MonitorSnapshot), MethodError> {
+    let monitor = Arc::new(Monitor::child_of(config.monitor.clone()));
+    let watched = config.clone().with_monitor(Arc::clone(&monitor));
+    match run(&watched) {
+        Ok(value) => Ok((value, monitor.snapshot())),
+        Err(e) => {
+            let seen = Stats {
+                states: monitor.snapshot().largest_states,
+                transitions: 0,
+            };
+            Err(e.with_partial_at_least(seen))
+        }
+    }
+}
+
+/// The monolithic check: an on-the-fly search of the whole product for a property violation, a
+/// component's `ERROR` state or (when the problem asks) a deadlock. The reference every other
+/// method is tested against; it honours action priority.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Monolithic {
+    /// The search order. Breadth first (the default) gives shortest counterexamples; depth first
+    /// finds deep violations much sooner.
+    pub search: SearchOrder,
+}
+
+impl Monolithic {
+    /// A breadth-first monolithic check.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the search order.
+    #[must_use]
+    pub fn with_search(mut self, search: SearchOrder) -> Self {
+        self.search = search;
+        self
+    }
+}
+
+impl Method for Monolithic {
+    fn name(&self) -> Cow<'_, str> {
+        Cow::Borrowed("mono")
+    }
+
+    fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+        let options = problem.system_options().with_search(self.search);
+        let (report, _) = monitored(config, |config| {
+            Ok(check_system(
+                &problem.component_lts(),
+                &problem.property_lts(),
+                &options,
+                config,
+            )?)
+        })?;
+        Ok(MethodReport::new(report.verdict, report.stats))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::Violation;
+
+    fn lts(edges: &[(usize, &str, usize)]) -> Lts {
+        Lts::from_edges(edges.iter().copied()).unwrap()
+    }
+
+    #[test]
+    fn ids_follow_the_order_of_addition_and_names_find_them() {
+        let mut problem = Problem::new();
+        let a = problem.add_component("A", lts(&[(0, "x", 0)]));
+        let b = problem.add_component("B", lts(&[(0, "y", 0)]));
+        let p = problem.add_property("P", lts(&[(0, "x", 0)]));
+        assert_eq!((a.index(), b.index(), p.index()), (0, 1, 0));
+        assert_eq!(problem.component_named("B"), Some(b));
+        assert_eq!(problem.component_name(a), "A");
+        assert_eq!(problem.property_name(p), "P");
+        assert_eq!(problem.component_ids().collect::<Vec<_>>(), [a, b]);
+    }
+
+    #[test]
+    fn monolithic_finds_a_deadlock_only_when_asked() {
+        let stop = lts(&[(0, "a", 1)]);
+        let problem = Problem::new().with_component("P", stop);
+        let report = Monolithic::new()
+            .check(&problem, &Config::default())
+            .unwrap();
+        assert!(report.verdict.is_holds());
+        let report = Monolithic::new()
+            .check(&problem.with_deadlock(true), &Config::default())
+            .unwrap();
+        let cex = report.verdict.counterexample().unwrap();
+        assert_eq!(cex.violation, Violation::Deadlock);
+        assert_eq!(cex.trace, ["a"]);
+    }
+
+    #[test]
+    fn a_budget_error_says_so_and_how_far_it_got() {
+        let counter = lts(&[(0, "a", 1), (1, "a", 2), (2, "a", 3), (3, "a", 0)]);
+        let problem = Problem::new().with_component("C", counter);
+        let err = Monolithic::new()
+            .check(&problem, &Config::default().with_max_states(2))
+            .unwrap_err();
+        assert!(err.is_budget(), "{err}");
+        assert!(err.partial_stats().is_some());
+    }
+
+    #[test]
+    fn counters_are_found_by_name() {
+        let report = MethodReport::new(
+            Verdict::Holds(crate::Certificate::monolithic()),
+            Stats::default(),
+        )
+        .with_counter("iterations", 3_usize)
+        .with_counter("sat_calls", 7_u32);
+        assert_eq!(report.counter("sat_calls"), Some(7));
+        assert_eq!(report.counter("queries"), None);
+    }
+}
