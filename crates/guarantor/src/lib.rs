@@ -328,6 +328,7 @@
 mod assume;
 mod checker;
 pub mod model;
+pub mod portfolio;
 pub mod program;
 
 pub use assume::ComponentAssumption;
@@ -341,6 +342,7 @@ pub use guarantor_lstar as lstar;
 pub use guarantor_lts as lts;
 pub use guarantor_predabs as predabs;
 pub use guarantor_quotient as quotient;
+pub use portfolio::Portfolio;
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot (the
 /// workspace README's examples run as doc-tests of the unpublished `guarantor-testkit`, so that

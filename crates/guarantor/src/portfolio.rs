@@ -1,0 +1,342 @@
+//! [`Portfolio`]: several methods raced on threads; the first definite verdict wins.
+//!
+//! No method wins everywhere: the monolithic search is the fastest on small and medium products,
+//! circular reasoning with SAT-synthesised assumptions where guarantees stay tiny while the product
+//! explodes, and which premise policy pays depends on the system's shape (docs/methods.md). A
+//! portfolio runs its members concurrently instead of guessing, each with the caller's whole budget
+//! (state limit, deadline, cancellation), and stops the others as soon as one answers.
+//!
+//! **Scheduling.** At most [`Portfolio::with_parallel`] members run at once (default: the machine's
+//! cores), in the order they were given; when one ends without a verdict (a budget, or a problem it
+//! cannot handle) the next starts. More threads than cores would slow every member down, the one
+//! that would have answered first included, so the order matters: put the member most likely to
+//! answer first.
+//!
+//! **Determinism.** Every member decides the same problem exactly, so verdicts agree by
+//! construction; only *which* member answers (and so the evidence and the counters) may depend on
+//! thread scheduling. The report names it ([`MethodReport::answered_by`]) and says in
+//! [`MethodReport::notes`] how far each other member got.
+//!
+//! **Stopping.** The losers get a raised cancel flag, which every exploration checks; a member
+//! inside a long construction that does not look at the flag ends when it next explores, on a
+//! thread of its own, so the portfolio returns at once rather than waiting for it.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};
+use guarantor_compose::{Config, Monitor, Stats};
+
+/// How often the portfolio looks at the caller's cancel flag and deadline while members run.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Methods raced on threads (see the [module docs](self)).
+#[derive(Clone)]
+pub struct Portfolio {
+    members: Vec<Arc<dyn Method>>,
+    parallel: usize,
+}
+
+impl fmt::Debug for Portfolio {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<Cow<'_, str>> = self.members.iter().map(|m| m.name()).collect();
+        f.debug_struct("Portfolio")
+            .field("members", &names)
+            .field("parallel", &self.parallel)
+            .finish()
+    }
+}
+
+/// What became of one member.
+#[derive(Debug)]
+enum Fate {
+    NotStarted,
+    Running,
+    Failed(MethodError),
+}
+
+impl Portfolio {
+    /// A portfolio of these members, tried in this order, as many at once as the machine has cores.
+    pub fn new(members: impl IntoIterator<Item = Arc<dyn Method>>) -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        Self {
+            members: members.into_iter().collect(),
+            parallel: cores,
+        }
+    }
+
+    /// Runs at most `parallel` members at once (at least one).
+    #[must_use]
+    pub fn with_parallel(mut self, parallel: usize) -> Self {
+        self.parallel = parallel.max(1);
+        self
+    }
+
+    /// The members, in the order they are started.
+    pub fn members(&self) -> impl ExactSizeIterator<Item = &dyn Method> {
+        self.members.iter().map(AsRef::as_ref)
+    }
+}
+
+impl Method for Portfolio {
+    fn name(&self) -> Cow<'_, str> {
+        Cow::Borrowed("auto")
+    }
+
+    fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+        if self.members.is_empty() {
+            return Err(MethodError::BadSettings(
+                "a portfolio needs at least one member".into(),
+            ));
+        }
+        Race::new(self, problem, config).run()
+    }
+}
+
+/// One run of a portfolio: the shared stop flag, the members' monitors and fates.
+struct Race<'p> {
+    portfolio: &'p Portfolio,
+    problem: Arc<Problem>,
+    config: &'p Config,
+    stop: Arc<AtomicBool>,
+    monitors: Vec<Arc<Monitor>>,
+    fates: Vec<Fate>,
+    next: usize,
+    running: usize,
+}
+
+/// A member's message to the portfolio: its position and its result.
+type Finished = (usize, Result<MethodReport, MethodError>);
+
+impl<'p> Race<'p> {
+    fn new(portfolio: &'p Portfolio, problem: &Problem, config: &'p Config) -> Self {
+        let monitors = portfolio
+            .members
+            .iter()
+            .map(|_| Arc::new(Monitor::child_of(config.monitor.clone())))
+            .collect();
+        Self {
+            portfolio,
+            problem: Arc::new(problem.clone()),
+            config,
+            stop: Arc::new(AtomicBool::new(false)),
+            monitors,
+            fates: portfolio.members.iter().map(|_| Fate::NotStarted).collect(),
+            next: 0,
+            running: 0,
+        }
+    }
+
+    fn run(mut self) -> Result<MethodReport, MethodError> {
+        let (done, results) = mpsc::channel::<Finished>();
+        self.start_more(&done);
+        loop {
+            match results.recv_timeout(POLL) {
+                Ok((i, Ok(report))) => {
+                    self.stop.store(true, Ordering::Relaxed);
+                    return Ok(self.won(i, report));
+                }
+                Ok((i, Err(e))) => {
+                    self.running -= 1;
+                    self.fates[i] = Fate::Failed(e);
+                    self.start_more(&done);
+                    if self.running == 0 {
+                        return Err(self.exhausted());
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => self.forward_caller_stop(),
+                // `done` lives until this loop ends, so the channel cannot close under it.
+                Err(RecvTimeoutError::Disconnected) => return Err(self.exhausted()),
+            }
+        }
+    }
+
+    /// Starts members in order until `parallel` run or none is left.
+    fn start_more(&mut self, done: &mpsc::Sender<Finished>) {
+        while self.running < self.portfolio.parallel && self.next < self.portfolio.members.len() {
+            let i = self.next;
+            self.next += 1;
+            self.running += 1;
+            self.fates[i] = Fate::Running;
+            let member = Arc::clone(&self.portfolio.members[i]);
+            let problem = Arc::clone(&self.problem);
+            let config = self
+                .config
+                .clone()
+                .with_cancel(Arc::clone(&self.stop))
+                .with_monitor(Arc::clone(&self.monitors[i]));
+            let done = done.clone();
+            std::thread::spawn(move || {
+                let result = catch_unwind(AssertUnwindSafe(|| member.check(&problem, &config)))
+                    .unwrap_or_else(|_| {
+                        Err(MethodError::failed(format!("{} panicked", member.name())))
+                    });
+                // The portfolio may have returned already; nobody needs the result then.
+                let _ = done.send((i, result));
+            });
+        }
+    }
+
+    /// Passes the caller's cancellation and deadline on to the members (they share one flag).
+    fn forward_caller_stop(&self) {
+        let cancelled = self
+            .config
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed));
+        let late = self.config.deadline.is_some_and(|d| Instant::now() >= d);
+        if cancelled || late {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The winner's report, with its name and what became of the others.
+    fn won(&self, winner: usize, mut report: MethodReport) -> MethodReport {
+        let name = self.portfolio.members[winner].name().into_owned();
+        report.notes = self
+            .fates
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != winner)
+            .map(|(i, fate)| self.describe(i, fate))
+            .collect();
+        report.answered_by = Some(match report.answered_by.take() {
+            Some(inner) => format!("{name}: {inner}"),
+            None => name,
+        });
+        report
+    }
+
+    fn describe(&self, i: usize, fate: &Fate) -> String {
+        let name = self.portfolio.members[i].name();
+        let largest = self.monitors[i].snapshot().largest_states;
+        match fate {
+            Fate::NotStarted => format!("{name}: not started"),
+            Fate::Running => format!("{name}: stopped, largest product {largest} states"),
+            Fate::Failed(e) => format!("{name}: {e} (largest product {largest} states)"),
+        }
+    }
+
+    /// Every member ended without a verdict: a budget error if any ran out of budget (with the
+    /// largest search any of them ran), else the first member's error.
+    fn exhausted(mut self) -> MethodError {
+        let notes: Vec<String> = (0..self.fates.len())
+            .map(|i| self.describe(i, &self.fates[i]))
+            .collect();
+        let partial = Stats {
+            states: self
+                .monitors
+                .iter()
+                .map(|m| m.snapshot().largest_states)
+                .max()
+                .unwrap_or(0),
+            transitions: 0,
+        };
+        let any_budget = self
+            .fates
+            .iter()
+            .any(|f| matches!(f, Fate::Failed(e) if e.is_budget()));
+        if any_budget {
+            return MethodError::budget(
+                format!("every member ran out: {}", notes.join("; ")),
+                partial,
+            );
+        }
+        match std::mem::replace(&mut self.fates[0], Fate::NotStarted) {
+            Fate::Failed(e) => e,
+            _ => MethodError::failed(notes.join("; ")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use guarantor_compose::method::Monolithic;
+    use guarantor_lts::Lts;
+
+    /// A member that never answers by itself: it waits for the stop flag or its deadline.
+    #[derive(Debug)]
+    struct Sleeper;
+
+    impl Method for Sleeper {
+        fn name(&self) -> Cow<'_, str> {
+            Cow::Borrowed("sleeper")
+        }
+        fn check(&self, _: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+            loop {
+                config.budget()?;
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+    }
+
+    fn counter() -> Problem {
+        let c = Lts::from_edges([(0, "a", 1), (1, "a", 2), (2, "b", 0)]).unwrap();
+        let p = Lts::from_edges([(0, "a", 1), (1, "a", 2), (2, "b", 0)]).unwrap();
+        Problem::new().with_component("C", c).with_property("P", p)
+    }
+
+    #[test]
+    fn the_member_that_answers_wins_and_the_others_are_stopped() {
+        let portfolio = Portfolio::new([
+            Arc::new(Sleeper) as Arc<dyn Method>,
+            Arc::new(Monolithic::new()),
+        ])
+        .with_parallel(2);
+        let report = portfolio.check(&counter(), &Config::default()).unwrap();
+        assert!(report.verdict.is_holds());
+        assert_eq!(report.answered_by.as_deref(), Some("mono"));
+        assert_eq!(report.notes.len(), 1);
+        assert!(
+            report.notes[0].starts_with("sleeper: stopped"),
+            "{:?}",
+            report.notes
+        );
+    }
+
+    #[test]
+    fn a_member_that_gives_up_hands_over_to_the_next() {
+        // One at a time: the sleeper runs out of its deadline, then mono answers.
+        let portfolio = Portfolio::new([
+            Arc::new(Sleeper) as Arc<dyn Method>,
+            Arc::new(Monolithic::new()),
+        ])
+        .with_parallel(1);
+        let config = Config::default().with_timeout(Duration::from_millis(100));
+        let report = portfolio.check(&counter(), &config);
+        // The deadline is shared, so mono starts after it has passed: a budget error, which says
+        // what each member reached.
+        let err = report.unwrap_err();
+        assert!(err.is_budget(), "{err}");
+        assert!(err.to_string().contains("sleeper"), "{err}");
+    }
+
+    #[test]
+    fn the_callers_cancel_flag_stops_every_member() {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let portfolio = Portfolio::new([Arc::new(Sleeper) as Arc<dyn Method>]);
+        let config = Config::default().with_cancel(Arc::clone(&cancel));
+        let flag = Arc::clone(&cancel);
+        let raiser = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            flag.store(true, Ordering::Relaxed);
+        });
+        let err = portfolio.check(&counter(), &config).unwrap_err();
+        raiser.join().unwrap();
+        assert!(err.is_budget(), "{err}");
+    }
+
+    #[test]
+    fn no_member_is_bad_settings() {
+        let err = Portfolio::new([])
+            .check(&counter(), &Config::default())
+            .unwrap_err();
+        assert!(matches!(err, MethodError::BadSettings(_)), "{err}");
+    }
+}
