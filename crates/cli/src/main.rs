@@ -370,11 +370,11 @@ fn classify(e: CheckError) -> Failure {
     }
 }
 
-fn checker_of(args: &CheckArgs) -> Result<Checker, Failure> {
+fn checker_of(args: &CheckArgs, config: &Config) -> Result<Checker, Failure> {
     let mut checker = match fsp_input(&args.components)? {
         Some(path) => {
             let system = load_fsp(path, args.target.as_deref())?;
-            Checker::from_fsp(&system, &config_of(args)?).map_err(|e| classify(e.into()))?
+            Checker::from_fsp(&system, config).map_err(|e| classify(e.into()))?
         }
         None => {
             if args.target.is_some() {
@@ -395,14 +395,17 @@ fn checker_of(args: &CheckArgs) -> Result<Checker, Failure> {
         .method(args.method)
         .options(options)
         .deadlock(args.deadlock)
-        .config(config_of(args)?))
+        .config(config.clone()))
 }
 
 fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
+    // One clock for the whole run: loading (FSP elaboration composes too) and checking share the
+    // --timeout.
+    let config = config_of(args)?.started();
     if let [one] = args.components.as_slice()
         && one.extension().is_some_and(|e| e == "gc")
     {
-        let (config, _progress) = Progress::start(config_of(args)?, args.method.name(), args.quiet);
+        let (config, _progress) = Progress::start(config, args.method.name(), args.quiet);
         return program::run(
             one,
             args.method,
@@ -412,8 +415,8 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
             args.format == Format::Json,
         );
     }
-    let checker = checker_of(args)?;
-    let (config, progress) = Progress::start(config_of(args)?, args.method.name(), args.quiet);
+    let checker = checker_of(args, &config)?;
+    let (config, progress) = Progress::start(config, args.method.name(), args.quiet);
     let checker = checker.config(config);
     let outcome = checker.check().map_err(classify);
     drop(progress);

@@ -48,7 +48,9 @@ pub(crate) fn run(
         );
     }
     let mut pconfig = guarantor::predabs::Config::new();
-    if let Some(deadline) = config.deadline {
+    // The program check's own loop (abstraction, refinement) shares the check's deadline.
+    let config = &config.started();
+    if let Some(deadline) = config.effective_deadline() {
         pconfig.deadline = Some(deadline);
     }
     let report =

@@ -9,8 +9,8 @@
 //! clock and the cancel flag only once every [`Budget::CHECK_EVERY`] ticks.
 
 use std::cell::Cell;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::error::ComposeError;
@@ -23,9 +23,18 @@ use crate::monitor::Monitor;
 /// use guarantor_compose::Config;
 /// let config = Config::default().with_max_states(1_000_000).with_timeout(Duration::from_secs(10));
 /// assert_eq!(config.max_states, Some(1_000_000));
-/// assert!(config.deadline.is_some());
+/// // The timeout's clock starts with the check, not here.
+/// assert_eq!(config.effective_deadline(), None);
+/// assert!(config.started().effective_deadline().is_some());
 /// ```
+///
+/// **When a timeout starts.** [`Config::with_timeout`] gives a duration, not an instant: the clock
+/// starts when a check starts ([`Config::started`], which every `Method` and the facade call on
+/// entry), or else at the first exploration run under this config or any clone of it. All the
+/// explorations of one check therefore share one deadline, however many a compositional method
+/// runs, and a config built long before the check loses nothing.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Config {
     /// The largest number of product states an exploration may discover (an error state of an
     /// eager composition counts as one). Default: `None`, unlimited.
@@ -39,6 +48,12 @@ pub struct Config {
     /// Live counters every exploration under this config publishes to (for progress reports and
     /// for the largest product a method built). Default: `None`.
     pub monitor: Option<Arc<Monitor>>,
+    /// A time limit measured from the start of the check (see the type's docs); with
+    /// [`Config::deadline`], whichever comes first ends the check. Default: `None`.
+    pub timeout: Option<Duration>,
+    /// When the timeout's clock started; shared by the clones of a config, so that every
+    /// exploration of one check sees one deadline.
+    clock: Arc<OnceLock<Instant>>,
 }
 
 impl Config {
@@ -54,14 +69,45 @@ impl Config {
         self
     }
 
-    /// Sets the deadline to now plus `timeout`. A timeout too long for the clock to represent
-    /// leaves the config without a deadline.
+    /// Sets a time limit that starts with the check (see the type's docs). A timeout too long for
+    /// the clock to represent is no limit.
     #[must_use]
-    pub fn with_timeout(self, timeout: Duration) -> Self {
-        match Instant::now().checked_add(timeout) {
-            Some(deadline) => self.with_deadline(deadline),
-            None => self,
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self.clock = Arc::default();
+        self
+    }
+
+    /// This config with the timeout's clock started now, for one check: its clones share the
+    /// clock. A config whose clock already runs (a check inside a check, such as a portfolio's
+    /// member) keeps it; one without a timeout is returned as it is. The config it is called on
+    /// is not changed, so calling `started` on one config before each of several checks gives each
+    /// its whole timeout.
+    #[must_use]
+    pub fn started(&self) -> Self {
+        let mut config = self.clone();
+        if config.timeout.is_some() && config.clock.get().is_none() {
+            config.clock = Arc::new(OnceLock::from(Instant::now()));
         }
+        config
+    }
+
+    /// The instant this check must end by: the earlier of [`Config::deadline`] and the timeout
+    /// counted from the start of the check (`None` while that clock has not started).
+    pub fn effective_deadline(&self) -> Option<Instant> {
+        let from_timeout = self
+            .timeout
+            .and_then(|t| self.clock.get().and_then(|start| start.checked_add(t)));
+        match (self.deadline, from_timeout) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Whether the effective deadline has passed.
+    pub fn is_past_deadline(&self) -> bool {
+        self.effective_deadline()
+            .is_some_and(|d| Instant::now() >= d)
     }
 
     /// Sets the deadline.
@@ -88,6 +134,10 @@ impl Config {
     /// A fresh [`Budget`] for one exploration under this config, checked once immediately (a
     /// deadline in the past or a raised cancel flag fails here, before any work).
     pub fn budget(&self) -> Result<Budget<'_>, ComposeError> {
+        if self.timeout.is_some() {
+            // The first exploration of a check that nobody started starts its clock.
+            self.clock.get_or_init(Instant::now);
+        }
         let budget = Budget {
             config: self,
             ticks: 0,
@@ -163,7 +213,7 @@ impl Budget<'_> {
         {
             return Err(ComposeError::Cancelled);
         }
-        if self.config.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.config.is_past_deadline() {
             return Err(ComposeError::Deadline);
         }
         Ok(())
@@ -196,6 +246,34 @@ mod tests {
         flag.store(true, Ordering::Relaxed);
         let failed_at = (0..=Budget::CHECK_EVERY).find(|_| budget.tick().is_err());
         assert!(failed_at.is_some());
+    }
+
+    #[test]
+    fn a_timeout_starts_with_the_check_and_its_clones_share_it() {
+        let config = Config::default().with_timeout(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(80));
+        // Built 80 ms ago with 50 ms to go: the clock has not started, so there is time left.
+        let started = config.started();
+        assert!(started.budget().is_ok());
+        let clone = started.clone();
+        std::thread::sleep(Duration::from_millis(80));
+        assert!(matches!(clone.budget(), Err(ComposeError::Deadline)));
+        // Without `started`, the first budget starts the clock for every clone.
+        let lazy = Config::default().with_timeout(Duration::from_millis(50));
+        let twin = lazy.clone();
+        assert!(lazy.budget().is_ok());
+        std::thread::sleep(Duration::from_millis(80));
+        assert!(matches!(twin.budget(), Err(ComposeError::Deadline)));
+    }
+
+    #[test]
+    fn the_earlier_of_deadline_and_timeout_counts() {
+        let soon = Instant::now();
+        let config = Config::default()
+            .with_timeout(Duration::from_secs(60))
+            .with_deadline(soon)
+            .started();
+        assert_eq!(config.effective_deadline(), Some(soon));
     }
 
     #[test]

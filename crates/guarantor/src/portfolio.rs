@@ -27,7 +27,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};
 use guarantor_compose::{Config, Monitor, Stats};
@@ -94,7 +94,8 @@ impl Method for Portfolio {
                 "a portfolio needs at least one member".into(),
             ));
         }
-        Race::new(self, problem, config).run()
+        // One clock for every member: the timeout counts from the start of the race.
+        Race::new(self, problem, &config.started()).run()
     }
 }
 
@@ -189,8 +190,7 @@ impl<'p> Race<'p> {
             .cancel
             .as_ref()
             .is_some_and(|c| c.load(Ordering::Relaxed));
-        let late = self.config.deadline.is_some_and(|d| Instant::now() >= d);
-        if cancelled || late {
+        if cancelled || self.config.is_past_deadline() {
             self.stop.store(true, Ordering::Relaxed);
         }
     }

@@ -120,10 +120,9 @@ impl Config {
     }
 
     pub(crate) fn compose_config(&self) -> guarantor_compose::Config {
-        guarantor_compose::Config {
-            max_states: self.max_product_states,
-            deadline: self.deadline,
-            ..guarantor_compose::Config::default()
-        }
+        let mut config = guarantor_compose::Config::new();
+        config.max_states = self.max_product_states;
+        config.deadline = self.deadline;
+        config
     }
 }
