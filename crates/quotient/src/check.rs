@@ -18,15 +18,15 @@
 //!
 //! When the search that starts every synthesis finds a violation (see
 //! [`Synthesis::violation`]), its run is checked against the original components
-//! ([`find_violation`]); if it drives them into an error, that is the counterexample and the check
-//! ends there: no later stage, no final check, no lifting (lifting first explores the whole
-//! quotient system).
+//! ([`first_violation`]); if it drives them into an error, its prefix up to that error is the
+//! counterexample and the check ends there: no later stage, no final check, no lifting (lifting
+//! first explores the whole quotient system).
 
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
 use guarantor_compose::product::{Product, Scratch};
-use guarantor_compose::replay::find_violation;
+use guarantor_compose::replay::first_violation;
 use guarantor_compose::{
     Assumption, Certificate, Config, Counterexample, Stats, Verdict, Violation, check_safety,
     compose, error_lts,
@@ -175,6 +175,11 @@ pub fn check_with_quotients(
 /// The counterexample of the search before `synthesis`, if it found a violation and its trace
 /// drives the *original* components into one (at a later stage `M` holds earlier quotients, whose
 /// runs need not be runs of the originals; then the violation is left to the final check).
+///
+/// The trace is cut where the originals first fail: a prefix may already reach an error of the
+/// originals while the rest is a run of an earlier stage's quotient only (say `[b]` when a
+/// component's `ERROR` is a tau step from the start and only the quotient of another component
+/// can do `b`), and a counterexample must be a run of the original components.
 fn confirmed_violation(
     components: &[&Lts],
     properties: &[&Lts],
@@ -183,8 +188,8 @@ fn confirmed_violation(
     let Some(v) = &synthesis.violation else {
         return Ok(None);
     };
-    Ok(find_violation(components, properties, &v.trace)?
-        .map(|violation| Counterexample::new(v.trace.clone(), violation)))
+    Ok(first_violation(components, properties, &v.trace)?
+        .map(|(len, violation)| Counterexample::new(v.trace[..len].to_vec(), violation)))
 }
 
 fn validate(components: &[&Lts], order: &[usize]) -> Result<(), QuotientError> {

@@ -104,6 +104,25 @@
 //! ```
 //!
 //! ## API themes
+//! - **The method.** [`Quotient`] implements [`guarantor_compose::Method`]: it takes a
+//!   [`Problem`](guarantor_compose::Problem) with named components and properties and the check's
+//!   budgets, replaces one component (by default the largest) and reports the verdict, the
+//!   largest search and its counters; its certificate names the replaced component. It is how a
+//!   checker, a portfolio or a test suite runs this crate:
+//!
+//!   ```
+//!   use guarantor_compose::{Config, Method, Problem};
+//!   use guarantor_lts::Lts;
+//!   use guarantor_quotient::Quotient;
+//!
+//!   let problem = Problem::new()
+//!       .with_component("Input", Lts::from_edges([(0, "input", 1), (1, "send", 2), (2, "ack", 0)])?)
+//!       .with_component("Output", Lts::from_edges([(0, "send", 1), (1, "output", 2), (2, "ack", 0)])?)
+//!       .with_property("Order", Lts::from_edges([(0, "input", 1), (1, "output", 0)])?);
+//!   let report = Quotient::new().check(&problem, &Config::default())?;
+//!   assert!(report.verdict.is_holds());
+//!   # Ok::<(), Box<dyn std::error::Error>>(())
+//!   ```
 //! - **Entry points.** [`check_with_quotient`] (one component replaced) and
 //!   [`check_with_quotients`] return a [`QuotientReport`] with compose's [`Verdict`]: `Holds` with
 //!   the assumptions in the certificate, `Violated` with a counterexample of the *original*
@@ -128,6 +147,7 @@ pub mod config;
 mod equiv;
 pub mod error;
 mod labels;
+pub mod method;
 mod modal;
 mod partition;
 mod probe;
@@ -139,6 +159,7 @@ pub use certificate::{CertificateError, Homomorphism, check_homomorphism};
 pub use check::{QuotientReport, Stage, check_with_quotient, check_with_quotients, default_order};
 pub use config::QuotientConfig;
 pub use error::QuotientError;
+pub use method::Quotient;
 pub use synth::{ProbeViolation, StepSize, Synthesis, synthesize};
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
