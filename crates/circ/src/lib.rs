@@ -124,9 +124,30 @@
 //! [`PreparedSystem`] returned by [`prepare`]; counterexamples are traces of the original system.
 //!
 //! ## API themes
-//! - [`check_circ`] is the entry point; [`CircConfig`] holds the mode, policy, encoding switches
-//!   and budgets (iterations, SAT conflicts, total assumption size, and the composition budgets and
-//!   deadline). Budgets end in [`CircError`]s with [`CircError::is_budget`] true.
+//! - [`Circ`] is the method: it implements [`guarantor_compose::Method`], takes a
+//!   [`Problem`](guarantor_compose::Problem) with named components and properties and the check's
+//!   budgets, and carries every switch of [`CircConfig`] plus an optional two-way split by
+//!   [`ComponentId`](guarantor_lts::ComponentId); its certificates label assumptions with
+//!   component names (`"Input"`, `"Input+Output"`, `"env"`: see [`method`]). It is how a checker, a
+//!   portfolio or a test suite runs this crate:
+//!
+//!   ```
+//!   use guarantor_circ::Circ;
+//!   use guarantor_compose::{Config, Method, Problem};
+//!   use guarantor_lts::Lts;
+//!
+//!   let problem = Problem::new()
+//!       .with_component("Input", Lts::from_edges([(0, "input", 1), (1, "send", 2), (2, "ack", 0)])?)
+//!       .with_component("Output", Lts::from_edges([(0, "send", 1), (1, "output", 2), (2, "ack", 0)])?)
+//!       .with_property("Order", Lts::from_edges([(0, "input", 1), (1, "output", 0)])?);
+//!   let report = Circ::new().check(&problem, &Config::default())?;
+//!   assert!(report.verdict.is_holds());
+//!   # Ok::<(), Box<dyn std::error::Error>>(())
+//!   ```
+//! - [`check_circ`] is the entry point on slices of LTSs; [`CircConfig`] holds the mode, policy,
+//!   encoding switches and budgets (iterations, SAT conflicts, total assumption size, and the
+//!   composition budgets and deadline). Budgets end in [`CircError`]s with
+//!   [`CircError::is_budget`] true.
 //! - [`encode`] and [`sat`] can be used alone: [`encode::Synthesizer`] finds minimal assumptions
 //!   for given constraints; the encoder writes into a [`sat::ClauseSink`], so a
 //!   [`varisat::CnfFormula`] gives a DIMACS dump ([`encode::encode_into`]).
@@ -140,6 +161,7 @@ mod acr;
 pub mod config;
 pub mod encode;
 pub mod error;
+pub mod method;
 mod reduce;
 pub mod report;
 pub mod rule;
@@ -151,6 +173,7 @@ use guarantor_lts::Lts;
 
 pub use config::{CexPerIteration, CircConfig, Disjunction, Mode, Policy};
 pub use error::CircError;
+pub use method::Circ;
 pub use report::{CircReport, RuleSummary};
 pub use system::{PreparedSystem, prepare};
 
@@ -164,7 +187,25 @@ pub fn check_circ(
     properties: &[&Lts],
     config: &CircConfig,
 ) -> Result<CircReport, CircError> {
-    let sys = prepare(components, properties, &config.mode, &config.compose)?;
+    let labels = (0..components.len()).map(|c| c.to_string()).collect();
+    run(components, properties, config, labels)
+}
+
+/// Prepares the system with `labels` naming the original components in certificates, and runs
+/// ACR on it.
+fn run(
+    components: &[&Lts],
+    properties: &[&Lts],
+    config: &CircConfig,
+    labels: Vec<String>,
+) -> Result<CircReport, CircError> {
+    let sys = system::prepare_labelled(
+        components,
+        properties,
+        &config.mode,
+        &config.compose,
+        labels,
+    )?;
     acr::Acr::new(&sys, config)?.run((components, properties))
 }
 

@@ -63,6 +63,21 @@ pub fn prepare(
     mode: &Mode,
     config: &Config,
 ) -> Result<PreparedSystem, CircError> {
+    let labels = (0..components.len()).map(|c| c.to_string()).collect();
+    prepare_labelled(components, properties, mode, config, labels)
+}
+
+/// [`prepare`] with `labels[c]` standing for original component `c` in the labels of the prepared
+/// components (its index as text in [`prepare`]; the component's name in the
+/// [`Circ`](crate::Circ) method).
+pub(crate) fn prepare_labelled(
+    components: &[&Lts],
+    properties: &[&Lts],
+    mode: &Mode,
+    config: &Config,
+    mut labels: Vec<String>,
+) -> Result<PreparedSystem, CircError> {
+    debug_assert_eq!(labels.len(), components.len());
     if components.is_empty() {
         return Err(CircError::NoComponents);
     }
@@ -94,7 +109,6 @@ pub fn prepare(
         [p] => (*p).clone(),
         ps => compose(ps, config)?,
     };
-    let mut labels: Vec<String> = (0..comps.len()).map(|c| c.to_string()).collect();
     if let Some(env) = environment(&comps, &property)? {
         comps.push(env);
         labels.push("env".to_owned());
@@ -265,7 +279,10 @@ impl PreparedSystem {
         &self.components
     }
 
-    /// The label of each prepared component: its original indices joined by `+`, or `env`.
+    /// The label of each prepared component: the labels of the original components it stands for
+    /// joined by `+` (their indices for [`prepare`], their names in the [`Circ`](crate::Circ)
+    /// method), or `env` for the component preparation adds for property actions no component has
+    /// (see the module docs).
     pub fn labels(&self) -> &[String] {
         &self.labels
     }

@@ -1,0 +1,218 @@
+//! [`Circ`]: CIRC-AG_N as a [`Method`], run on a [`Problem`] like every other method of the
+//! workspace.
+//!
+//! The method prepares the problem's components and properties as [`check_circ`](crate::check_circ)
+//! does ([`system`](crate::system): `ERROR` states become forbidden private actions, several
+//! properties one, orphan property actions an `env` component) and runs the rule on them. It
+//! reasons about traces, so it refuses problems with action priority or deadlock detection
+//! ([`MethodError::Unsupported`]); a caller that wants deadlocks too runs a deadlock search beside
+//! it.
+//!
+//! **Certificate labels.** Each assumption is labelled with the problem's names of the components
+//! its premise is about: `"Input"` for one component, `"Input+Output"` for a two-way group of
+//! several (joined by `+`, in the problem's order). `"env"` stands for the component preparation
+//! adds when a property has actions that no component has: one state looping on those actions,
+//! so that the rule, like the monolithic product, lets them happen whenever the property allows;
+//! in two-way mode it joins the first group (`"Input+env"`). A problem whose components are
+//! themselves called `env` or contain `+` makes the labels ambiguous. As with
+//! [`check_circ`](crate::check_circ), the assumptions are about the prepared components
+//! ([`PreparedSystem::components`](crate::PreparedSystem::components)).
+//!
+//! ```
+//! use guarantor_circ::{Circ, CircConfig, Mode};
+//! use guarantor_compose::{Config, Method, Problem};
+//! use guarantor_lts::Lts;
+//!
+//! let input = Lts::from_edges([(0, "input", 1), (1, "send", 2), (2, "ack", 0)])?;
+//! let output = Lts::from_edges([(0, "send", 1), (1, "output", 2), (2, "ack", 0)])?;
+//! let order = Lts::from_edges([(0, "input", 1), (1, "output", 0)])?;
+//! let mut problem = Problem::new();
+//! let inp = problem.add_component("Input", input);
+//! problem.add_component("Output", output);
+//! problem.add_property("Order", order);
+//!
+//! let report = Circ::new().check(&problem, &Config::default())?;
+//! assert!(report.verdict.is_holds());
+//! let labels: Vec<&str> = report
+//!     .verdict
+//!     .certificate()
+//!     .unwrap()
+//!     .assumptions
+//!     .iter()
+//!     .map(|a| a.component.as_str())
+//!     .collect();
+//! assert_eq!(labels, ["Input", "Output"]);
+//! assert!(report.counter("sat_calls").is_some());
+//!
+//! // Two-way mode, `Input` against the rest.
+//! let report = Circ::new().with_split([inp]).check(&problem, &Config::default())?;
+//! assert!(report.verdict.is_holds());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::borrow::Cow;
+
+use guarantor_compose::method::monitored;
+use guarantor_compose::{Config, Method, MethodError, MethodReport, Problem, Stats};
+use guarantor_lts::ComponentId;
+
+use crate::config::{CircConfig, Mode};
+use crate::error::CircError;
+
+/// CIRC-AG_N ([`check_circ`](crate::check_circ)) as a [`Method`], with every switch of
+/// [`CircConfig`].
+///
+/// - **Settings.** [`Circ::with_config`] sets the rule, encoding and budget switches (mode,
+///   policy, alphabet refinement, ...); the check's [`Config`] replaces the config's composition
+///   budgets ([`CircConfig::compose`]), while its own budgets (iterations, SAT conflicts, total
+///   assumption size) stay. [`Circ::with_split`] chooses two-way mode with a given first group.
+/// - **Refuses** action priority and deadlock detection ([`MethodError::Unsupported`]); a split
+///   naming a component the problem does not have, or none or all of its components, a malformed
+///   [`Mode::TwoWay`] grouping or [`Policy::Given`](crate::Policy::Given) sets, and a problem
+///   without components are [`MethodError::BadSettings`].
+/// - **Report.** The statistics are those of the largest product a premise check or composition
+///   explored; the counters are `iterations`, `alphabet_refinements`, `sat_calls` and `max_k` (the
+///   largest bound on the total assumption size reached), as in [`CircReport`](crate::CircReport).
+/// - **Certificate.** The assumptions of the kept premises, labelled with component names (see the
+///   [module docs](self)).
+#[derive(Clone, Debug, Default)]
+pub struct Circ {
+    config: CircConfig,
+    split: Option<Vec<ComponentId>>,
+}
+
+impl Circ {
+    /// CIRC-AG_N with the default [`CircConfig`]: n-way, every other guarantee assumed, alphabet
+    /// refinement.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets every switch of the rule, the encoding and the budgets. Its composition budgets are
+    /// not used: the check's [`Config`] replaces them.
+    #[must_use]
+    pub fn with_config(mut self, config: CircConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Checks in two-way mode ([`Mode::TwoWay`]), with `first` as the first group and every other
+    /// component as the second; this replaces the config's mode. Naming a component twice is
+    /// naming it once.
+    #[must_use]
+    pub fn with_split(mut self, first: impl IntoIterator<Item = ComponentId>) -> Self {
+        self.split = Some(first.into_iter().collect());
+        self
+    }
+
+    /// The switches.
+    pub fn config(&self) -> &CircConfig {
+        &self.config
+    }
+
+    /// The first group of a two-way split, if one was set.
+    pub fn split(&self) -> Option<&[ComponentId]> {
+        self.split.as_deref()
+    }
+
+    /// The mode for `problem`: the config's, or two-way with the split's groups.
+    fn mode(&self, problem: &Problem) -> Result<Mode, MethodError> {
+        let Some(first) = &self.split else {
+            return Ok(self.config.mode.clone());
+        };
+        let n = problem.num_components();
+        if let Some(c) = first.iter().find(|c| c.index() >= n) {
+            return Err(MethodError::BadSettings(format!(
+                "circ: the split names component {c}, but the problem has {n}"
+            )));
+        }
+        let groups: Vec<u8> = problem
+            .component_ids()
+            .map(|c| u8::from(!first.contains(&c)))
+            .collect();
+        if groups.iter().all(|&g| g == 0) || groups.iter().all(|&g| g == 1) {
+            return Err(MethodError::BadSettings(format!(
+                "circ: a split must name between 1 and {} of the {n} components",
+                n.saturating_sub(1)
+            )));
+        }
+        Ok(Mode::TwoWay {
+            groups: Some(groups),
+        })
+    }
+}
+
+/// The error of a method that cannot decide part of `problem`, if it has such a part: action
+/// priority or deadlock detection.
+fn refuse_unsupported(name: &str, problem: &Problem) -> Result<(), MethodError> {
+    let reason = if problem.priority().is_some() {
+        "action priority (only the monolithic check honours it)"
+    } else if problem.deadlock() {
+        "deadlock detection (run a deadlock search beside it)"
+    } else {
+        return Ok(());
+    };
+    Err(MethodError::Unsupported {
+        method: name.to_owned(),
+        reason: reason.to_owned(),
+    })
+}
+
+/// A [`CircError`] as a [`MethodError`]: bad groupings and policies are settings that do not fit
+/// the problem.
+fn method_error(e: CircError) -> MethodError {
+    match e {
+        CircError::BadGrouping { .. } | CircError::BadPolicy { .. } => {
+            MethodError::BadSettings(format!("circ: {e}"))
+        }
+        e => {
+            let budget = e.is_budget();
+            MethodError::classify(e, budget)
+        }
+    }
+}
+
+impl Method for Circ {
+    fn name(&self) -> Cow<'_, str> {
+        Cow::Borrowed("circ")
+    }
+
+    fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+        refuse_unsupported("circ", problem)?;
+        if problem.num_components() == 0 {
+            return Err(MethodError::BadSettings(
+                "the problem has no components".to_owned(),
+            ));
+        }
+        let mode = self.mode(problem)?;
+        // One clock for every exploration of this check (a timeout starts now).
+        let config = config.started();
+        let labels: Vec<String> = problem.components().map(|(_, n, _)| n.to_owned()).collect();
+        let (report, seen) = monitored(&config, |config| {
+            let cc = self
+                .config
+                .clone()
+                .with_mode(mode)
+                .with_compose(config.clone());
+            crate::run(
+                &problem.component_lts(),
+                &problem.property_lts(),
+                &cc,
+                labels,
+            )
+            .map_err(method_error)
+        })?;
+        // Field by field: `Stats` may gain fields.
+        #[allow(clippy::field_reassign_with_default)]
+        let stats = {
+            let mut stats = Stats::default();
+            stats.states = report.largest_product.max(seen.largest_states);
+            stats
+        };
+        Ok(MethodReport::new(report.verdict, stats)
+            .with_counter("iterations", report.iterations)
+            .with_counter("alphabet_refinements", report.alphabet_refinements)
+            .with_counter("sat_calls", report.sat_calls)
+            .with_counter("max_k", report.max_k))
+    }
+}
