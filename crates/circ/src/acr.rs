@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use guarantor_compose::replay::find_violation;
+use guarantor_compose::replay::first_violation;
 use guarantor_compose::{Assumption, Certificate, Counterexample, Verdict};
 use guarantor_lts::Lts;
 use rustc_hash::FxHashSet;
@@ -706,11 +706,15 @@ impl<'a> Acr<'a> {
         trace: &[u32],
         (comps, props): (&[&Lts], &[&Lts]),
     ) -> Result<Counterexample, CircError> {
-        let names = self.sys.trace_names(trace);
-        let violation =
-            find_violation(comps, props, &names)?.ok_or_else(|| CircError::Internal {
+        let mut names = self.sys.trace_names(trace);
+        let (len, violation) =
+            first_violation(comps, props, &names)?.ok_or_else(|| CircError::Internal {
                 reason: format!("counterexample {names:?} does not violate"),
             })?;
+        // The prepared system goes on past a component's `ERROR` (a plain state there, looping on
+        // a private action), so the trace may continue after the first error of the originals,
+        // where their composition stops: cut it there, to a run of the original components.
+        names.truncate(len);
         Ok(Counterexample::new(names, violation))
     }
 

@@ -10,10 +10,11 @@ use guarantor_circ::{Circ, CircConfig, Mode, Policy, check_circ, prepare};
 use guarantor_compose::ag::check_circular_premise;
 use guarantor_compose::replay::{find_violation, replay, violates};
 use guarantor_compose::{
-    Certificate, Config, Method, MethodError, Monolithic, Priority, Problem, Verdict, check_safety,
+    Certificate, Config, Method, MethodError, Monolithic, Priority, Problem, Verdict, Violation,
+    check_safety,
 };
 use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
-use guarantor_lts::{ComponentId, Lts};
+use guarantor_lts::{ComponentId, Lts, LtsBuilder, StateId};
 use proptest::collection::vec;
 use proptest::prelude::*;
 
@@ -29,7 +30,7 @@ fn system() -> impl Strategy<Value = Vec<Lts>> {
 }
 
 fn properties() -> impl Strategy<Value = Vec<Lts>> {
-    vec(arb_deterministic_property(2, &["a", "b", "z"]), 0..=2)
+    vec(arb_deterministic_property(2, &["a", "b", "c", "z"]), 0..=2)
 }
 
 /// Component `i` is called `C<i>`, property `j` `P<j>`.
@@ -195,6 +196,33 @@ proptest! {
 
 fn lts(edges: &[(usize, &str, usize)]) -> Lts {
     Lts::from_edges(edges.iter().copied()).unwrap()
+}
+
+/// A proptest case (found with larger systems than the proptest above draws): `C0` reaches its
+/// `ERROR` on `a`; `C1` loops on `c`; the property allows `a` then `a`, but no `c` after `a`; a
+/// second property adds `b`, which no component has (so preparation adds `env`). In two-way mode
+/// with alphabet refinement the real counterexample came out as `[a, c]`: in the prepared system
+/// `C0`'s `ERROR` is a plain state, so the run goes on to the property's violation, but the
+/// original composition stops at the `ERROR` and `[a, c]` is no run of it. The counterexample is
+/// now cut at the first violation of the original components.
+#[test]
+fn a_counterexample_stops_at_the_first_error_of_the_original_components() {
+    let mut b = LtsBuilder::new();
+    b.ensure_states(2).unwrap();
+    b.add_transition_named(StateId::must(0), "a", StateId::must(1))
+        .unwrap();
+    b.set_error(StateId::must(1)).unwrap();
+    let c0 = b.build().unwrap();
+    let c1 = lts(&[(0, "c", 0)]);
+    let p0 = lts(&[(0, "a", 1), (0, "c", 1), (1, "a", 0)]);
+    let p1 = lts(&[(0, "a", 0), (0, "b", 0), (0, "c", 0)]);
+    let (parts, props) = ([&c0, &c1], [&p0, &p1]);
+    let config = CircConfig::default().with_mode(two_way());
+    let report = check_circ(&parts, &props, &config).unwrap();
+    let cex = report.verdict.counterexample().expect("C0 reaches ERROR");
+    assert_eq!(cex.trace, ["a"]);
+    assert_eq!(cex.violation, Violation::ErrorState { component: 0 });
+    replay(&parts, &cex.trace).unwrap();
 }
 
 fn small_problem() -> Problem {
