@@ -273,7 +273,9 @@ impl Problem {
 ///   components and reaches the violation it names; a [`Verdict::Holds`] carries the method's
 ///   certificate (empty for a monolithic search).
 /// - **Budgets.** Every exploration runs under `config` (states, deadline, cancel flag, monitor);
-///   running out ends in an error for which [`MethodError::is_budget`] is true.
+///   running out ends in an error for which [`MethodError::is_budget`] is true. A check starts
+///   the timeout's clock with [`Config::started`] on entry, so that all its explorations share
+///   one deadline.
 pub trait Method: fmt::Debug + Send + Sync {
     /// The method's short name, as a command line would spell it (`mono`, `circ`, ...).
     fn name(&self) -> Cow<'_, str>;
@@ -511,7 +513,7 @@ impl Method for Monolithic {
 
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
         let options = problem.system_options().with_search(self.search);
-        let (report, _) = monitored(config, |config| {
+        let (report, _) = monitored(&config.started(), |config| {
             Ok(check_system(
                 &problem.component_lts(),
                 &problem.property_lts(),

@@ -330,6 +330,7 @@ mod checker;
 pub mod model;
 pub mod portfolio;
 pub mod program;
+pub mod registry;
 
 pub use assume::ComponentAssumption;
 pub use checker::{
