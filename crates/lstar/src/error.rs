@@ -92,6 +92,20 @@ pub enum LstarError {
     Unsupported(&'static str),
 }
 
+impl LstarError {
+    /// Whether the error is a budget running out: the learner's round, query or hypothesis
+    /// limit, or a model check's states, deadline or cancellation.
+    pub fn is_budget(&self) -> bool {
+        match self {
+            Self::Compose(e) => e.is_budget(),
+            Self::RoundLimit { .. } | Self::QueryLimit { .. } | Self::HypothesisLimit { .. } => {
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
 /// The error of the [`learn`](crate::learn) driver: the learner's or the teacher's.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]

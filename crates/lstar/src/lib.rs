@@ -16,6 +16,9 @@
 //! - [`LearnerConfig`]: counterexample analysis ([`CexStrategy`]: Rivest-Schapire by default,
 //!   Angluin's, Maler-Pnueli's), prefix-closed mode, budgets. [`Stats`] counts the queries.
 //! - [`DfaTeacher`]: a perfect teacher for a known DFA (tests, benchmarks).
+//! - [`method`]: the rules of [`ag`] as [`Method`](guarantor_compose::Method) values ([`Asym`],
+//!   [`AsymN`], [`AsymWeakest`], [`Sym`]) that take a whole [`Problem`](guarantor_compose::Problem):
+//!   named components, any number of properties, typed ids.
 //! - [`ag`]: assume-guarantee checking with learned assumptions — rule ASYM
 //!   ([`ag::check_asym`], the entry point for the facade), its recursive n-way form
 //!   ([`ag::check_asym_n`]), the same recursion with each level's weakest assumption computed
@@ -63,6 +66,7 @@ mod config;
 mod dfa;
 mod error;
 mod learner;
+pub mod method;
 mod table;
 mod teacher;
 
@@ -70,6 +74,7 @@ pub use config::{CexStrategy, LearnerConfig, Stats};
 pub use dfa::{Dfa, Symbol, Word, word};
 pub use error::{LearnError, LstarError};
 pub use learner::{Learner, Queries, Step};
+pub use method::{Asym, AsymN, AsymWeakest, Sym};
 pub use teacher::{DfaTeacher, EqAnswer, Outcome, Teacher, learn};
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.

@@ -1,0 +1,338 @@
+//! The learning-based rules as [`Method`]s: [`Asym`], [`AsymN`], [`AsymWeakest`] and [`Sym`].
+//!
+//! The rules of [`ag`](crate::ag) take components and one property as slices; a [`Problem`] has
+//! named components, any number of properties and typed ids. Each method value here adapts the
+//! problem itself, so that its verdict is about the problem as given, whoever calls it:
+//!
+//! - **Several properties become one**, their product: a deterministic property violated exactly
+//!   when one of them is. No property at all is the one-state property nothing violates (the check
+//!   then looks for `ERROR` states only).
+//! - **Groups.** [`Asym`] splits the components into two groups (its split, or the first component
+//!   against the rest) and composes each group; the others take the components as they are.
+//! - **`ERROR` states** are handled by the rules themselves ([`ag`](crate::ag)'s module docs).
+//! - **Counterexamples** are cut at their first violation of the problem's own components and
+//!   properties and name it ([`first_violation`]), so a violation found in a group or in the
+//!   merged property names the user's component or property.
+//! - **Certificates** label each assumption with the names of the components it stands for,
+//!   joined by `" || "`.
+//!
+//! They reason about traces, so they refuse action priority and deadlock detection
+//! ([`MethodError::Unsupported`]).
+//!
+//! ```
+//! use guarantor_compose::{Config, Method, Problem};
+//! use guarantor_lstar::method::Asym;
+//! use guarantor_lts::Lts;
+//!
+//! let problem = Problem::new()
+//!     .with_component("Input", Lts::from_edges([(0, "input", 1), (1, "send", 2), (2, "ack", 0)])?)
+//!     .with_component("Output", Lts::from_edges([(0, "send", 1), (1, "output", 2), (2, "ack", 0)])?)
+//!     .with_property("Order", Lts::from_edges([(0, "input", 1), (1, "output", 0)])?);
+//! let report = Asym::new().check(&problem, &Config::default())?;
+//! assert!(report.verdict.is_holds());
+//! let assumption = &report.verdict.certificate().unwrap().assumptions[0];
+//! assert_eq!(assumption.component, "Output");
+//! assert!(report.counter("membership_queries").is_some());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::borrow::Cow;
+
+use guarantor_compose::method::monitored;
+use guarantor_compose::replay::first_violation;
+use guarantor_compose::{
+    Config, Method, MethodError, MethodReport, Problem, Stats, Verdict, compose,
+};
+use guarantor_lts::{ComponentId, Lts, LtsBuilder};
+
+use crate::ag::{AgConfig, AgReport, check_asym, check_asym_n, check_asym_weakest, check_sym_n};
+use crate::error::LstarError;
+
+/// Rule ASYM over two groups (Cobleigh, Giannakopoulou, Pasareanu 2003): an assumption about the
+/// second group is learned for the first ([`check_asym`]). Name `lstar`.
+#[derive(Clone, Debug, Default)]
+pub struct Asym {
+    split: Option<Vec<ComponentId>>,
+    config: AgConfig,
+}
+
+impl Asym {
+    /// The first component against the rest, default learner settings.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The components of the first group (the rest form the second).
+    #[must_use]
+    pub fn with_split(mut self, first: impl IntoIterator<Item = ComponentId>) -> Self {
+        self.split = Some(first.into_iter().collect());
+        self
+    }
+
+    /// The learner's settings; the check's [`Config`] replaces [`AgConfig::compose`].
+    #[must_use]
+    pub fn with_config(mut self, config: AgConfig) -> Self {
+        self.config = config;
+        self
+    }
+}
+
+impl Method for Asym {
+    fn name(&self) -> Cow<'_, str> {
+        Cow::Borrowed("lstar")
+    }
+
+    fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+        let config = refuse_unsupported(self, problem, config)?;
+        if problem.num_components() == 1 {
+            return run_rule(problem, &self.config, &config, &[], |c, p, ag| {
+                check_asym_n(c, p, ag)
+            });
+        }
+        let (first, second) = two_groups(problem, self.split.as_deref())?;
+        let labels = [names(problem, &first), names(problem, &second)];
+        run_rule(
+            problem,
+            &self.config,
+            &config,
+            &labels,
+            |_, property, ag| {
+                let m1 = group(problem, &first, &ag.compose)?;
+                let m2 = group(problem, &second, &ag.compose)?;
+                check_asym(&m1, &m2, property, ag)
+            },
+        )
+    }
+}
+
+/// Rule ASYM applied recursively over every component ([`check_asym_n`]). Name `lstar-nway`.
+#[derive(Clone, Debug, Default)]
+pub struct AsymN {
+    config: AgConfig,
+}
+
+/// Rule ASYM applied recursively, each level's weakest assumption computed by subset construction
+/// rather than learned ([`check_asym_weakest`]). Name `lstar-weakest`.
+#[derive(Clone, Debug, Default)]
+pub struct AsymWeakest {
+    config: AgConfig,
+}
+
+/// The n-way symmetric rule with complement assumptions (Chaki, Clarke, Giannakopoulou,
+/// Pasareanu 2004; [`check_sym_n`]). Name `lstar-sym`.
+#[derive(Clone, Debug, Default)]
+pub struct Sym {
+    config: AgConfig,
+}
+
+/// `new` and `with_config` for the rules over every component, and their `Method` impl.
+macro_rules! every_component_rule {
+    ($ty:ident, $name:literal, $rule:path) => {
+        impl $ty {
+            /// Default learner settings.
+            pub fn new() -> Self {
+                Self::default()
+            }
+
+            /// The learner's settings; the check's [`Config`] replaces [`AgConfig::compose`].
+            #[must_use]
+            pub fn with_config(mut self, config: AgConfig) -> Self {
+                self.config = config;
+                self
+            }
+        }
+
+        impl Method for $ty {
+            fn name(&self) -> Cow<'_, str> {
+                Cow::Borrowed($name)
+            }
+
+            fn check(
+                &self,
+                problem: &Problem,
+                config: &Config,
+            ) -> Result<MethodReport, MethodError> {
+                let config = refuse_unsupported(self, problem, config)?;
+                let labels: Vec<String> = problem
+                    .components()
+                    .map(|(_, name, _)| name.to_owned())
+                    .collect();
+                run_rule(problem, &self.config, &config, &labels, |c, p, ag| {
+                    $rule(c, p, ag)
+                })
+            }
+        }
+    };
+}
+
+every_component_rule!(AsymN, "lstar-nway", check_asym_n);
+every_component_rule!(AsymWeakest, "lstar-weakest", check_asym_weakest);
+every_component_rule!(Sym, "lstar-sym", check_sym_n);
+
+/// Refuses what a trace-based rule cannot decide, and starts the check's clock.
+fn refuse_unsupported(
+    method: &dyn Method,
+    problem: &Problem,
+    config: &Config,
+) -> Result<Config, MethodError> {
+    let unsupported = |reason: &str| MethodError::Unsupported {
+        method: method.name().into_owned(),
+        reason: reason.to_owned(),
+    };
+    if problem.priority().is_some() {
+        return Err(unsupported(
+            "action priority (only the monolithic search honours it)",
+        ));
+    }
+    if problem.deadlock() {
+        return Err(unsupported(
+            "deadlock detection (the rule reasons about traces; search for deadlocks beside it)",
+        ));
+    }
+    if problem.num_components() == 0 {
+        return Err(MethodError::BadSettings("no component to check".into()));
+    }
+    Ok(config.started())
+}
+
+/// Runs `rule` on the problem's components and merged property under `config`, and turns its
+/// report into the problem's terms: the counterexample cut at its first violation of the
+/// problem's own components and properties, assumption `i` labelled `labels[i]` where the rule
+/// labels it by number.
+fn run_rule(
+    problem: &Problem,
+    settings: &AgConfig,
+    config: &Config,
+    labels: &[String],
+    rule: impl FnOnce(&[&Lts], &Lts, &AgConfig) -> Result<AgReport, LstarError>,
+) -> Result<MethodReport, MethodError> {
+    let (report, seen) = monitored(config, |config| {
+        let ag = settings.clone().compose(config.clone());
+        let property = merged_property(problem, config)?;
+        rule(&problem.component_lts(), &property, &ag).map_err(classify)
+    })?;
+    let verdict = in_problem_terms(problem, report.verdict, labels)?;
+    let stats = Stats {
+        states: seen.largest_states,
+        transitions: 0,
+    };
+    Ok(MethodReport::new(verdict, stats)
+        .with_counter("membership_queries", report.stats.membership_queries)
+        .with_counter("equivalence_queries", report.stats.equivalence_queries))
+}
+
+fn in_problem_terms(
+    problem: &Problem,
+    mut verdict: Verdict,
+    labels: &[String],
+) -> Result<Verdict, MethodError> {
+    match &mut verdict {
+        Verdict::Violated(cex) => {
+            let found = first_violation(
+                &problem.component_lts(),
+                &problem.property_lts(),
+                &cex.trace,
+            )?;
+            let Some((len, violation)) = found else {
+                return Err(MethodError::failed(format!(
+                    "the rule's counterexample {:?} violates nothing in the problem",
+                    cex.trace
+                )));
+            };
+            cex.trace.truncate(len);
+            cex.violation = violation;
+        }
+        Verdict::Holds(cert) => {
+            for a in &mut cert.assumptions {
+                a.component = relabel(&a.component, labels);
+            }
+        }
+        _ => {}
+    }
+    Ok(verdict)
+}
+
+/// `"1"` becomes `labels[1]`, `"1,2"` `labels[1] || labels[2]`; anything else stays.
+fn relabel(label: &str, labels: &[String]) -> String {
+    let parts: Option<Vec<&str>> = label
+        .split(',')
+        .map(|p| {
+            p.trim()
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| labels.get(i))
+                .map(String::as_str)
+        })
+        .collect();
+    parts.map_or_else(|| label.to_owned(), |p| p.join(" || "))
+}
+
+/// The problem's properties as one deterministic property.
+fn merged_property(problem: &Problem, config: &Config) -> Result<Lts, MethodError> {
+    match problem.property_lts().as_slice() {
+        [] => {
+            let mut b = LtsBuilder::new();
+            b.add_state().map_err(MethodError::failed)?;
+            b.build().map_err(MethodError::failed)
+        }
+        [one] => Ok((*one).clone()),
+        many => Ok(compose(many, config)?),
+    }
+}
+
+/// The two groups of rule ASYM: the split (default: the first component) and the rest.
+fn two_groups(
+    problem: &Problem,
+    split: Option<&[ComponentId]>,
+) -> Result<(Vec<ComponentId>, Vec<ComponentId>), MethodError> {
+    let n = problem.num_components();
+    let first: Vec<ComponentId> = split.map_or_else(|| vec![ComponentId::must(0)], <[_]>::to_vec);
+    if first.is_empty() || first.len() >= n || first.iter().any(|c| c.index() >= n) {
+        return Err(MethodError::BadSettings(format!(
+            "the split must name between 1 and {} of the {n} components",
+            n - 1
+        )));
+    }
+    let second = problem
+        .component_ids()
+        .filter(|c| !first.contains(c))
+        .collect();
+    Ok((first, second))
+}
+
+fn names(problem: &Problem, group: &[ComponentId]) -> String {
+    group
+        .iter()
+        .map(|&c| problem.component_name(c))
+        .collect::<Vec<_>>()
+        .join(" || ")
+}
+
+fn group(problem: &Problem, ids: &[ComponentId], config: &Config) -> Result<Lts, LstarError> {
+    match ids {
+        [one] => Ok(problem.component(*one).clone()),
+        many => {
+            let parts: Vec<&Lts> = many.iter().map(|&c| problem.component(c)).collect();
+            Ok(compose(&parts, config)?)
+        }
+    }
+}
+
+fn classify(e: LstarError) -> MethodError {
+    let budget = e.is_budget();
+    MethodError::classify(e, budget)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relabel;
+
+    #[test]
+    fn numbers_become_names() {
+        let labels = ["A".to_owned(), "B || C".to_owned()];
+        assert_eq!(relabel("1", &labels), "B || C");
+        assert_eq!(relabel("0,1", &labels), "A || B || C");
+        assert_eq!(relabel("env", &labels), "env");
+        assert_eq!(relabel("7", &labels), "7");
+    }
+}
