@@ -1,7 +1,7 @@
 //! The method values (`Asym`, `AsymN`, `AsymWeakest`, `Sym`) run on whole problems: named
 //! components with `ERROR` states, zero to two properties, tau. Each must give the monolithic
 //! verdict, with a counterexample that is a run of the problem's components ending in the violation
-//! it names (first_violation), and must refuse what it cannot decide.
+//! it names (`first_violation`), and must refuse what it cannot decide.
 
 use guarantor_compose::method::{Method, MethodError, Monolithic, Problem};
 use guarantor_compose::replay::first_violation;
