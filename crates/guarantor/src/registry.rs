@@ -7,6 +7,7 @@
 //! `Checker::with_method`, a [`Portfolio`] or the manifest suite.
 //!
 //! ```
+//! use guarantor::compose::Method;
 //! use guarantor::registry;
 //! let circ = registry::method_named("circ").expect("a built-in method");
 //! assert_eq!(circ.name(), "circ");
@@ -20,6 +21,7 @@ use std::sync::Arc;
 use guarantor_circ::{Circ, CircConfig, Policy};
 use guarantor_compose::Config;
 use guarantor_compose::method::{Method, MethodError, MethodReport, Monolithic, Problem};
+use guarantor_lstar::{Asym, AsymN, AsymWeakest, Sym};
 use guarantor_quotient::Quotient;
 
 use crate::portfolio::Portfolio;
@@ -58,6 +60,26 @@ pub static BUILTIN: &[Entry] = &[
         make: || Arc::new(Monolithic::new()),
     },
     Entry {
+        name: "lstar",
+        summary: "rule ASYM with a learned assumption about all but the first component (Cobleigh et al. 2003)",
+        make: || Arc::new(Asym::new()),
+    },
+    Entry {
+        name: "lstar-sym",
+        summary: "rule SYM: one learned assumption per component, with complements (Chaki et al. 2004)",
+        make: || Arc::new(Sym::new()),
+    },
+    Entry {
+        name: "lstar-nway",
+        summary: "rule ASYM applied recursively over every component, assumptions learned",
+        make: || Arc::new(AsymN::new()),
+    },
+    Entry {
+        name: "lstar-weakest",
+        summary: "rule ASYM applied recursively, each weakest assumption computed by subset construction",
+        make: || Arc::new(AsymWeakest::new()),
+    },
+    Entry {
         name: "quotient",
         summary: "the largest component replaced by its quotient assumption (Finkbeiner, Schewe, Brill 2006)",
         make: || Arc::new(Quotient::new()),
@@ -87,14 +109,15 @@ pub fn method_named(name: &str) -> Option<Arc<dyn Method>> {
 
 /// The default portfolio, in the order its members start: the monolithic search (the fastest
 /// wherever the product fits), circ with the neighbours policy (MER: answers where mono runs out),
-/// circ with every guarantee (Client-Server, the sliding window protocol), then the learning and
-/// quotient methods. On a two-core machine the first two run at once and the others start as those
+/// circ with every guarantee (Client-Server, the sliding window protocol), then n-way learning and
+/// the quotient. On a two-core machine the first two run at once and the others start as those
 /// give up.
 pub fn auto() -> Portfolio {
     Portfolio::new([
         Arc::new(Monolithic::new()) as Arc<dyn Method>,
         circ_neighbours(),
         Arc::new(Circ::new()),
+        Arc::new(AsymN::new()),
         Arc::new(Quotient::new()),
     ])
 }
