@@ -11,7 +11,7 @@
 use guarantor_compose::{
     Assumption, Certificate, Counterexample, Verdict, check_safety, check_triple,
 };
-use guarantor_lts::{Lts, LtsBuilder};
+use guarantor_lts::Lts;
 
 use super::{AgConfig, AgReport, add_stats, chain, merge, names, project};
 use crate::config::Stats;
@@ -42,8 +42,8 @@ impl<'a> AsymTeacher<'a> {
     ///
     /// # Errors
     /// [`LstarError::Unsupported`] if `env` is empty or an environment component has an error
-    /// state (its violations would need a second property; [`check_asym_n`] handles them by a
-    /// check of the composition first).
+    /// state (its violations are not violations of the property, which is all the teacher sees;
+    /// [`check_asym_n`] checks such systems monolithically).
     pub fn new(
         m1: &'a Lts,
         env: &[&'a Lts],
@@ -144,7 +144,8 @@ impl Teacher for AsymTeacher<'_> {
                 &self.interface,
             )));
         }
-        // Oracle 2: does the environment guarantee it? (Recursively for several components.)
+        // Oracle 2: does the environment guarantee it? (Recursively for several components; the
+        // environment has no ERROR states, so this is the rule again, not a monolithic check.)
         let premise2 = check_asym_n(&self.env, &assumption, &self.config)?;
         add_stats(&mut self.nested, &premise2.stats);
         match premise2.verdict {
@@ -206,9 +207,14 @@ impl Teacher for AsymTeacher<'_> {
 /// [`LstarError::Compose`] with [`ComposeError::is_budget`](guarantor_compose::ComposeError::is_budget));
 /// a nondeterministic property.
 ///
-/// An `ERROR` state in `m2` is checked first, on the composition: reaching it is a violation
-/// whatever the assumption. If it is unreachable in `m1 || m2`, its transitions are dropped and
-/// the certificate's assumption is guaranteed by `m2` without them.
+/// `ERROR` states: one in `m1` is a violation that membership queries and premise 1 see, so the
+/// certificate holds for the caller's components. One in `m2` is not a violation of the property
+/// the assumption is learned for, so the rule cannot see it: then `m1 || m2` is checked
+/// monolithically, and the certificate is empty ([`Certificate::monolithic`]), since no
+/// assumption was used. (Rewriting the `ERROR` as an action the property forbids, as
+/// [`check_sym`](super::check_sym) does, makes every learned assumption track where `m1` allows
+/// it, which costs far more than the search.) A counterexample is a run of the caller's
+/// `m1 || m2`, ending where the property fails or a component reaches its `ERROR`.
 pub fn check_asym(
     m1: &Lts,
     m2: &Lts,
@@ -228,6 +234,9 @@ pub fn check_asym(
 /// the next about `"2,..."`, and so on. Query statistics are summed over all levels;
 /// `assumption_sizes` are those of the outermost learner.
 ///
+/// `ERROR` states are handled as by [`check_asym`]: one in the first component is seen by the
+/// rule, one in any other makes the check monolithic.
+///
 /// # Errors
 /// As [`check_asym`]; an empty `components` is [`LstarError::Unsupported`].
 pub fn check_asym_n(
@@ -235,7 +244,7 @@ pub fn check_asym_n(
     property: &Lts,
     config: &AgConfig,
 ) -> Result<AgReport, LstarError> {
-    recursive_rule(components, property, config, check_asym_n, |m1, env| {
+    recursive_rule(components, property, config, |m1, env| {
         let mut teacher = AsymTeacher::new(m1, env, property, config)?;
         let mut learner = Learner::new(teacher.interface.len(), config.learner.clone());
         let outcome = learn(&mut learner, &mut teacher).map_err(flatten)?;
@@ -257,67 +266,38 @@ pub fn check_asym_n(
 }
 
 /// A rule for `n` components, as the recursive ASYM variants share it: no components is
-/// unsupported, a single one is checked directly, an environment with `ERROR` states goes through
-/// [`check_env_errors_with`] and back to `this`; otherwise `general` gets the first component and
-/// the environment.
+/// unsupported, a single one is checked directly, and so is a system with an `ERROR` state after
+/// the first component (see below); otherwise `general` gets the first component and the
+/// environment.
+///
+/// An environment's `ERROR` is not a violation of the property an assumption is made for, so the
+/// rules cannot see it. Rewriting it as an action the property forbids (`ErrorActions`, as rule
+/// SYM does) puts that action in every level's interface, and each assumption must then track
+/// where the first component allows it: measured in a debug build, learned ASYM on
+/// mk-ornamental-garden (`ERROR` in the last of five components) ran over 120 s and the computed
+/// form on gas BUGGY N = 4 took 26.6 s, where this search takes 0.001 s and 0.02 s (moving the
+/// failing component first: still over 30 s on the garden). Searching the composition for the
+/// `ERROR` alone and then making assumptions about an environment without its `ERROR`
+/// transitions, the other way out, gives certificates about components the caller did not
+/// write. So the composition is checked with the property, and the empty certificate
+/// ([`Certificate::monolithic`]) says that no assumption was used.
 pub(crate) fn recursive_rule(
     components: &[&Lts],
     property: &Lts,
     config: &AgConfig,
-    this: fn(&[&Lts], &Lts, &AgConfig) -> Result<AgReport, LstarError>,
     general: impl FnOnce(&Lts, &[&Lts]) -> Result<AgReport, LstarError>,
 ) -> Result<AgReport, LstarError> {
     match components {
         [] => Err(LstarError::Unsupported("an empty system")),
-        [single] => {
-            let report = check_safety(&[*single], &[property], &config.compose)?;
+        [m1, env @ ..] if !env.is_empty() && env.iter().all(|m| m.error_state().is_none()) => {
+            general(m1, env)
+        }
+        // One component, or an environment with an ERROR state (see above).
+        _ => {
+            let report = check_safety(components, &[property], &config.compose)?;
             Ok(AgReport::without_assumptions(report.verdict))
         }
-        [_, env @ ..] if env.iter().any(|m| m.error_state().is_some()) => {
-            check_env_errors_with(components, property, config, this)
-        }
-        [m1, env @ ..] => general(m1, env),
     }
-}
-
-/// An environment with `ERROR` states: reaching one is a violation of the whole system whatever
-/// the assumption, so the composition is first searched for a reachable `ERROR` of any component
-/// (a monolithic check without the property). If there is none, the `ERROR` transitions of the
-/// environment can never fire in the system, so they are removed and rule ASYM runs on the rest;
-/// the certificate's assumptions are then guaranteed by the environment *without* those
-/// transitions. `then` is the rule that checks the system without them.
-fn check_env_errors_with(
-    components: &[&Lts],
-    property: &Lts,
-    config: &AgConfig,
-    then: fn(&[&Lts], &Lts, &AgConfig) -> Result<AgReport, LstarError>,
-) -> Result<AgReport, LstarError> {
-    let report = check_safety(components, &[], &config.compose)?;
-    if !report.verdict.is_holds() {
-        return Ok(AgReport::without_assumptions(report.verdict));
-    }
-    let env = components[1..]
-        .iter()
-        .map(|m| without_error(m))
-        .collect::<Result<Vec<_>, _>>()?;
-    let all: Vec<&Lts> = std::iter::once(components[0]).chain(&env).collect();
-    then(&all, property, config)
-}
-
-/// `lts` without its error marker and the transitions into its error state (which stays, isolated).
-fn without_error(lts: &Lts) -> Result<Lts, LstarError> {
-    let mut b = LtsBuilder::with_alphabet(lts.alphabet().clone());
-    b.ensure_states(lts.num_states())?;
-    b.set_initial(lts.initial())?;
-    for t in lts.transitions().filter(|t| !lts.is_error(t.target)) {
-        b.add_transition(t.source, t.action, t.target)?;
-    }
-    if lts.accepting_set().is_some() {
-        for s in lts.states() {
-            b.set_accepting(s, lts.is_accepting(s))?;
-        }
-    }
-    Ok(b.build()?)
 }
 
 /// Adds `by` to every index in a comma-separated component list.

@@ -81,14 +81,16 @@ enum Level {
 /// # Errors
 /// Budgets of the model checks and of the subset constructions ([`AgConfig::compose`]'s state
 /// limit bounds each determinised product); a nondeterministic property; an empty `components` is
-/// [`LstarError::Unsupported`]. `ERROR` states of components after the first are handled as by
-/// [`check_asym_n`](super::check_asym_n): a search of the composition for them first.
+/// [`LstarError::Unsupported`]. An `ERROR` state of the first component is part of the first
+/// level's product, so its weakest assumption keeps the component out of it; one in any other
+/// component makes the check monolithic, with an empty certificate, as for
+/// [`check_asym`](super::check_asym) (whose docs say why).
 pub fn check_asym_weakest(
     components: &[&Lts],
     property: &Lts,
     config: &AgConfig,
 ) -> Result<AgReport, LstarError> {
-    recursive_rule(components, property, config, check_asym_weakest, |_, _| {
+    recursive_rule(components, property, config, |_, _| {
         levels(components, property, config)
     })
 }

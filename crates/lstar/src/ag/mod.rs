@@ -16,12 +16,15 @@
 //! interface interleave freely — exactly the query's semantics, reusing the one safety checker.
 //!
 //! **`ERROR` states.** Every check here adapts its own input, so that calling it directly gives the
-//! monolithic checker's verdict. Rule SYM only sees the property, so a component's `ERROR` state
-//! becomes a private action that the property forbids ([`ErrorActions`]), the rule runs on that
-//! system, and a counterexample is mapped back to a run of the caller's components that ends
-//! where one of them reaches its `ERROR` or the property fails. A SYM certificate is about the
-//! rewritten components: its assumptions may mention the private actions, and re-checking it
-//! means applying the same [`ErrorActions`] rewrite first.
+//! monolithic checker's verdict, with a counterexample that is a run of the caller's components
+//! ending where one of them reaches its `ERROR` or the property fails. Rule SYM only sees the
+//! property, so a component's `ERROR` state becomes a private action that the property forbids
+//! ([`ErrorActions`]) and the rule runs on that system; its certificates are about the rewritten
+//! components (an assumption may mention the private actions), and re-checking one means applying
+//! the same [`ErrorActions`] rewrite first. The ASYM rules see an `ERROR` of their first component
+//! (through membership queries, or in the first level's product); one in a later component makes
+//! them check the composition monolithically, with an empty certificate ([`check_asym`]'s docs
+//! say why).
 
 pub mod asym;
 pub mod computed;

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use guarantor_compose::{
-    Certificate, Config, Verdict, check_safety, check_triple,
+    Certificate, Config, ErrorActions, Verdict, check_safety, check_triple,
     replay::{replay, violates},
 };
 use guarantor_lts::{Lts, LtsBuilder, StateId};
@@ -20,6 +20,19 @@ pub(crate) fn lts(edges: &[(usize, &str, usize)]) -> Lts {
             .unwrap();
     }
     b.build().unwrap()
+}
+
+/// The system rule SYM reasons about when components have `ERROR` states: each becomes a private
+/// action that the property forbids (`ErrorActions`). Its certificates are about these components
+/// and this property; without `ERROR` states they are the caller's.
+pub(crate) fn rewritten(parts: &[&Lts], p: &Lts) -> (Vec<Lts>, Lts) {
+    match ErrorActions::new(parts, &[p]).unwrap() {
+        None => (parts.iter().map(|&m| m.clone()).collect(), p.clone()),
+        Some(adapted) => (
+            adapted.components().into_iter().cloned().collect(),
+            adapted.guard(p).unwrap(),
+        ),
+    }
 }
 
 /// Input = (input -> send -> ack -> Input).
