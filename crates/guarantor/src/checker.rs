@@ -456,7 +456,8 @@ impl Checker {
                 }
                 report
             }
-            Method::LstarSym => self.run_sym_without_error_states(&property, &ag)?,
+            // The rules rewrite components' ERROR states themselves (ErrorActions).
+            Method::LstarSym => check_sym_n(&self.component_refs(), &property, &ag)?,
             Method::LstarNway if self.options.weakest => {
                 check_asym_weakest(&self.component_refs(), &property, &ag)?
             }
@@ -466,30 +467,6 @@ impl Checker {
         outcome.stats.membership_queries = Some(report.stats.membership_queries);
         outcome.stats.equivalence_queries = Some(report.stats.equivalence_queries);
         Ok(outcome)
-    }
-
-    /// Rule SYM reasons about traces against the property only, so an `ERROR` state inside a
-    /// component would go unseen. Each one becomes a private action `__guarantor_error_<i>` into a
-    /// dead state, forbidden by one more property; the counterexample's final private step is
-    /// dropped again (the facade then re-confirms the trace on the original components).
-    fn run_sym_without_error_states(
-        &self,
-        property: &Lts,
-        ag: &AgConfig,
-    ) -> Result<AgReport, CheckError> {
-        let (components, forbidden) = errors_as_actions(&self.component_refs())?;
-        let refs: Vec<&Lts> = components.iter().collect();
-        let mut report = match forbidden {
-            None => check_sym_n(&refs, property, ag)?,
-            Some(errors) => {
-                let both = compose(&[property, &errors], &ag.compose)?;
-                check_sym_n(&refs, &both, ag)?
-            }
-        };
-        if let Verdict::Violated(cex) = &mut report.verdict {
-            cex.trace.retain(|a| !a.starts_with(ERROR_ACTION));
-        }
-        Ok(report)
     }
 
     fn run_quotient(&self, config: &Config) -> Result<Outcome, CheckError> {
@@ -686,39 +663,6 @@ impl Outcome {
             stats: MethodStats::default(),
         }
     }
-}
-
-/// The prefix of the private actions that stand for reaching a component's `ERROR` state.
-const ERROR_ACTION: &str = "__guarantor_error_";
-
-/// Components with their `ERROR` states turned into ordinary states that offer one private action
-/// `__guarantor_error_<i>` into a dead state, plus the property forbidding those actions (`None`
-/// when no component has an `ERROR` state).
-fn errors_as_actions(components: &[&Lts]) -> Result<(Vec<Lts>, Option<Lts>), CheckError> {
-    let mut out = Vec::with_capacity(components.len());
-    let mut forbidden = LtsBuilder::new();
-    forbidden.add_state()?;
-    let mut any = false;
-    for (i, lts) in components.iter().enumerate() {
-        let Some(error) = lts.error_state() else {
-            out.push((*lts).clone());
-            continue;
-        };
-        any = true;
-        let name = format!("{ERROR_ACTION}{i}");
-        forbidden.action(&name)?;
-        let mut b = LtsBuilder::with_alphabet(lts.alphabet().clone());
-        b.ensure_states(lts.num_states())?;
-        let dead = b.add_state()?;
-        for t in lts.transitions().filter(|t| t.source != error) {
-            b.add_transition(t.source, t.action, t.target)?;
-        }
-        b.add_transition_named(error, &name, dead)?;
-        b.set_initial(lts.initial())?;
-        out.push(b.build()?);
-    }
-    let property = if any { Some(forbidden.build()?) } else { None };
-    Ok((out, property))
 }
 
 /// The index of the component with the most states (the first of equals).
