@@ -209,8 +209,29 @@ fn system() -> impl Strategy<Value = Vec<Lts>> {
     )
 }
 
+/// Zero to two properties, some written LTSA's way with an explicit `ERROR` state (a random
+/// non-initial state, made a sink) that their violations enter.
 fn properties() -> impl Strategy<Value = Vec<Lts>> {
-    vec(arb_deterministic_property(2, &["a", "b", "z"]), 0..=2)
+    let property = (
+        arb_deterministic_property(3, &["a", "b", "z"]),
+        proptest::option::of(1..3usize),
+    )
+        .prop_map(|(p, error)| match error {
+            Some(e) if e < p.num_states() => with_error_state(&p, StateId::must(e)),
+            _ => p,
+        });
+    vec(property, 0..=2)
+}
+
+/// `p` with `e` as its `ERROR` state (its outgoing transitions dropped).
+fn with_error_state(p: &Lts, e: StateId) -> Lts {
+    let mut b = LtsBuilder::with_alphabet(p.alphabet().clone());
+    b.ensure_states(p.num_states()).unwrap();
+    for t in p.transitions().filter(|t| t.source != e) {
+        b.add_transition(t.source, t.action, t.target).unwrap();
+    }
+    b.set_error(e).unwrap();
+    b.build().unwrap()
 }
 
 proptest! {
@@ -263,5 +284,21 @@ proptest! {
             }
             recheck(name, &given, &p, &report)?;
         }
+    }
+}
+
+/// No components is bad input for every n-way entry point, not a verdict.
+#[test]
+fn an_empty_system_is_unsupported_everywhere() {
+    let p = lts(&[(0, "a", 0)]);
+    let n_way = ENTRY_POINTS
+        .iter()
+        .filter(|(name, _)| !matches!(*name, "check_asym" | "check_sym"));
+    for (name, check) in n_way {
+        let err = check(&[], &p).unwrap_err();
+        assert!(
+            matches!(err, guarantor_lstar::LstarError::Unsupported(_)),
+            "{name}: {err:?}"
+        );
     }
 }
