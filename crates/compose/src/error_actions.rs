@@ -179,10 +179,56 @@ impl ErrorActions {
 
 #[cfg(test)]
 mod tests {
-    use guarantor_lts::{LtsBuilder, StateId};
+    use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
+    use guarantor_lts::{Lts, LtsBuilder, StateId};
+    use proptest::prelude::*;
 
     use super::ErrorActions;
+    use crate::replay::{find_violation, replay};
     use crate::{Config, Violation, check_safety};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// The rewritten system violates the guarded properties exactly when the original one
+        /// fails, and a counterexample of it restores to a run of the original that fails where
+        /// the restored violation says.
+        #[test]
+        fn the_rewrite_keeps_the_verdict_and_restores_counterexamples(
+            sys in arb_system_with(3, LtsStrategyConfig::new(3, &["a", "b", "c"]).error_state(true)),
+            ps in proptest::collection::vec(arb_deterministic_property(2, &["a", "b", "z"]), 0..=2),
+        ) {
+            let parts: Vec<&Lts> = sys.iter().collect();
+            let props: Vec<&Lts> = ps.iter().collect();
+            let original = check_safety(&parts, &props, &Config::default()).unwrap();
+            let Some(adapted) = ErrorActions::new(&parts, &props).unwrap() else {
+                prop_assert!(parts.iter().all(|m| m.error_state().is_none()));
+                return Ok(());
+            };
+            // The private actions need a property that declares them: the first one, or one of
+            // their own when there is none.
+            let mut guarded: Vec<Lts> = ps.clone();
+            match guarded.first_mut() {
+                Some(first) => *first = adapted.guard(first).unwrap(),
+                None => {
+                    let mut b = LtsBuilder::new();
+                    b.add_state().unwrap();
+                    guarded.push(adapted.guard(&b.build().unwrap()).unwrap());
+                }
+            }
+            let guarded: Vec<&Lts> = guarded.iter().collect();
+            let rewritten = check_safety(&adapted.components(), &guarded, &Config::default()).unwrap();
+            prop_assert_eq!(rewritten.verdict.is_holds(), original.verdict.is_holds());
+            prop_assert!(adapted.components().iter().all(|m| m.error_state().is_none()));
+            if let Some(cex) = rewritten.verdict.counterexample() {
+                let back = adapted.restore(&parts, &props, cex).unwrap();
+                prop_assert!(replay(&parts, &back.trace).is_ok(), "{:?}", back.trace);
+                prop_assert!(back.trace.iter().all(|a| !adapted.is_private(a)));
+                let found = find_violation(&parts, &props, &back.trace).unwrap();
+                prop_assert_eq!(found, Some(back.violation));
+            }
+        }
+    }
 
     #[test]
     fn a_run_that_goes_on_after_an_error_is_cut_there() {
