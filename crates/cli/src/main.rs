@@ -21,7 +21,7 @@ use guarantor::fsp::System;
 use guarantor::lts::Lts;
 use guarantor::lts::io::aut::{AutWriteOptions, write_aut};
 use guarantor::lts::io::dot::{DotOptions, write_dot};
-use guarantor::{CheckError, Checker, Method, MethodOptions, model};
+use guarantor::{CheckError, Checker, MethodKind, MethodOptions, model, registry};
 
 use crate::output::{Report, print_report};
 use crate::progress::Progress;
@@ -121,9 +121,10 @@ struct CheckArgs {
     /// A safety property (a deterministic LTS in an .aut file); may be repeated.
     #[arg(long = "property", short = 'p', value_name = "FILE")]
     properties: Vec<PathBuf>,
-    /// The method: mono, lstar, lstar-sym, lstar-nway, quotient, circ or auto; see docs/methods.md.
+    /// The method: mono, lstar, lstar-sym, lstar-nway, lstar-weakest, quotient, circ,
+    /// circ-neighbours or auto (the registry's names); see docs/methods.md.
     #[arg(long, default_value = "mono", value_parser = parse_method)]
-    method: Method,
+    method: MethodChoice,
     /// lstar, circ --two-way: the components of the first group, by name or number (from 0),
     /// comma-separated; the rest form the second group.
     #[arg(long, value_name = "NAMES")]
@@ -206,11 +207,36 @@ enum PremisePolicy {
     Neighbours,
 }
 
-fn parse_method(name: &str) -> Result<Method, String> {
-    Method::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = guarantor::METHODS.iter().map(|(_, n)| *n).collect();
-        format!("unknown method {name:?} (available: {})", names.join(", "))
-    })
+/// A method named on the command line: a built-in kind, which the method flags (`--split`,
+/// `--premise-policy`, ...) configure, or another entry of the facade's registry, run with its
+/// defaults.
+#[derive(Clone, Copy, Debug)]
+enum MethodChoice {
+    Kind(MethodKind),
+    Registry(&'static str),
+}
+
+impl MethodChoice {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Kind(kind) => kind.name(),
+            Self::Registry(name) => name,
+        }
+    }
+}
+
+fn parse_method(name: &str) -> Result<MethodChoice, String> {
+    if let Some(kind) = MethodKind::from_name(name) {
+        return Ok(MethodChoice::Kind(kind));
+    }
+    registry::BUILTIN
+        .iter()
+        .find(|e| e.name == name)
+        .map(|e| MethodChoice::Registry(e.name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = registry::BUILTIN.iter().map(|e| e.name).collect();
+            format!("unknown method {name:?} (available: {})", names.join(", "))
+        })
 }
 
 /// Resolves a component named by its name or its number.
@@ -390,12 +416,17 @@ fn checker_of(args: &CheckArgs, config: &Config) -> Result<Checker, Failure> {
     for path in &args.properties {
         checker = checker.property(display_name(path), load(path, args.lenient)?);
     }
-    let options = options_of(args, &checker)?;
-    Ok(checker
-        .method(args.method)
-        .options(options)
-        .deadlock(args.deadlock)
-        .config(config.clone()))
+    let checker = match args.method {
+        MethodChoice::Kind(kind) => {
+            let options = options_of(args, &checker)?;
+            checker.method(kind).options(options)
+        }
+        MethodChoice::Registry(name) => match registry::method_named(name) {
+            Some(method) => checker.with_method(method),
+            None => return Err(input_error(anyhow::anyhow!("unknown method {name:?}"))),
+        },
+    };
+    Ok(checker.deadlock(args.deadlock).config(config.clone()))
 }
 
 fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
@@ -405,10 +436,15 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     if let [one] = args.components.as_slice()
         && one.extension().is_some_and(|e| e == "gc")
     {
+        let MethodChoice::Kind(kind) = args.method else {
+            return Err(input_error(anyhow::anyhow!(
+                "programs are checked with mono, lstar, lstar-sym, lstar-nway, quotient, circ or auto"
+            )));
+        };
         let (config, _progress) = Progress::start(config, args.method.name(), args.quiet);
         return program::run(
             one,
-            args.method,
+            kind,
             args.split.as_deref(),
             args.weakest,
             &config,
@@ -423,16 +459,15 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let outcome = outcome?;
     if !args.quiet {
         for (method, why) in &outcome.stats.tried {
-            eprintln!("{} gave up: {why}", method.name());
+            eprintln!("{method}: {why}");
         }
     }
     // The monolithic walk looks for deadlocks itself; other methods need a second walk.
-    let deadlock =
-        if args.deadlock && outcome.verdict.is_holds() && outcome.method != Method::Monolithic {
-            checker.find_deadlock().map_err(classify)?
-        } else {
-            None
-        };
+    let deadlock = if args.deadlock && outcome.verdict.is_holds() && outcome.method != "mono" {
+        checker.find_deadlock().map_err(classify)?
+    } else {
+        None
+    };
     let report = Report::new(&checker, &outcome, deadlock.as_ref(), args.deadlock);
     print_report(&report, args.format == Format::Json);
     Ok(ExitCode::from(report.exit_code()))

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 #[derive(Debug)]
 pub(crate) struct Report {
     verdict: &'static str,
-    method: &'static str,
+    method: String,
     counterexample: Option<Vec<String>>,
     violated: Option<String>,
     deadlock: Option<Vec<String>>,
@@ -54,7 +54,7 @@ impl Report {
             } else {
                 verdict
             },
-            method: outcome.method.name(),
+            method: outcome.method.clone(),
             counterexample,
             violated,
             deadlock: deadlock.map(|d| d.trace.clone()),
@@ -121,7 +121,7 @@ impl Report {
             v["tried"] = s
                 .tried
                 .iter()
-                .map(|(m, why)| json!({"method": m.name(), "gave_up": why}))
+                .map(|(m, why)| json!({"method": m, "gave_up": why}))
                 .collect();
         }
     }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use guarantor::compose::Config;
 use guarantor::predabs::{ProgramVerdict, System};
 use guarantor::program::{ProgramReport, check_program_with_options};
-use guarantor::{Method, MethodOptions};
+use guarantor::{MethodKind, MethodOptions};
 use serde_json::{Value, json};
 
 use crate::stdout::outln;
@@ -20,7 +20,7 @@ use crate::{Failure, input_error};
 /// `--weakest`.
 pub(crate) fn run(
     path: &Path,
-    method: Method,
+    method: MethodKind,
     split: Option<&str>,
     weakest: bool,
     config: &Config,
@@ -62,7 +62,7 @@ pub(crate) fn run(
             }
         })?;
     let holds = !matches!(report.predabs.verdict, ProgramVerdict::Violated(_));
-    let name = if weakest && method == Method::LstarNway {
+    let name = if weakest && method == MethodKind::LstarNway {
         format!("{} --weakest", method.name())
     } else {
         method.name().to_owned()

@@ -1,34 +1,37 @@
 //! [`Checker`]: the one entry point over every method.
 //!
-//! A checker collects named components and properties, a [`Method`], [`MethodOptions`] and a
-//! [`Config`] with budgets, and returns an [`Outcome`]: the shared [`Verdict`] plus what the method
-//! measured. Names travel with the components so that certificates and messages can say which
-//! component an assumption is for.
+//! A checker collects named components and properties, a method and a [`Config`] with budgets, and
+//! returns an [`Outcome`]: the shared [`Verdict`] plus what the method measured. The method is any
+//! [`Method`] value: a built-in one chosen by [`MethodKind`] and [`MethodOptions`] (what the
+//! command line does; [`Checker::builtin_method`] makes the value), or one of the user's own, given
+//! with [`Checker::with_method`]. The checker turns its components into a [`Problem`] (names and
+//! typed ids travel with them) and hands it to the method; it knows nothing else about any method.
 //!
 //! Every counterexample a method returns is re-run here on the original components and properties
-//! ([`find_violation`]) before it is handed out: a method that claims a violation it cannot
+//! ([`first_violation`]) before it is handed out: a method that claims a violation it cannot
 //! demonstrate is reported as [`CheckError::BadEvidence`], never passed on as a verdict.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use guarantor_circ::{CircConfig, CircError, Mode, Policy, check_circ};
-use guarantor_compose::replay::{find_violation, replay};
+use guarantor_circ::{Circ, CircConfig, CircError, Mode, Policy};
+use guarantor_compose::method::{Counter, Method, MethodError, MethodReport, Monolithic, Problem};
+use guarantor_compose::replay::{first_violation, replay};
 use guarantor_compose::{
-    ComposeError, Config, Counterexample, Monitor, Priority, SearchOrder, SystemOptions, Verdict,
-    Violation, check_system, compose,
+    ComposeError, Config, Counterexample, Priority, SearchOrder, SystemOptions, Verdict, Violation,
+    check_system, compose,
 };
-use guarantor_lstar::LstarError;
-use guarantor_lstar::ag::{
-    AgConfig, AgReport, check_asym, check_asym_n, check_asym_weakest, check_sym_n,
-};
-use guarantor_lts::{Lts, LtsBuilder, StateId};
-use guarantor_quotient::{QuotientConfig, QuotientError, check_with_quotient};
+use guarantor_lstar::{Asym, AsymN, AsymWeakest, LstarError, Sym};
+use guarantor_lts::{ComponentId, Lts, LtsBuilder, StateId};
+use guarantor_quotient::{Quotient, QuotientConfig, QuotientError};
 
-/// Which verification method a [`Checker`] runs.
+use crate::registry;
+
+/// Which built-in verification method a [`Checker`] runs (a method of the user's own is given as a
+/// value with [`Checker::with_method`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Method {
+pub enum MethodKind {
     /// Build the product on the fly and search it breadth-first (the reference method; depth first
     /// with [`MethodOptions::search`]).
     #[default]
@@ -43,22 +46,22 @@ pub enum Method {
     Quotient,
     /// Circular n-way assume-guarantee with SAT-synthesised assumptions (Elkader et al. 2016).
     Circ,
-    /// A portfolio: monolithic under a state budget, then the compositional methods in turn.
+    /// A portfolio: the methods raced on threads, the first verdict wins ([`registry::auto`]).
     Auto,
 }
 
-/// Every method, in the order `auto` would consider them, with its command-line name.
-pub const METHODS: &[(Method, &str)] = &[
-    (Method::Monolithic, "mono"),
-    (Method::Lstar, "lstar"),
-    (Method::LstarSym, "lstar-sym"),
-    (Method::LstarNway, "lstar-nway"),
-    (Method::Quotient, "quotient"),
-    (Method::Circ, "circ"),
-    (Method::Auto, "auto"),
+/// Every built-in method with its command-line name, in the order the command line lists them.
+pub const METHODS: &[(MethodKind, &str)] = &[
+    (MethodKind::Monolithic, "mono"),
+    (MethodKind::Lstar, "lstar"),
+    (MethodKind::LstarSym, "lstar-sym"),
+    (MethodKind::LstarNway, "lstar-nway"),
+    (MethodKind::Quotient, "quotient"),
+    (MethodKind::Circ, "circ"),
+    (MethodKind::Auto, "auto"),
 ];
 
-impl Method {
+impl MethodKind {
     /// The method's name as the command line spells it.
     pub fn name(self) -> &'static str {
         METHODS
@@ -68,7 +71,7 @@ impl Method {
     }
 
     /// Parses a command-line method name (`monolithic` is accepted for `mono`).
-    pub fn from_name(name: &str) -> Option<Method> {
+    pub fn from_name(name: &str) -> Option<MethodKind> {
         let name = if name == "monolithic" { "mono" } else { name };
         METHODS.iter().find(|(_, n)| *n == name).map(|(m, _)| *m)
     }
@@ -85,7 +88,7 @@ pub struct MethodOptions {
     pub split: Option<Vec<usize>>,
     /// `lstar-nway`: compute each level's weakest assumption by subset construction instead of
     /// learning it (no queries, no relearning of inner levels per outer conjecture; see
-    /// [`check_asym_weakest`]).
+    /// [`check_asym_weakest`](guarantor_lstar::ag::check_asym_weakest)).
     pub weakest: bool,
     /// `circ`: decompose into two groups (`split`) instead of one assumption per component.
     pub two_way: bool,
@@ -101,8 +104,6 @@ pub struct MethodOptions {
     /// [`QuotientConfig::split_all`]); the checker replaces their budgets with its own, and
     /// `max_steps` above, if set, wins.
     pub quotient: QuotientConfig,
-    /// `auto`: the state budget of the first, monolithic attempt (default 2,000,000).
-    pub auto_monolithic_states: Option<usize>,
     /// `mono` (and `auto`'s monolithic attempt): the search order. Breadth first (the default)
     /// gives shortest counterexamples; depth first finds deep violations much sooner.
     pub search: SearchOrder,
@@ -137,13 +138,14 @@ pub enum CheckError {
     #[error("{method} returned a counterexample that does not replay: {trace:?}")]
     BadEvidence {
         /// The method.
-        method: &'static str,
+        method: String,
         /// The trace.
         trace: Vec<String>,
     },
-    /// Every method of the portfolio ran out of budget; the last error is kept.
-    #[error("every method ran out of budget; last: {0}")]
-    PortfolioExhausted(Box<CheckError>),
+    /// The method gave no verdict: a budget ran out ([`MethodError::is_budget`]; its partial
+    /// statistics say how far it got), it cannot decide this problem, or it failed.
+    #[error(transparent)]
+    Method(#[from] MethodError),
 }
 
 impl CheckError {
@@ -161,7 +163,7 @@ impl CheckError {
             },
             CheckError::Quotient(e) => e.is_budget(),
             CheckError::Circ(e) => e.is_budget(),
-            CheckError::PortfolioExhausted(_) => true,
+            CheckError::Method(e) => e.is_budget(),
             _ => false,
         }
     }
@@ -200,8 +202,28 @@ pub struct MethodStats {
     pub sat_calls: Option<usize>,
     /// CIRC-AG_N: the largest total assumption size bound reached.
     pub max_k: Option<usize>,
-    /// Auto: the methods tried before the one that answered, with why each gave up.
-    pub tried: Vec<(Method, String)>,
+    /// Auto: what became of each member other than the one that answered, as `(member, fate)`
+    /// ("ran out ...", "stopped, largest product ...", "not started").
+    pub tried: Vec<(String, String)>,
+}
+
+impl MethodStats {
+    /// The statistics the command line prints, read from a report's named counters.
+    fn from_counters(counters: &[Counter]) -> Self {
+        let get = |name: &str| counters.iter().find(|c| c.name == name).map(|c| c.value);
+        let get_usize = |name: &str| get(name).map(|v| usize::try_from(v).unwrap_or(usize::MAX));
+        Self {
+            membership_queries: get("membership_queries"),
+            equivalence_queries: get("equivalence_queries"),
+            refinement_steps: get_usize("refinement_steps"),
+            exact_fallbacks: get_usize("exact_fallbacks"),
+            iterations: get_usize("iterations"),
+            alphabet_refinements: get_usize("alphabet_refinements"),
+            sat_calls: get_usize("sat_calls"),
+            max_k: get_usize("max_k"),
+            tried: Vec::new(),
+        }
+    }
 }
 
 /// The result of a check: the verdict with its evidence, and what it cost.
@@ -210,10 +232,10 @@ pub struct MethodStats {
 pub struct Outcome {
     /// Holds (with a certificate) or violated (with a counterexample).
     pub verdict: Verdict,
-    /// The method that produced the verdict (for `auto`, the one that answered).
-    pub method: Method,
+    /// The name of the method that produced the verdict (for `auto`, the member that answered).
+    pub method: String,
     /// States explored by the largest search the method ran (for the compositional methods: the
-    /// largest of their many model checks, as seen by a [`Monitor`]).
+    /// largest of their many model checks, as seen by a [`Monitor`](guarantor_compose::Monitor)).
     pub states: usize,
     /// Transitions explored by the largest search the method ran.
     pub transitions: usize,
@@ -221,12 +243,16 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// The sizes of the assumptions in the certificate (empty for monolithic checks).
     pub assumptions: Vec<AssumptionSummary>,
-    /// Method-specific counters.
+    /// Method-specific counters, as the command line prints them.
     pub stats: MethodStats,
+    /// Every counter the method reported, by name, in its order.
+    pub counters: Vec<Counter>,
+    /// The method's remarks (for `auto`: what became of each other member).
+    pub notes: Vec<String>,
 }
 
 /// Checks a system of named components against named safety properties.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Checker {
     components: Vec<(String, Lts)>,
     /// Per component, the state that stands for successful termination (FSP's `END`), if any.
@@ -236,8 +262,10 @@ pub struct Checker {
     priority: Option<Priority>,
     /// Whether the monolithic walk also looks for deadlocks (in the same walk).
     deadlock: bool,
-    method: Method,
+    method: MethodKind,
     options: MethodOptions,
+    /// A method value given with [`Checker::with_method`]; it wins over `method` and `options`.
+    custom: Option<Arc<dyn Method>>,
     config: Config,
 }
 
@@ -282,31 +310,44 @@ impl Checker {
         self
     }
 
-    /// Makes the monolithic method also look for deadlocks, in the same walk as the safety check
-    /// (LTSA's analysis): the verdict is then a violation if an error is reachable, else a
+    /// Makes the monolithic method (and a method given with [`Checker::with_method`]) also look
+    /// for deadlocks, in the same walk as the safety check (LTSA's analysis): the verdict is then
+    /// a violation if an error is reachable, else a
     /// [`Violation::Deadlock`](guarantor_compose::Violation::Deadlock) counterexample if a deadlock
-    /// is. Other methods ignore it; use [`Checker::find_deadlock`] after them.
+    /// is. The built-in compositional methods reason about traces and are not asked; use
+    /// [`Checker::find_deadlock`] after them.
     #[must_use]
     pub fn deadlock(mut self, on: bool) -> Self {
         self.deadlock = on;
         self
     }
 
-    /// Chooses the method.
+    /// Chooses a built-in method (and forgets a method given with [`Checker::with_method`]).
     #[must_use]
-    pub fn method(mut self, method: Method) -> Self {
+    pub fn method(mut self, method: MethodKind) -> Self {
         self.method = method;
+        self.custom = None;
         self
     }
 
-    /// Sets options that only some methods read.
+    /// Runs this method value: one of the method crates' ([`Monolithic`],
+    /// [`Circ`](guarantor_circ::Circ), ...) with settings of your choice, a
+    /// [`Portfolio`](crate::Portfolio), or a [`Method`] of your own.
+    #[must_use]
+    pub fn with_method(mut self, method: impl Method + 'static) -> Self {
+        self.custom = Some(Arc::new(method));
+        self
+    }
+
+    /// Sets options that only some built-in methods read.
     #[must_use]
     pub fn options(mut self, options: MethodOptions) -> Self {
         self.options = options;
         self
     }
 
-    /// Sets budgets (states, deadline, cancellation), shared by every model check of the method.
+    /// Sets budgets (states, timeout, deadline, cancellation), shared by every model check of the
+    /// method. A timeout counts from the start of [`Checker::check`].
     #[must_use]
     pub fn config(mut self, config: Config) -> Self {
         self.config = config;
@@ -331,6 +372,83 @@ impl Checker {
         self.properties.iter().map(|(_, l)| l).collect()
     }
 
+    /// The system as a [`Problem`] for any [`Method`]: the components and properties with their
+    /// names, in order (so component `i` is [`ComponentId`] `i`), the priority, and deadlock
+    /// detection if [`Checker::deadlock`] asked for it.
+    pub fn problem(&self) -> Problem {
+        let mut problem = Problem::new()
+            .with_priority(self.priority.clone())
+            .with_deadlock(self.deadlock);
+        for ((name, lts), end) in self.components.iter().zip(&self.end_states) {
+            problem.add_component_with_end(name.clone(), lts.clone(), *end);
+        }
+        for (name, lts) in &self.properties {
+            problem.add_property(name.clone(), lts.clone());
+        }
+        problem
+    }
+
+    /// The value of a built-in method with this checker's [`MethodOptions`] (splits and
+    /// components by index, as the options give them).
+    pub fn builtin_method(&self, kind: MethodKind) -> Result<Arc<dyn Method>, CheckError> {
+        let options = &self.options;
+        Ok(match kind {
+            MethodKind::Monolithic => Arc::new(Monolithic::new().with_search(options.search)),
+            MethodKind::Lstar => match &options.split {
+                Some(split) => Arc::new(Asym::new().with_split(self.ids(split)?)),
+                None => Arc::new(Asym::new()),
+            },
+            MethodKind::LstarSym => Arc::new(Sym::new()),
+            MethodKind::LstarNway if options.weakest => Arc::new(AsymWeakest::new()),
+            MethodKind::LstarNway => Arc::new(AsymN::new()),
+            MethodKind::Quotient => Arc::new(self.quotient()?),
+            MethodKind::Circ => self.circ()?,
+            MethodKind::Auto => Arc::new(registry::auto()),
+        })
+    }
+
+    fn ids(&self, indices: &[usize]) -> Result<Vec<ComponentId>, CheckError> {
+        indices
+            .iter()
+            .map(|&i| {
+                (i < self.components.len())
+                    .then(|| ComponentId::must(i))
+                    .ok_or_else(|| CheckError::BadOption(format!("no component number {i}")))
+            })
+            .collect()
+    }
+
+    fn quotient(&self) -> Result<Quotient, CheckError> {
+        let mut settings: QuotientConfig = self.options.quotient.clone();
+        if let Some(k) = self.options.max_steps {
+            settings = settings.with_max_steps(k);
+        }
+        let quotient = Quotient::new().with_config(settings);
+        Ok(match self.options.quotient_component {
+            Some(i) => quotient.with_component(self.ids(&[i])?[0]),
+            None => quotient,
+        })
+    }
+
+    fn circ(&self) -> Result<Arc<dyn Method>, CheckError> {
+        let options = &self.options;
+        let mut settings =
+            CircConfig::new().with_alphabet_refinement(!options.no_alphabet_refinement);
+        if options.neighbours_only {
+            settings = settings.with_policy(Policy::Neighbours);
+        }
+        let circ = Circ::new();
+        Ok(match (&options.split, options.two_way) {
+            (Some(split), true) => {
+                Arc::new(circ.with_config(settings).with_split(self.ids(split)?))
+            }
+            (None, true) => {
+                Arc::new(circ.with_config(settings.with_mode(Mode::TwoWay { groups: None })))
+            }
+            _ => Arc::new(circ.with_config(settings)),
+        })
+    }
+
     /// Searches the composed components for a deadlock: a reachable state with no outgoing
     /// transition in which not every component has terminated (LTSA's definition). Properties do
     /// not take part.
@@ -343,43 +461,29 @@ impl Checker {
         Ok(report.verdict.counterexample().cloned())
     }
 
-    /// Runs the chosen method.
+    /// Runs the method: the one given with [`Checker::with_method`], else the built-in one chosen
+    /// with [`Checker::method`]. The timeout's clock starts here.
     pub fn check(&self) -> Result<Outcome, CheckError> {
         if self.components.is_empty() {
             return Err(CheckError::NoComponents);
         }
         let start = Instant::now();
-        let mut outcome = self.run(self.method, &self.config)?;
+        let config = self.config.started();
+        let (method, problem) = match &self.custom {
+            Some(method) => (Arc::clone(method), self.problem()),
+            None => {
+                let method = self.builtin_method(self.method)?;
+                // The built-in compositional methods reason about traces: the deadlock search is
+                // the monolithic walk's (or find_deadlock's, after them).
+                let deadlock = self.deadlock && self.method == MethodKind::Monolithic;
+                (method, self.problem().with_deadlock(deadlock))
+            }
+        };
+        let report = method.check(&problem, &config)?;
+        let mut outcome = Outcome::from_report(report, &method.name());
         self.confirm_counterexample(&mut outcome)?;
         self.name_assumptions(&mut outcome);
         outcome.elapsed = start.elapsed();
-        Ok(outcome)
-    }
-
-    fn run(&self, method: Method, config: &Config) -> Result<Outcome, CheckError> {
-        if self.priority.is_some() && !matches!(method, Method::Monolithic | Method::Auto) {
-            return Err(CheckError::BadOption(format!(
-                "the system has action priority, which only the monolithic method honours (not {})",
-                method.name()
-            )));
-        }
-        if method == Method::Auto {
-            return self.run_auto();
-        }
-        // Each run gets its own monitor (forwarding to the caller's, if any) so that the largest
-        // product it built can be reported even by methods that only run many small checks.
-        let monitor = Arc::new(Monitor::child_of(config.monitor.clone()));
-        let config = &config.clone().with_monitor(Arc::clone(&monitor));
-        monitor.note(method.name());
-        let mut outcome = match method {
-            Method::Lstar | Method::LstarSym | Method::LstarNway => self.run_lstar(method, config),
-            Method::Quotient => self.run_quotient(config),
-            Method::Circ => self.run_circ(config),
-            // `Auto` returned above; listing it keeps the match exhaustive, so a new method
-            // cannot fall through to the monolithic check unnoticed.
-            Method::Monolithic | Method::Auto => self.run_monolithic(config),
-        }?;
-        outcome.states = outcome.states.max(monitor.snapshot().largest_states);
         Ok(outcome)
     }
 
@@ -389,23 +493,6 @@ impl Checker {
             Some(p) => options.with_priority(p.clone()),
             None => options,
         }
-    }
-
-    fn run_monolithic(&self, config: &Config) -> Result<Outcome, CheckError> {
-        let mut options = self.system_options().with_search(self.options.search);
-        if self.deadlock {
-            options = options.with_deadlock(self.end_states.clone());
-        }
-        let report = check_system(
-            &self.component_refs(),
-            &self.property_refs(),
-            &options,
-            config,
-        )?;
-        let mut outcome = Outcome::new(report.verdict, Method::Monolithic);
-        outcome.states = report.stats.states;
-        outcome.transitions = report.stats.transitions;
-        Ok(outcome)
     }
 
     /// The properties as one: learning rules take a single property, and the product of
@@ -418,164 +505,11 @@ impl Checker {
         }
     }
 
-    fn group(&self, indices: &[usize], config: &Config) -> Result<Lts, CheckError> {
-        let parts: Vec<&Lts> = indices.iter().map(|&i| &self.components[i].1).collect();
-        match parts.as_slice() {
-            [one] => Ok((*one).clone()),
-            many => Ok(compose(many, config)?),
-        }
-    }
-
-    fn two_groups(&self) -> Result<(Vec<usize>, Vec<usize>), CheckError> {
-        let n = self.components.len();
-        let first = self.options.split.clone().unwrap_or_else(|| vec![0]);
-        if first.is_empty() || first.iter().any(|&i| i >= n) || first.len() >= n {
-            return Err(CheckError::BadOption(format!(
-                "--split must name between 1 and {} of the {n} components",
-                n.saturating_sub(1)
-            )));
-        }
-        let second = (0..n).filter(|i| !first.contains(i)).collect();
-        Ok((first, second))
-    }
-
-    fn run_lstar(&self, method: Method, config: &Config) -> Result<Outcome, CheckError> {
-        let property = self.single_property(config)?;
-        let ag = AgConfig::default().compose(config.clone());
-        let report: AgReport = match method {
-            Method::Lstar if self.components.len() > 1 => {
-                let (first, second) = self.two_groups()?;
-                let m1 = self.group(&first, config)?;
-                let m2 = self.group(&second, config)?;
-                let mut report = check_asym(&m1, &m2, &property, &ag)?;
-                // The rule numbers the two groups 0 and 1; certificates name components.
-                if let Verdict::Holds(cert) = &mut report.verdict {
-                    for a in &mut cert.assumptions {
-                        a.component = regroup(&a.component, &[&first, &second]);
-                    }
-                }
-                report
-            }
-            // The rules rewrite components' ERROR states themselves (ErrorActions).
-            Method::LstarSym => check_sym_n(&self.component_refs(), &property, &ag)?,
-            Method::LstarNway if self.options.weakest => {
-                check_asym_weakest(&self.component_refs(), &property, &ag)?
-            }
-            _ => check_asym_n(&self.component_refs(), &property, &ag)?,
-        };
-        let mut outcome = Outcome::new(report.verdict, method);
-        outcome.stats.membership_queries = Some(report.stats.membership_queries);
-        outcome.stats.equivalence_queries = Some(report.stats.equivalence_queries);
-        Ok(outcome)
-    }
-
-    fn run_quotient(&self, config: &Config) -> Result<Outcome, CheckError> {
-        let components = self.component_refs();
-        let replaced = match self.options.quotient_component {
-            Some(i) if i < components.len() => i,
-            Some(i) => return Err(CheckError::BadOption(format!("no component number {i}"))),
-            None => largest(&components),
-        };
-        // The refinement loop gets the same deadline: when it runs out, the best assumption so far
-        // is still sound and invertible, and the final check decides.
-        let mut qc = self
-            .options
-            .quotient
-            .clone()
-            .with_compose(config.clone())
-            .with_refinement(config.clone());
-        if let Some(k) = self.options.max_steps {
-            qc = qc.with_max_steps(k);
-        }
-        let report = check_with_quotient(&components, &self.property_refs(), replaced, &qc)?;
-        let mut outcome = Outcome::new(report.verdict, Method::Quotient);
-        outcome.states = report.check_stats.states;
-        outcome.transitions = report.check_stats.transitions;
-        outcome.stats.refinement_steps = Some(report.refinement_steps);
-        outcome.stats.exact_fallbacks = Some(
-            report
-                .stages
-                .iter()
-                .filter(|s| s.synthesis.exact_fallback)
-                .count(),
-        );
-        Ok(outcome)
-    }
-
-    fn run_circ(&self, config: &Config) -> Result<Outcome, CheckError> {
-        let mut cc = CircConfig::new()
-            .with_compose(config.clone())
-            .with_alphabet_refinement(!self.options.no_alphabet_refinement);
-        if self.options.neighbours_only {
-            cc = cc.with_policy(Policy::Neighbours);
-        }
-        if self.options.two_way {
-            let groups = match &self.options.split {
-                None => None,
-                Some(_) => {
-                    let (first, _) = self.two_groups()?;
-                    Some(
-                        (0..self.components.len())
-                            .map(|i| u8::from(!first.contains(&i)))
-                            .collect(),
-                    )
-                }
-            };
-            cc = cc.with_mode(Mode::TwoWay { groups });
-        }
-        let report = check_circ(&self.component_refs(), &self.property_refs(), &cc)?;
-        let mut outcome = Outcome::new(report.verdict, Method::Circ);
-        outcome.stats.iterations = Some(report.iterations);
-        outcome.stats.alphabet_refinements = Some(report.alphabet_refinements);
-        outcome.stats.sat_calls = Some(report.sat_calls);
-        outcome.stats.max_k = Some(report.max_k);
-        Ok(outcome)
-    }
-
-    /// Monolithic first, under a state budget; when that runs out, the compositional methods in
-    /// turn, each under the caller's budgets. The first verdict wins.
-    fn run_auto(&self) -> Result<Outcome, CheckError> {
-        let mono_states = self.options.auto_monolithic_states.unwrap_or(2_000_000);
-        let capped = match self.config.max_states {
-            Some(n) if n < mono_states => self.config.clone(),
-            _ => self.config.clone().with_max_states(mono_states),
-        };
-        if self.priority.is_some() {
-            return self.run(Method::Monolithic, &self.config);
-        }
-        let attempts = [
-            (Method::Monolithic, &capped),
-            (Method::Circ, &self.config),
-            (Method::LstarNway, &self.config),
-            (Method::Quotient, &self.config),
-        ];
-        let mut tried = Vec::new();
-        let mut last = None;
-        for (method, config) in attempts {
-            match self.run(method, config) {
-                Ok(mut outcome) => {
-                    outcome.stats.tried = tried;
-                    return Ok(outcome);
-                }
-                Err(e)
-                    if e.is_budget()
-                        || matches!(e, CheckError::Lstar(LstarError::Unsupported(_))) =>
-                {
-                    tried.push((method, e.to_string()));
-                    last = Some(e);
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        Err(CheckError::PortfolioExhausted(Box::new(
-            last.unwrap_or(CheckError::NoComponents),
-        )))
-    }
-
-    /// Re-runs a counterexample on the original components and properties, and reports what it
-    /// really violates (methods number components their own way, e.g. after grouping).
+    /// Re-runs a counterexample on the original components and properties: it must be a run of
+    /// them that reaches a violation. A trace that goes on past its first violation is cut there,
+    /// and the violation is named as the components and properties have it.
     fn confirm_counterexample(&self, outcome: &mut Outcome) -> Result<(), CheckError> {
-        let method = outcome.method.name();
+        let method = outcome.method.clone();
         let Verdict::Violated(cex) = &mut outcome.verdict else {
             return Ok(());
         };
@@ -588,9 +522,10 @@ impl Checker {
                 }
             });
         }
-        let found = find_violation(&self.component_refs(), &self.property_refs(), &cex.trace)?;
+        let found = first_violation(&self.component_refs(), &self.property_refs(), &cex.trace)?;
         match found {
-            Some(violation) => {
+            Some((len, violation)) => {
+                cex.trace.truncate(len);
                 cex.violation = violation;
                 Ok(())
             }
@@ -633,45 +568,29 @@ impl Checker {
     }
 }
 
-/// A comma-separated list of group numbers as the list of the components in those groups.
-fn regroup(label: &str, groups: &[&[usize]]) -> String {
-    let members: Option<Vec<String>> = label
-        .split(',')
-        .map(|part| {
-            let group = groups.get(part.trim().parse::<usize>().ok()?)?;
-            Some(
-                group
-                    .iter()
-                    .map(usize::to_string)
-                    .collect::<Vec<_>>()
-                    .join(","),
-            )
-        })
-        .collect();
-    members.map_or_else(|| label.to_owned(), |m| m.join(","))
-}
-
 impl Outcome {
-    fn new(verdict: Verdict, method: Method) -> Self {
+    /// The outcome of a method's report; `ran` is the name of the method that was run.
+    fn from_report(report: MethodReport, ran: &str) -> Self {
+        let mut stats = MethodStats::from_counters(&report.counters);
+        // A portfolio's notes read "member: fate".
+        stats.tried = report
+            .notes
+            .iter()
+            .filter_map(|n| n.split_once(": "))
+            .map(|(m, why)| (m.to_owned(), why.to_owned()))
+            .collect();
         Outcome {
-            verdict,
-            method,
-            states: 0,
-            transitions: 0,
+            verdict: report.verdict,
+            method: report.answered_by.unwrap_or_else(|| ran.to_owned()),
+            states: report.stats.states,
+            transitions: report.stats.transitions,
             elapsed: Duration::ZERO,
             assumptions: Vec::new(),
-            stats: MethodStats::default(),
+            stats,
+            counters: report.counters,
+            notes: report.notes,
         }
     }
-}
-
-/// The index of the component with the most states (the first of equals).
-fn largest(components: &[&Lts]) -> usize {
-    components
-        .iter()
-        .enumerate()
-        .max_by_key(|(i, l)| (l.num_states(), std::cmp::Reverse(*i)))
-        .map_or(0, |(i, _)| i)
 }
 
 /// A one-state LTS with an empty alphabet: the property that nothing violates.
@@ -683,14 +602,20 @@ fn trivial_property() -> Result<Lts, guarantor_lts::LtsError> {
 
 #[cfg(test)]
 mod tests {
-    use super::regroup;
+    use super::*;
 
     #[test]
-    fn group_numbers_become_component_lists() {
-        let first = [0usize];
-        let second = [1usize, 2, 3];
-        assert_eq!(regroup("1", &[&first, &second]), "1,2,3");
-        assert_eq!(regroup("0,1", &[&first, &second]), "0,1,2,3");
-        assert_eq!(regroup("env", &[&first, &second]), "env");
+    fn counters_become_the_command_lines_statistics() {
+        let report = MethodReport::new(
+            Verdict::Holds(guarantor_compose::Certificate::monolithic()),
+            guarantor_compose::Stats::default(),
+        )
+        .with_counter("sat_calls", 4_u64)
+        .with_counter("membership_queries", 9_u64);
+        let outcome = Outcome::from_report(report, "circ");
+        assert_eq!(outcome.stats.sat_calls, Some(4));
+        assert_eq!(outcome.stats.membership_queries, Some(9));
+        assert_eq!(outcome.method, "circ");
+        assert_eq!(outcome.counters.len(), 2);
     }
 }

@@ -1,6 +1,6 @@
 //! The abstraction + assume-guarantee loop for infinite-state component programs (Chaki et al.
 //! 2004): `predabs` abstracts each component into an LTS and refines on spurious counterexamples;
-//! this module plugs any [`Method`] of the [`Checker`] in as the step that checks the abstract
+//! this module plugs any [`MethodKind`] of the [`Checker`] in as the step that checks the abstract
 //! system, which is why the loop lives in the facade and not in `predabs`.
 //!
 //! **Grouping.** The abstract system is one LTS per component plus one two-state process per
@@ -29,7 +29,7 @@ use guarantor_predabs::cegar::CheckOutcome;
 use guarantor_predabs::prover::{NativeProver, SmtLibProver};
 use guarantor_predabs::{Backend, Config, PredabsError, PredabsReport, System, check_program_with};
 
-use crate::{AssumptionSummary, CheckError, Checker, Method, MethodOptions, MethodStats};
+use crate::{AssumptionSummary, CheckError, Checker, MethodKind, MethodOptions, MethodStats};
 
 /// Why a program check failed.
 #[derive(Debug, thiserror::Error)]
@@ -93,7 +93,7 @@ pub struct ProgramReport {
 pub fn check_program(
     program: &System,
     config: &Config,
-    method: Method,
+    method: MethodKind,
     abstract_config: &guarantor_compose::Config,
 ) -> Result<ProgramReport, ProgramError> {
     check_program_with_options(
@@ -114,7 +114,7 @@ pub fn check_program(
 pub fn check_program_with_options(
     program: &System,
     config: &Config,
-    method: Method,
+    method: MethodKind,
     options: &MethodOptions,
     abstract_config: &guarantor_compose::Config,
 ) -> Result<ProgramReport, ProgramError> {
@@ -188,13 +188,13 @@ type CheckerParts = (Checker, Vec<usize>, Vec<String>);
 fn abstract_checker(
     abs: &AbstractSystem,
     program: &System,
-    method: Method,
+    method: MethodKind,
     options: &MethodOptions,
     config: &guarantor_compose::Config,
 ) -> Result<CheckerParts, CheckError> {
-    let groups = if method == Method::Monolithic {
+    let groups = if method == MethodKind::Monolithic {
         ungrouped(abs, program)
-    } else if method == Method::LstarNway && options.weakest {
+    } else if method == MethodKind::LstarNway && options.weakest {
         with_context(abs, grouped(abs, program, config)?, config)?
     } else {
         grouped(abs, program, config)?
@@ -216,7 +216,7 @@ fn abstract_checker(
         checker = checker.property(name, p.clone());
     }
     let mut options = options.clone();
-    if method == Method::Lstar && n > 2 && options.split.is_none() {
+    if method == MethodKind::Lstar && n > 2 && options.split.is_none() {
         options.split = Some((0..n / 2).collect());
     }
     checker = checker.options(options);

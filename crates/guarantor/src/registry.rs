@@ -4,7 +4,7 @@
 //! built-in ones ([`BUILTIN`]), makes them with their default settings ([`method_named`]), and
 //! builds the default portfolio ([`auto`]). Adding a method to the workspace is one line here (and
 //! a row in README's table); a method of a user's own needs no line anywhere: hand its value to
-//! `Checker::with_method`, a [`Portfolio`] or the manifest suite.
+//! [`Checker::with_method`](crate::Checker::with_method), a [`Portfolio`] or the manifest suite.
 //!
 //! ```
 //! use guarantor::compose::Method;

@@ -6,7 +6,7 @@
 use guarantor::compose::Config;
 use guarantor::predabs::{ProgramVerdict, System};
 use guarantor::program::check_program_with_options;
-use guarantor::{Method, MethodOptions};
+use guarantor::{MethodKind, MethodOptions};
 
 include!("../../predabs/examples/shared/philosophers.rs");
 
@@ -15,7 +15,7 @@ fn without_lock(n: usize) -> String {
     philosophers(n).replace("s0 -> s1 when lock == 0 do lock := 1;", "s0 -> s1;")
 }
 
-fn verdict(text: &str, method: Method, weakest: bool) -> ProgramVerdict {
+fn verdict(text: &str, method: MethodKind, weakest: bool) -> ProgramVerdict {
     let program = System::parse(text, "philosophers.gc").unwrap();
     let mut options = MethodOptions::default();
     options.weakest = weakest;
@@ -34,8 +34,8 @@ fn verdict(text: &str, method: Method, weakest: bool) -> ProgramVerdict {
 fn computed_weakest_assumptions_agree_with_the_monolithic_check_on_the_philosophers() {
     for n in 2..=5 {
         for text in [philosophers(n), without_lock(n)] {
-            let mono = verdict(&text, Method::Monolithic, false);
-            let weakest = verdict(&text, Method::LstarNway, true);
+            let mono = verdict(&text, MethodKind::Monolithic, false);
+            let weakest = verdict(&text, MethodKind::LstarNway, true);
             assert_eq!(
                 matches!(mono, ProgramVerdict::Holds),
                 matches!(weakest, ProgramVerdict::Holds),
@@ -43,11 +43,11 @@ fn computed_weakest_assumptions_agree_with_the_monolithic_check_on_the_philosoph
             );
         }
         assert!(matches!(
-            verdict(&philosophers(n), Method::LstarNway, true),
+            verdict(&philosophers(n), MethodKind::LstarNway, true),
             ProgramVerdict::Holds
         ));
         assert!(matches!(
-            verdict(&without_lock(n), Method::LstarNway, true),
+            verdict(&without_lock(n), MethodKind::LstarNway, true),
             ProgramVerdict::Violated(_)
         ));
     }
@@ -65,7 +65,7 @@ fn only_computed_assumptions_get_a_context() {
         let report = check_program_with_options(
             &program,
             &guarantor::predabs::Config::new(),
-            Method::LstarNway,
+            MethodKind::LstarNway,
             &options,
             &Config::default(),
         )

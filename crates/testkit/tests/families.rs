@@ -211,14 +211,14 @@ const METHOD_BUDGET: std::time::Duration = std::time::Duration::from_secs(3);
 
 #[test]
 fn every_method_gives_the_expected_verdict_or_runs_out_of_budget() {
-    use guarantor::{METHODS, Method};
+    use guarantor::{METHODS, MethodKind};
     let mut answered: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     let mut budget = Vec::new();
     // Deadlocks are a monolithic analysis: the compositional methods check safety properties.
     for row in manifest().iter().filter(|r| r.expected != "deadlock") {
         let n = *row.small.iter().min().expect("a small size");
         let system = system(row, n);
-        for &(method, name) in METHODS.iter().filter(|(m, _)| *m != Method::Monolithic) {
+        for &(method, name) in METHODS.iter().filter(|(m, _)| *m != MethodKind::Monolithic) {
             // `from_fsp` keeps the config, so the budget bounds the check itself.
             let config = guarantor::compose::Config::default().with_timeout(METHOD_BUDGET);
             let checker = Checker::from_fsp(&system, &config)
@@ -258,7 +258,7 @@ fn every_method_gives_the_expected_verdict_or_runs_out_of_budget() {
     // A method that answers nothing at all is broken, not slow.
     for &(method, name) in METHODS {
         assert!(
-            method == Method::Monolithic || answered.get(name).is_some_and(|&k| k > 0),
+            method == MethodKind::Monolithic || answered.get(name).is_some_and(|&k| k > 0),
             "{name} answered no family variant: {budget:#?}"
         );
     }

@@ -1,8 +1,11 @@
-//! The data-driven suite: every case of testdata/manifest.toml against every method of the facade.
+//! The data-driven suite: every case of testdata/manifest.toml against every method.
 //!
-//! Every method of `guarantor::METHODS` runs, so a new method joins the suite by itself; adding a
-//! model means adding a case to the manifest. Each run checks the verdict and re-checks the
-//! evidence. Each (case, method) pair runs under a time budget; a pair that runs out must be listed
+//! Every built-in method of `guarantor::registry::BUILTIN` runs, so a new method joins the suite by
+//! itself, and so does the user-defined method of the facade's `custom_method` example (included
+//! below: a method from outside the workspace's list runs here like the others); adding a model
+//! means adding a case to the manifest. Each pair runs twice, through the facade
+//! (`Checker::with_method`) and directly on the method value (`Method::check` on the checker's
+//! `Problem`), and each run checks the verdict and re-checks the evidence. Each (case, method) pair runs under a time budget; a pair that runs out must be listed
 //! in the case's `slow` field (with the reason in the manifest), so that a method getting slower
 //! fails the suite instead of hiding. A pair listed in `known_wrong` still runs: its wrong answer
 //! is reported loudly, and the suite fails once it agrees again, so that the entry is removed.
@@ -20,9 +23,41 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
+
 use guarantor::compose::{Config, Verdict};
-use guarantor::{Checker, METHODS, Method};
+use guarantor::registry::BUILTIN;
+use guarantor::{Checker, Method};
 use guarantor_testkit::{Case, Expected, check_verdict_evidence, load_manifest};
+
+/// The facade's example of a user-defined method, run by this suite as it stands.
+#[allow(dead_code)] // its `main` is the example's, not ours
+#[path = "../../guarantor/examples/custom_method.rs"]
+mod custom_method;
+
+/// A method under test: its name (as the manifest's `slow` and `known_wrong` lists spell it) and
+/// its value.
+#[derive(Clone)]
+struct Subject {
+    name: String,
+    method: Arc<dyn Method>,
+}
+
+/// Every built-in method, then the user-defined one.
+fn subjects() -> Vec<Subject> {
+    let mut all: Vec<Subject> = BUILTIN
+        .iter()
+        .map(|e| Subject {
+            name: e.name.to_owned(),
+            method: e.make(),
+        })
+        .collect();
+    all.push(Subject {
+        name: "minimised".to_owned(),
+        method: Arc::new(custom_method::Minimised),
+    });
+    all
+}
 
 /// Per (case, method): generous for debug builds on a loaded 2-core machine.
 const BUDGET: Duration = Duration::from_secs(20);
@@ -54,10 +89,8 @@ enum Result {
     Fail(String),
 }
 
-fn checker_for(case: &Case, method: Method) -> Checker {
-    let mut checker = Checker::new()
-        .method(method)
-        .config(Config::default().with_timeout(budget()));
+fn checker_for(case: &Case) -> Checker {
+    let mut checker = Checker::new().config(Config::default().with_timeout(budget()));
     for (name, lts) in &case.components {
         checker = checker.component(name.clone(), lts.clone());
     }
@@ -67,14 +100,38 @@ fn checker_for(case: &Case, method: Method) -> Checker {
     checker
 }
 
-/// Runs one pair; `Err` says how it disagrees with the manifest.
-fn check_pair(case: &Case, method: Method) -> std::result::Result<Duration, String> {
+/// Runs one pair through the facade and directly; `Err` says how either disagrees with the
+/// manifest.
+fn check_pair(case: &Case, subject: &Subject) -> std::result::Result<Duration, String> {
     let started = Instant::now();
-    let outcome = checker_for(case, method)
+    let checker = checker_for(case);
+    let outcome = checker
+        .clone()
+        .with_method(Arc::clone(&subject.method))
         .check()
-        .map_err(|e| format!("{e} after {:?}", started.elapsed()))?;
+        .map_err(|e| format!("through the facade: {e} after {:?}", started.elapsed()))?;
     let elapsed = started.elapsed();
-    let got = if outcome.verdict.is_holds() {
+    check_run(case, subject, &outcome.verdict, outcome.states)
+        .map_err(|e| format!("through the facade: {e}"))?;
+    let config = Config::default().with_timeout(budget());
+    let direct = subject
+        .method
+        .check(&checker.problem(), &config)
+        .map_err(|e| format!("directly: {e} after {:?}", started.elapsed()))?;
+    check_run(case, subject, &direct.verdict, direct.stats.states)
+        .map_err(|e| format!("directly: {e}"))?;
+    Ok(elapsed)
+}
+
+/// One run's verdict, evidence, and (for the monolithic search) counterexample length and states.
+fn check_run(
+    case: &Case,
+    subject: &Subject,
+    verdict: &Verdict,
+    states: usize,
+) -> std::result::Result<(), String> {
+    let mono = subject.name == "mono";
+    let got = if verdict.is_holds() {
         Expected::Holds
     } else {
         Expected::Violated
@@ -82,15 +139,9 @@ fn check_pair(case: &Case, method: Method) -> std::result::Result<Duration, Stri
     if got != case.expected {
         return Err(format!("verdict {got:?}, expected {:?}", case.expected));
     }
-    check_verdict_evidence(
-        &case.component_refs(),
-        &case.property_refs(),
-        &outcome.verdict,
-    )
-    .map_err(|e| e.to_string())?;
-    if let (Verdict::Violated(cex), Some(len), Method::Monolithic) =
-        (&outcome.verdict, case.counterexample_len, method)
-    {
+    check_verdict_evidence(&case.component_refs(), &case.property_refs(), verdict)
+        .map_err(|e| e.to_string())?;
+    if let (Verdict::Violated(cex), Some(len), true) = (verdict, case.counterexample_len, mono) {
         // Breadth-first search finds a shortest counterexample; other methods need not.
         if cex.trace.len() != len {
             return Err(format!(
@@ -100,25 +151,22 @@ fn check_pair(case: &Case, method: Method) -> std::result::Result<Duration, Stri
             ));
         }
     }
-    if let (Method::Monolithic, Some(states)) = (method, case.states) {
-        if outcome.states != states {
-            return Err(format!(
-                "explored {} states, expected {states}",
-                outcome.states
-            ));
+    if let (true, Some(expected)) = (mono, case.states) {
+        if states != expected {
+            return Err(format!("explored {states} states, expected {expected}"));
         }
     }
-    Ok(elapsed)
+    Ok(())
 }
 
-fn run_pair(case: &Case, method: Method) -> Result {
+fn run_pair(case: &Case, subject: &Subject) -> Result {
     let (run_slow, run_others) = slow_mode();
-    let slow = case.slow.iter().any(|m| m == method.name());
+    let slow = case.slow.contains(&subject.name);
     if (slow && !run_slow) || (!slow && !run_others) {
         return Result::Slow;
     }
-    let got = check_pair(case, method);
-    match (got, case.known_wrong(method.name())) {
+    let got = check_pair(case, subject);
+    match (got, case.known_wrong(&subject.name)) {
         (Ok(t), None) => Result::Pass(t),
         (Err(e), None) => Result::Fail(e),
         (Err(e), Some(_)) => Result::KnownWrong(e),
@@ -128,8 +176,9 @@ fn run_pair(case: &Case, method: Method) -> Result {
     }
 }
 
-/// The (case index, method) pairs to run, after the `SUITE_CASES` / `SUITE_METHODS` filters.
-fn selected_pairs(cases: &[Case]) -> (Vec<(usize, Method)>, bool) {
+/// The (case index, subject index) pairs to run, after the `SUITE_CASES` / `SUITE_METHODS`
+/// filters.
+fn selected_pairs(cases: &[Case], subjects: &[Subject]) -> (Vec<(usize, usize)>, bool) {
     let method_filter = std::env::var("SUITE_METHODS").ok();
     let case_filter = std::env::var("SUITE_CASES").ok();
     let pairs = (0..cases.len())
@@ -138,11 +187,11 @@ fn selected_pairs(cases: &[Case]) -> (Vec<(usize, Method)>, bool) {
                 .as_deref()
                 .is_none_or(|f| cases[c].name.contains(f))
         })
-        .flat_map(|c| METHODS.iter().map(move |&(m, _)| (c, m)))
-        .filter(|(_, m)| {
+        .flat_map(|c| (0..subjects.len()).map(move |m| (c, m)))
+        .filter(|&(_, m)| {
             method_filter
                 .as_deref()
-                .is_none_or(|f| f.split(',').any(|n| n.trim() == m.name()))
+                .is_none_or(|f| f.split(',').any(|n| n.trim() == subjects[m].name))
         })
         .collect();
     let filtered = method_filter.is_some()
@@ -153,7 +202,12 @@ fn selected_pairs(cases: &[Case]) -> (Vec<(usize, Method)>, bool) {
 }
 
 /// Runs every pair on `threads` threads, printing each result as it comes.
-fn run_all(cases: &[Case], pairs: &[(usize, Method)], threads: usize) -> Vec<Result> {
+fn run_all(
+    cases: &[Case],
+    subjects: &[Subject],
+    pairs: &[(usize, usize)],
+    threads: usize,
+) -> Vec<Result> {
     let results: Mutex<Vec<Option<Result>>> =
         Mutex::new(std::iter::repeat_with(|| None).take(pairs.len()).collect());
     let next = AtomicUsize::new(0);
@@ -162,12 +216,12 @@ fn run_all(cases: &[Case], pairs: &[(usize, Method)], threads: usize) -> Vec<Res
             s.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(c, method)) = pairs.get(i) else {
+                    let Some(&(c, m)) = pairs.get(i) else {
                         break;
                     };
                     let case = &cases[c];
-                    let result = run_pair(case, method);
-                    let label = format!("{} with {}", case.name, method.name());
+                    let result = run_pair(case, &subjects[m]);
+                    let label = format!("{} with {}", case.name, subjects[m].name);
                     match &result {
                         Result::Pass(t) => eprintln!("{label}: {t:?}"),
                         Result::Slow => eprintln!("{label}: skipped"),
@@ -189,18 +243,23 @@ fn run_all(cases: &[Case], pairs: &[(usize, Method)], threads: usize) -> Vec<Res
 
 /// Per-method counts, plus the failures, the known-wrong pairs and the passes that took more than
 /// half the budget (candidates for `slow` on a slower machine), one line each.
-fn summarise(cases: &[Case], pairs: &[(usize, Method)], results: &[Result]) -> [String; 4] {
+fn summarise(
+    cases: &[Case],
+    subjects: &[Subject],
+    pairs: &[(usize, usize)],
+    results: &[Result],
+) -> [String; 4] {
     let mut summary = String::new();
     let mut near = String::new();
     let mut failures = String::new();
     let mut known = String::new();
-    for &(method, _) in METHODS {
+    for (method, subject) in subjects.iter().enumerate() {
         let (mut pass, mut slow, mut wrong, mut fail) = (0, 0, 0, 0);
         for ((c, m), r) in pairs.iter().zip(results) {
             if *m != method {
                 continue;
             }
-            let label = format!("{} with {}", cases[*c].name, m.name());
+            let label = format!("{} with {}", cases[*c].name, subject.name);
             match r {
                 Result::Pass(t) if *t > budget() / 2 => {
                     pass += 1;
@@ -220,8 +279,8 @@ fn summarise(cases: &[Case], pairs: &[(usize, Method)], results: &[Result]) -> [
         }
         let _ = writeln!(
             summary,
-            "  {:<10} pass {pass:>3}  slow {slow:>3}  known wrong {wrong:>3}  failed {fail:>3}",
-            method.name()
+            "  {:<15} pass {pass:>3}  slow {slow:>3}  known wrong {wrong:>3}  failed {fail:>3}",
+            subject.name
         );
     }
     [summary, failures, known, near]
@@ -240,16 +299,17 @@ fn every_method_agrees_with_the_manifest() {
             case.properties.len()
         );
     }
-    let (pairs, filtered) = selected_pairs(&cases);
+    let subjects = subjects();
+    let (pairs, filtered) = selected_pairs(&cases, &subjects);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
     let started = Instant::now();
-    let results = run_all(&cases, &pairs, threads);
-    let [summary, failures, known, near] = summarise(&cases, &pairs, &results);
+    let results = run_all(&cases, &subjects, &pairs, threads);
+    let [summary, failures, known, near] = summarise(&cases, &subjects, &pairs, &results);
     eprintln!(
         "{} pairs of {} cases x {} methods in {:?} on {threads} threads{}\n{summary}",
         pairs.len(),
         cases.len(),
-        METHODS.len(),
+        subjects.len(),
         started.elapsed(),
         if filtered {
             " (CHANGED by SUITE_METHODS / SUITE_CASES / SUITE_SLOW / SUITE_BUDGET_SECS)"

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use guarantor::compose::Config;
 use guarantor::fsp::parse;
-use guarantor::{Checker, METHODS, Method, MethodOptions};
+use guarantor::{Checker, METHODS, MethodKind, MethodOptions};
 use guarantor_testkit::{check_verdict_evidence, workspace_root};
 
 /// The size checked: the smallest with a colour besides white.
@@ -88,7 +88,7 @@ fn model() -> String {
     lines.join("\n")
 }
 
-fn checker(text: &str, target: &str, method: Method, max_steps: Option<usize>) -> Checker {
+fn checker(text: &str, target: &str, method: MethodKind, max_steps: Option<usize>) -> Checker {
     let system = parse(text, "swp.lts")
         .and_then(|m| m.elaborate(target))
         .unwrap_or_else(|e| panic!("swp {target}: {e}"));
@@ -107,7 +107,7 @@ fn checker(text: &str, target: &str, method: Method, max_steps: Option<usize>) -
         .config(Config::default().with_timeout(BUDGET))
 }
 
-fn run(text: &str, target: &str, expected: &str, method: Method, max_steps: Option<usize>) {
+fn run(text: &str, target: &str, expected: &str, method: MethodKind, max_steps: Option<usize>) {
     let label = match max_steps {
         None => format!("swp {target} N={N} with {}", method.name()),
         Some(k) => format!(
@@ -155,7 +155,7 @@ fn every_method_gives_the_expected_verdict_on_swp() {
             &text,
             target,
             expected,
-            Method::Quotient,
+            MethodKind::Quotient,
             Some(QUOTIENT_STEPS),
         );
     }
