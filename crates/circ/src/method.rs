@@ -142,22 +142,6 @@ impl Circ {
     }
 }
 
-/// The error of a method that cannot decide part of `problem`, if it has such a part: action
-/// priority or deadlock detection.
-fn refuse_unsupported(name: &str, problem: &Problem) -> Result<(), MethodError> {
-    let reason = if problem.priority().is_some() {
-        "action priority (only the monolithic check honours it)"
-    } else if problem.deadlock() {
-        "deadlock detection (run a deadlock search beside it)"
-    } else {
-        return Ok(());
-    };
-    Err(MethodError::Unsupported {
-        method: name.to_owned(),
-        reason: reason.to_owned(),
-    })
-}
-
 /// A [`CircError`] as a [`MethodError`]: bad groupings and policies are settings that do not fit
 /// the problem.
 fn method_error(e: CircError) -> MethodError {
@@ -178,7 +162,7 @@ impl Method for Circ {
     }
 
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
-        refuse_unsupported("circ", problem)?;
+        problem.require_traces_only("circ")?;
         if problem.num_components() == 0 {
             return Err(MethodError::BadSettings(
                 "the problem has no components".to_owned(),

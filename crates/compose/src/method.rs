@@ -246,6 +246,23 @@ impl Problem {
         self.deadlock
     }
 
+    /// For a method that reasons about traces only (every assume-guarantee rule): `Ok` if the
+    /// problem asks for nothing else, else [`MethodError::Unsupported`] naming what it cannot
+    /// decide (action priority, deadlock detection).
+    pub fn require_traces_only(&self, method: &str) -> Result<(), MethodError> {
+        let reason = if self.priority.is_some() {
+            "action priority (only the monolithic check honours it)"
+        } else if self.deadlock {
+            "deadlock detection (run a deadlock search beside it)"
+        } else {
+            return Ok(());
+        };
+        Err(MethodError::Unsupported {
+            method: method.to_owned(),
+            reason: reason.to_owned(),
+        })
+    }
+
     /// The options of [`check_system`] that say what this problem looks for (priority, deadlock
     /// and end states), with breadth-first search.
     pub fn system_options(&self) -> SystemOptions {

@@ -175,20 +175,7 @@ fn refuse_unsupported(
     problem: &Problem,
     config: &Config,
 ) -> Result<Config, MethodError> {
-    let unsupported = |reason: &str| MethodError::Unsupported {
-        method: method.name().into_owned(),
-        reason: reason.to_owned(),
-    };
-    if problem.priority().is_some() {
-        return Err(unsupported(
-            "action priority (only the monolithic search honours it)",
-        ));
-    }
-    if problem.deadlock() {
-        return Err(unsupported(
-            "deadlock detection (the rule reasons about traces; search for deadlocks beside it)",
-        ));
-    }
+    problem.require_traces_only(&method.name())?;
     if problem.num_components() == 0 {
         return Err(MethodError::BadSettings("no component to check".into()));
     }

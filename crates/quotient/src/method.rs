@@ -120,29 +120,13 @@ fn largest(problem: &Problem) -> ComponentId {
         .map_or(ComponentId::must(0), |(id, _, _)| id)
 }
 
-/// The error of a method that cannot decide part of `problem`, if it has such a part: action
-/// priority or deadlock detection.
-pub(crate) fn refuse_unsupported(name: &str, problem: &Problem) -> Result<(), MethodError> {
-    let reason = if problem.priority().is_some() {
-        "action priority (only the monolithic check honours it)"
-    } else if problem.deadlock() {
-        "deadlock detection (run a deadlock search beside it)"
-    } else {
-        return Ok(());
-    };
-    Err(MethodError::Unsupported {
-        method: name.to_owned(),
-        reason: reason.to_owned(),
-    })
-}
-
 impl Method for Quotient {
     fn name(&self) -> Cow<'_, str> {
         Cow::Borrowed("quotient")
     }
 
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
-        refuse_unsupported("quotient", problem)?;
+        problem.require_traces_only("quotient")?;
         let replaced = self.replaced(problem)?;
         // One clock for every exploration of this check (a timeout starts now).
         let config = config.started();
