@@ -39,6 +39,10 @@ pub enum ModelError {
         /// The file.
         path: PathBuf,
     },
+    /// Composing a nested composite of the FSP model failed (a budget, or a property that is not
+    /// deterministic).
+    #[error(transparent)]
+    Compose(#[from] ComposeError),
 }
 
 /// Whether a path names an FSP model (by its extension: `.lts` as LTSA writes them, or `.fsp`).
@@ -59,14 +63,18 @@ pub fn load_fsp(path: &Path, target: Option<&str>) -> Result<System, ModelError>
         path: path.to_owned(),
         source,
     })?;
-    let model = guarantor_fsp::parse(&source, &path.display().to_string())?;
+    parse_fsp(&source, &path.display().to_string(), target)
+}
+
+/// Parses FSP text and elaborates `target` (default: the last composite, as LTSA does); `file`
+/// names the text in error messages.
+pub fn parse_fsp(source: &str, file: &str, target: Option<&str>) -> Result<System, ModelError> {
+    let model = guarantor_fsp::parse(source, file)?;
     let target = match target {
         Some(t) => t.to_owned(),
         None => model
             .default_target()
-            .ok_or_else(|| ModelError::NoTarget {
-                path: path.to_owned(),
-            })?
+            .ok_or_else(|| ModelError::NoTarget { path: file.into() })?
             .to_owned(),
     };
     Ok(model.elaborate(&target)?)
@@ -78,6 +86,25 @@ pub fn warnings(system: &System) -> impl Iterator<Item = &Warning> {
 }
 
 impl Checker {
+    /// A checker over the composite `target` (default: the last one) of an FSP model given as
+    /// text, in one call: parse, elaborate, compose the nested composites LTSA composes first.
+    /// Set budgets with [`Checker::config`] afterwards; to bound the nested compositions too, use
+    /// [`parse_fsp`] and [`Checker::from_fsp`] with a config.
+    ///
+    /// ```
+    /// use guarantor::Checker;
+    /// let checker = Checker::from_fsp_str(
+    ///     "P = (a -> b -> P).\nproperty SAFE = (a -> b -> SAFE).\n||SYS = (P || SAFE).",
+    ///     Some("SYS"),
+    /// )?;
+    /// assert!(checker.check()?.verdict.is_holds());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_fsp_str(source: &str, target: Option<&str>) -> Result<Checker, ModelError> {
+        let system = parse_fsp(source, "<string>", target)?;
+        Ok(Checker::from_fsp(&system, &Config::default())?)
+    }
+
     /// A checker over an elaborated FSP system: its processes become components (with their `END`
     /// states), its `property` processes become properties, and nested composites that LTSA
     /// composes first (`minimal`, prioritised, or relabelled so that labels merge) are composed,
@@ -154,4 +181,24 @@ pub fn compose_fsp(system: &System, config: &Config) -> Result<Lts, ComposeError
     let parts = parts_of(&system.components, &system.nested, config)?;
     let product = compose_parts(&parts, system.priority.as_ref(), config)?;
     Ok(system.finish(&product))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fsp_text_errors_name_the_text_and_its_line() {
+        let err = Checker::from_fsp_str("P = (a -> P).\nQ = (b -> ).\n", None).unwrap_err();
+        let message = err.to_string();
+        assert!(message.contains("<string>:2"), "{message}");
+    }
+
+    #[test]
+    fn fsp_text_without_a_composite_checks_its_last_process() {
+        let checker = Checker::from_fsp_str("P = (a -> P).\nQ = (b -> Q).\n", None).unwrap();
+        assert_eq!(checker.components().len(), 1);
+        let err = Checker::from_fsp_str("P = (a -> P).\n", Some("NOPE")).unwrap_err();
+        assert!(matches!(err, ModelError::Fsp(_)), "{err}");
+    }
 }
