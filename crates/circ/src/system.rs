@@ -23,7 +23,7 @@
 
 use std::collections::VecDeque;
 
-use guarantor_compose::{Config, compose, error_lts};
+use guarantor_compose::{Config, compose, error_lts, merge_properties};
 use guarantor_lts::{ActionId, Lts, LtsBuilder, StateId};
 use rustc_hash::FxHashMap;
 
@@ -104,11 +104,7 @@ pub(crate) fn prepare_labelled(
     }
     let mut all_props: Vec<&Lts> = properties.to_vec();
     all_props.extend(forbid.iter());
-    let property = match all_props.as_slice() {
-        [] => LtsBuilder::new().build_one()?,
-        [p] => (*p).clone(),
-        ps => compose(ps, config)?,
-    };
+    let property = merge_properties(&all_props, config)?;
     if let Some(env) = environment(&comps, &property)? {
         comps.push(env);
         labels.push("env".to_owned());
@@ -146,18 +142,6 @@ fn forbidding(name: &str) -> Result<Lts, CircError> {
     b.add_state()?;
     b.action(name)?;
     Ok(b.build()?)
-}
-
-/// Small helper: build an LTS with exactly one state.
-trait BuildOne {
-    fn build_one(self) -> Result<Lts, CircError>;
-}
-
-impl BuildOne for LtsBuilder {
-    fn build_one(mut self) -> Result<Lts, CircError> {
-        self.add_state()?;
-        Ok(self.build()?)
-    }
 }
 
 /// The `env` component: one state looping on the property actions no component has.

@@ -75,6 +75,36 @@ pub fn compose(components: &[&Lts], config: &Config) -> Result<Lts, ComposeError
     build(components, config, false, Layout::Auto).map(Composition::into_lts)
 }
 
+/// Several deterministic safety properties as one: their composition, which is deterministic and
+/// violated exactly when one of them is (a trace's projection leaves the product iff it leaves
+/// one factor). One property is returned as it is; none is the one-state property over the empty
+/// alphabet, which nothing violates. For methods whose rules take a single property.
+///
+/// ```
+/// use guarantor_compose::{merge_properties, Config};
+/// use guarantor_lts::Lts;
+/// let ab = Lts::from_edges([(0, "a", 1), (1, "b", 0)])?;
+/// let cd = Lts::from_edges([(0, "c", 1), (1, "d", 0)])?;
+/// let both = merge_properties(&[&ab, &cd], &Config::default())?;
+/// assert_eq!(both.num_states(), 4);
+/// assert_eq!(merge_properties(&[], &Config::default())?.num_states(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// Budget errors of the composition.
+pub fn merge_properties(properties: &[&Lts], config: &Config) -> Result<Lts, ComposeError> {
+    match properties {
+        [] => {
+            let mut b = LtsBuilder::new();
+            b.add_state()?;
+            Ok(b.build()?)
+        }
+        [one] => Ok((*one).clone()),
+        many => compose(many, config),
+    }
+}
+
 /// Like [`compose`], but also returns the tuple behind each state.
 pub fn compose_with_tuples(
     components: &[&Lts],

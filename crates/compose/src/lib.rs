@@ -121,7 +121,9 @@ mod test_util;
 pub mod verdict;
 
 pub use ag::{check_circular_premise, check_triple};
-pub use compose::{Composition, compose, compose_with_priority, compose_with_tuples};
+pub use compose::{
+    Composition, compose, compose_with_priority, compose_with_tuples, merge_properties,
+};
 pub use config::{Budget, Config};
 pub use error::ComposeError;
 pub use error_actions::ErrorActions;

@@ -19,10 +19,10 @@ use guarantor_compose::method::{Counter, Method, MethodError, MethodReport, Mono
 use guarantor_compose::replay::{first_violation, replay};
 use guarantor_compose::{
     ComposeError, Config, Counterexample, Priority, SearchOrder, SystemOptions, Verdict, Violation,
-    check_system, compose,
+    check_system, merge_properties,
 };
 use guarantor_lstar::{Asym, AsymN, AsymWeakest, LstarError, Sym};
-use guarantor_lts::{ComponentId, Lts, LtsBuilder, StateId};
+use guarantor_lts::{ComponentId, Lts, StateId};
 use guarantor_quotient::{Quotient, QuotientConfig, QuotientError};
 
 use crate::registry;
@@ -498,11 +498,7 @@ impl Checker {
     /// The properties as one: learning rules take a single property, and the product of
     /// deterministic properties is a deterministic property violated exactly when one of them is.
     pub(crate) fn single_property(&self, config: &Config) -> Result<Lts, CheckError> {
-        match self.property_refs().as_slice() {
-            [] => Ok(trivial_property()?),
-            [one] => Ok((*one).clone()),
-            many => Ok(compose(many, config)?),
-        }
+        Ok(merge_properties(&self.property_refs(), config)?)
     }
 
     /// Re-runs a counterexample on the original components and properties: it must be a run of
@@ -591,13 +587,6 @@ impl Outcome {
             notes: report.notes,
         }
     }
-}
-
-/// A one-state LTS with an empty alphabet: the property that nothing violates.
-fn trivial_property() -> Result<Lts, guarantor_lts::LtsError> {
-    let mut b = LtsBuilder::new();
-    b.add_state()?;
-    b.build()
 }
 
 #[cfg(test)]

@@ -41,9 +41,9 @@ use std::borrow::Cow;
 use guarantor_compose::method::monitored;
 use guarantor_compose::replay::first_violation;
 use guarantor_compose::{
-    Config, Method, MethodError, MethodReport, Problem, Stats, Verdict, compose,
+    Config, Method, MethodError, MethodReport, Problem, Stats, Verdict, compose, merge_properties,
 };
-use guarantor_lts::{ComponentId, Lts, LtsBuilder};
+use guarantor_lts::{ComponentId, Lts};
 
 use crate::ag::{AgConfig, AgReport, check_asym, check_asym_n, check_asym_weakest, check_sym_n};
 use crate::error::LstarError;
@@ -195,7 +195,7 @@ fn run_rule(
 ) -> Result<MethodReport, MethodError> {
     let (report, seen) = monitored(config, |config| {
         let ag = settings.clone().compose(config.clone());
-        let property = merged_property(problem, config)?;
+        let property = merge_properties(&problem.property_lts(), config)?;
         rule(&problem.component_lts(), &property, &ag).map_err(classify)
     })?;
     let verdict = in_problem_terms(problem, report.verdict, labels)?;
@@ -252,19 +252,6 @@ fn relabel(label: &str, labels: &[String]) -> String {
         })
         .collect();
     parts.map_or_else(|| label.to_owned(), |p| p.join(" || "))
-}
-
-/// The problem's properties as one deterministic property.
-fn merged_property(problem: &Problem, config: &Config) -> Result<Lts, MethodError> {
-    match problem.property_lts().as_slice() {
-        [] => {
-            let mut b = LtsBuilder::new();
-            b.add_state().map_err(MethodError::failed)?;
-            b.build().map_err(MethodError::failed)
-        }
-        [one] => Ok((*one).clone()),
-        many => Ok(compose(many, config)?),
-    }
 }
 
 /// The two groups of rule ASYM: the split (default: the first component) and the rest.
