@@ -48,8 +48,8 @@ pub(crate) fn run(
         );
     }
     let mut pconfig = guarantor::predabs::Config::new();
-    // The program check's own loop (abstraction, refinement) shares the check's deadline.
-    let config = &config.started();
+    // The program check's own loop (abstraction, refinement) shares the check's deadline (the
+    // caller started the clock).
     if let Some(deadline) = config.effective_deadline() {
         pconfig.deadline = Some(deadline);
     }
