@@ -14,7 +14,7 @@ target_dir=${CARGO_TARGET_DIR:-target}
 tx3=${TX3:-../shared/benchmarks/vmaffione-fspc/src/examples/tx3.lts}
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install -y time)" >&2; exit 1; }
 
-cargo build --release -q -p guarantor-fsp --example fsp_check
+cargo build --release -q -p guarantor-benches --example fsp_check
 cargo build --release -q -p guarantor-cli || echo "(guarantor CLI does not build; skipped)" >&2
 
 measure() {

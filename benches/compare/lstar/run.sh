@@ -26,7 +26,7 @@ harness="${HARNESS:-$root/../shared/harness}"
 python="${AALPY_PYTHON:-python3}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 
-(cd "$root" && cargo build --quiet --release -p guarantor-lstar --example learn_dfas)
+(cd "$root" && cargo build --quiet --release -p guarantor-benches --example learn_dfas)
 # Benchmark DFAs (not the mutants of the reuse study), random ones first, by size then alphabet.
 mapfile -t files < <(ls "$harness"/dfas/*.dfa | grep -v _mut \
     | python3 -c 'import re, sys; fs = sys.stdin.read().split()

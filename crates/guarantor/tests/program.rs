@@ -8,7 +8,7 @@ use guarantor::predabs::{ProgramVerdict, System};
 use guarantor::program::check_program_with_options;
 use guarantor::{MethodKind, MethodOptions};
 
-include!("../../predabs/examples/shared/philosophers.rs");
+include!("../../predabs/tests/shared/philosophers.rs");
 
 /// The philosophers with the lock taken away: nothing stops all of them going right.
 fn without_lock(n: usize) -> String {

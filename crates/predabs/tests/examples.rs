@@ -52,7 +52,7 @@ fn bakery_with_elimination_matches_exact() {
     );
 }
 
-include!("../examples/shared/philosophers.rs");
+include!("shared/philosophers.rs");
 
 #[test]
 fn philosophers_hold_for_small_n() {

@@ -1,6 +1,6 @@
 //! Writes the final abstraction of a program (after CEGAR with the monolithic check) as `.aut`
 //! files, one per component, shared-predicate process and property, to study the abstract system
-//! with the other methods: `cargo run -p guarantor-predabs --example dump_abstract -- P.gc OUTDIR`.
+//! with the other methods: `cargo run -p guarantor-benches --example dump_abstract -- P.gc OUTDIR`.
 
 use guarantor_lts::io::aut::{AutWriteOptions, to_aut_string};
 use guarantor_predabs::{Config, System, check_program};

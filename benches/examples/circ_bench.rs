@@ -5,10 +5,10 @@
 //! run that hit it.
 //!
 //! ```text
-//! cargo run --release -p guarantor-circ --example circ_bench -- cs 2 3 4 5
-//! cargo run --release -p guarantor-circ --example circ_bench -- mer 2 3 4 5
-//! cargo run --release -p guarantor-circ --example circ_bench -- ablate-cs 3 4 5
-//! cargo run --release -p guarantor-circ --example circ_bench -- iters-cs 8 12 16
+//! cargo run --release -p guarantor-benches --example circ_bench -- cs 2 3 4 5
+//! cargo run --release -p guarantor-benches --example circ_bench -- mer 2 3 4 5
+//! cargo run --release -p guarantor-benches --example circ_bench -- ablate-cs 3 4 5
+//! cargo run --release -p guarantor-benches --example circ_bench -- iters-cs 8 12 16
 //! ```
 //! `ablate-cs` / `ablate-mer` print instead what each SAT-encoding switch buys: NW+AR with
 //! symmetry breaking off, a fresh solver per SAT call, or selector-variable disjunctions;

@@ -10,7 +10,7 @@
 //! (default 5);
 //! `aalpy_time.py` measures AALpy the same way.
 //!
-//! Usage: `cargo run --release -p guarantor-lstar --example learn_dfas -- FILE.dfa...`
+//! Usage: `cargo run --release -p guarantor-benches --example learn_dfas -- FILE.dfa...`
 
 use std::error::Error;
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! predicate abstraction and a monolithic check of the abstract system. Prints one line per `n`:
 //! time, peak memory, prover calls, abstract and product states.
 //!
-//! `cargo run --release -p guarantor-predabs --example philosophers -- 2 12 60`
+//! `cargo run --release -p guarantor-benches --example philosophers -- 2 12 60`
 //! (from, to, stop after a run that takes longer than this many seconds). Peak memory is `VmHWM`.
 //! `-- --emit N` prints the program for `n = N` instead, to run the abstraction + AG loop of the
 //! facade on it: `guarantor check phil.gc --method lstar`.
@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use guarantor_predabs::{Config, ProgramVerdict, System, check_program};
 
-include!("shared/philosophers.rs");
+include!("../../crates/predabs/tests/shared/philosophers.rs");
 
 fn peak_rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

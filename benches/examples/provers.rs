@@ -2,17 +2,17 @@
 //! (skipped when `z3` is not on the path). Prints one row per program, mode and backend: verdict,
 //! iterations, prover questions (sent to the backend), wall time.
 //!
-//! `cargo run --release -p guarantor-predabs --example provers`
+//! `cargo run --release -p guarantor-benches --example provers`
 
 use std::time::Instant;
 
 use guarantor_predabs::prover::SmtLibProver;
 use guarantor_predabs::{Backend, Config, Mode, ProgramVerdict, System, check_program};
 
-include!("shared/philosophers.rs");
+include!("../../crates/predabs/tests/shared/philosophers.rs");
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../crates/predabs/tests/data");
     let mut programs: Vec<(String, String)> = ["bakery.gc", "bakery_bug.gc"]
         .iter()
         .map(|f| {

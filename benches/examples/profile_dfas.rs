@@ -3,7 +3,7 @@
 //! (`valgrind --tool=callgrind --toggle-collect='*learn_runs*'`), whose counts, unlike times, the
 //! load of a shared machine does not disturb.
 //!
-//! Usage: `cargo run --release -p guarantor-lstar --example profile_dfas -- RUNS [pc] FILE.dfa...`
+//! Usage: `cargo run --release -p guarantor-benches --example profile_dfas -- RUNS [pc] FILE.dfa...`
 
 use std::error::Error;
 

@@ -1,4 +1,5 @@
-// Shared by the `philosophers` example and the tests (included with `include!`).
+// The dining philosophers generator, shared by the predabs and facade tests and the `philosophers`
+// and `provers` drivers of benches/examples/ (each includes it with `include!`).
 
 /// Dining philosophers with one lock, Chaki et al. 2004, Figure 5, as a guarded-command program:
 /// the lock and the forks are global integers (0 = free, 1 = taken); a philosopher takes the lock,
