@@ -1,0 +1,487 @@
+//! The certificate format, version 1, as Rust types (serde, JSON).
+//!
+//! The checker owns the format: producers (the facade, or any other tool) build these plain values
+//! and serialise them with [`Certificate::to_json`]; [`Certificate::from_json`] reads them back.
+//! docs/formats.md ("Certificates (version 1)") is the normative description; the short version:
+//!
+//! ```json
+//! {
+//!   "format": "guarantor-certificate",
+//!   "version": 1,
+//!   "verdict": "holds",
+//!   "rule": "asym",
+//!   "fingerprint": "5d1f0c3a9b2e7d41",
+//!   "model": {
+//!     "components": [{"name": "Input", "fingerprint": "..."}, {"name": "Output", "fingerprint": "..."}],
+//!     "properties": [{"name": "Order", "fingerprint": "..."}]
+//!   },
+//!   "transformations": [],
+//!   "assumptions": [{
+//!     "components": ["Output"], "role": "assumption", "alphabet": ["send", "output", "ack"],
+//!     "lts": {"states": 2, "initial": 0, "transitions": [[0, "send", 1], [1, "output", 1]]}
+//!   }],
+//!   "premises": [
+//!     {"kind": "triple", "assumptions": [0], "components": ["Input"], "guarantee": {"properties": ["Order"]}},
+//!     {"kind": "triple", "assumptions": [], "components": ["Output"], "guarantee": {"assumption": 0}}
+//!   ]
+//! }
+//! ```
+//!
+//! Every type here is `#[non_exhaustive]` so that later versions can add fields and kinds; build
+//! them with the constructors. Unknown fields are rejected when reading (`deny_unknown_fields`), so
+//! a certificate written by a newer producer is refused rather than half-read.
+
+use serde::{Deserialize, Serialize};
+
+/// The value of the top-level `"format"` field.
+pub const FORMAT: &str = "guarantor-certificate";
+
+/// The format version this crate writes and checks.
+pub const VERSION: u32 = 1;
+
+/// A certificate: everything needed to re-check a verdict without the method that produced it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Certificate {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The format version ([`VERSION`]).
+    pub version: u32,
+    /// What the certificate claims.
+    pub verdict: VerdictKind,
+    /// The proof rule whose premises are listed (for a violation: the method that found it).
+    pub rule: Rule,
+    /// The fingerprint of the whole model (see [`crate::fingerprint`]): 16 lowercase hex digits.
+    pub fingerprint: String,
+    /// The fingerprint of each component and property, by name.
+    pub model: ModelPrint,
+    /// Rewritings applied to the model before the rule, in order.
+    #[serde(default)]
+    pub transformations: Vec<Transformation>,
+    /// The assumptions (and guarantees) the premises refer to, by index.
+    #[serde(default)]
+    pub assumptions: Vec<Assumption>,
+    /// The premises of the rule, each checked on its own.
+    #[serde(default)]
+    pub premises: Vec<Premise>,
+    /// For a `violated` certificate: the run that violates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<Counterexample>,
+}
+
+impl Certificate {
+    /// An empty certificate of the current format and version for `verdict` by `rule`, with the
+    /// model's fingerprints (see [`crate::fingerprint::model_print`]). Add the rest with the
+    /// `with_*` methods or by pushing onto the public fields.
+    pub fn new(verdict: VerdictKind, rule: Rule, fingerprint: String, model: ModelPrint) -> Self {
+        Self {
+            format: FORMAT.to_owned(),
+            version: VERSION,
+            verdict,
+            rule,
+            fingerprint,
+            model,
+            transformations: Vec::new(),
+            assumptions: Vec::new(),
+            premises: Vec::new(),
+            counterexample: None,
+        }
+    }
+
+    /// Adds a transformation.
+    #[must_use]
+    pub fn with_transformation(mut self, t: Transformation) -> Self {
+        self.transformations.push(t);
+        self
+    }
+
+    /// Adds an assumption; premises refer to it by its index (the number of assumptions before it).
+    #[must_use]
+    pub fn with_assumption(mut self, a: Assumption) -> Self {
+        self.assumptions.push(a);
+        self
+    }
+
+    /// Adds a premise.
+    #[must_use]
+    pub fn with_premise(mut self, p: Premise) -> Self {
+        self.premises.push(p);
+        self
+    }
+
+    /// Sets the counterexample (for a `violated` certificate).
+    #[must_use]
+    pub fn with_counterexample(mut self, c: Counterexample) -> Self {
+        self.counterexample = Some(c);
+        self
+    }
+
+    /// The certificate as pretty-printed JSON.
+    ///
+    /// # Errors
+    /// Only if `serde_json` fails, which it does not for these types.
+    pub fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string_pretty(self)
+    }
+
+    /// Reads a certificate from JSON. Only the syntax is checked here; [`crate::check`] checks the
+    /// rest (format, version, fingerprints, premises).
+    ///
+    /// # Errors
+    /// Malformed JSON, a missing field, an unknown field or kind.
+    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
+/// What a certificate claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum VerdictKind {
+    /// Every property holds and no component reaches its `ERROR` state.
+    Holds,
+    /// The counterexample violates a property, reaches an `ERROR` state, or deadlocks.
+    Violated,
+}
+
+/// The proof rule of a `holds` certificate (for `violated`, the method that found the run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Rule {
+    /// The whole composition against the properties: one `monolithic` premise.
+    Mono,
+    /// Rule ASYM (Cobleigh et al. 2003): `<A> M1 <P>` and `<true> M2 <A>`.
+    Asym,
+    /// ASYM applied recursively: one assumption per level.
+    AsymN,
+    /// ASYM recursively with computed (weakest) assumptions; same premises as `asym-n`.
+    Weakest,
+    /// Rule SYM (Chaki et al. 2004): `<Ai> Mi <P>` for every i and the inclusion of the
+    /// complements' product in `P`.
+    Sym,
+    /// CIRC-AG_N (Elkader et al. 2016): circular premises `Mi |= Gi > gi` and `g |= P`.
+    Circ,
+    /// A component replaced by its quotient (Finkbeiner, Schewe, Brill 2006): a homomorphism and
+    /// a triple with the quotient as assumption.
+    Quotient,
+    /// A guarded-command program checked by predicate abstraction; not checkable by version 1
+    /// (the checker needs the program's semantics, which it does not have).
+    Program,
+}
+
+impl Rule {
+    /// The name as written in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Mono => "mono",
+            Self::Asym => "asym",
+            Self::AsymN => "asym-n",
+            Self::Weakest => "weakest",
+            Self::Sym => "sym",
+            Self::Circ => "circ",
+            Self::Quotient => "quotient",
+            Self::Program => "program",
+        }
+    }
+}
+
+/// The fingerprints of the model's parts, by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct ModelPrint {
+    /// One entry per component, in the model's order.
+    pub components: Vec<Named>,
+    /// One entry per property, in the model's order.
+    pub properties: Vec<Named>,
+}
+
+impl ModelPrint {
+    /// A model print from its two lists.
+    pub fn new(components: Vec<Named>, properties: Vec<Named>) -> Self {
+        Self {
+            components,
+            properties,
+        }
+    }
+}
+
+/// A name with the fingerprint of its LTS.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Named {
+    /// The component's or property's name.
+    pub name: String,
+    /// Its fingerprint: 16 lowercase hex digits (see [`crate::fingerprint`]).
+    pub fingerprint: String,
+}
+
+impl Named {
+    /// A name and a fingerprint.
+    pub fn new(name: impl Into<String>, fingerprint: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            fingerprint: fingerprint.into(),
+        }
+    }
+}
+
+/// A rewriting of the model applied before the rule. Each adds derived components or properties
+/// that premises may name; the checker builds them itself from the model, so a transformation is
+/// never trusted, only replayed. All three preserve the verdict (docs/formats.md says why).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[non_exhaustive]
+pub enum Transformation {
+    /// Component `component`'s `ERROR` state loses its moves and its error mark and gets one loop
+    /// on the fresh action `action`; the result is the component `result`, which replaces
+    /// `component` in the system. The property `property` (one state, alphabet `{action}`,
+    /// offering nothing) is added to the properties: reaching `ERROR` becomes a violation of it.
+    ErrorAsAction {
+        /// The component with an `ERROR` state.
+        component: String,
+        /// The fresh action (in no alphabet of the model or of earlier transformations).
+        action: String,
+        /// The name of the rewritten component.
+        result: String,
+        /// The name of the forbidding property.
+        property: String,
+    },
+    /// The properties `properties` are replaced by one property `result`, their composition.
+    MergeProperties {
+        /// The properties merged (at least one).
+        properties: Vec<String>,
+        /// The name of the merged property.
+        result: String,
+    },
+    /// A component `result` with one state looping on every action of `actions` is added (circ's
+    /// `env`, for property actions no component has). It never blocks a component.
+    Environment {
+        /// Its actions.
+        actions: Vec<String>,
+        /// Its name.
+        result: String,
+    },
+}
+
+/// What an assumption is in its rule (informational: the premises say how it is used).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Role {
+    /// An assumption about the environment of a premise (ASYM, ASYM-N, SYM).
+    Assumption,
+    /// A guarantee of a component that other premises may assume (CIRC-AG_N).
+    Guarantee,
+    /// A quotient of a component (the quotient rule).
+    Quotient,
+}
+
+/// One assumption: a safety LTS standing for some components.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Assumption {
+    /// The components (or derived components) it stands for: those of the premise that
+    /// discharges it.
+    pub components: Vec<String>,
+    /// Its role in the rule.
+    pub role: Role,
+    /// Its declared alphabet (visible actions; no `"tau"`, no duplicates).
+    pub alphabet: Vec<String>,
+    /// The LTS. Every state accepts and none is an error state: rejecting sinks of learned DFAs
+    /// are left out (a missing transition is a refusal).
+    pub lts: LtsData,
+}
+
+impl Assumption {
+    /// An assumption.
+    pub fn new(components: Vec<String>, role: Role, alphabet: Vec<String>, lts: LtsData) -> Self {
+        Self {
+            components,
+            role,
+            alphabet,
+            lts,
+        }
+    }
+}
+
+/// An LTS as plain data: exactly `{"states", "initial", "transitions"}` with transitions as
+/// `[source, "action", target]` triples (`"tau"` is the internal action).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct LtsData {
+    /// The number of states, numbered `0..states` (at least one).
+    pub states: u64,
+    /// The initial state.
+    pub initial: u64,
+    /// The transitions.
+    pub transitions: Vec<(u64, String, u64)>,
+}
+
+impl LtsData {
+    /// An LTS from its three fields.
+    pub fn new(states: u64, initial: u64, transitions: Vec<(u64, String, u64)>) -> Self {
+        Self {
+            states,
+            initial,
+            transitions,
+        }
+    }
+
+    /// The data of a `guarantor_lts::Lts` (its error state and accepting set are not kept: write
+    /// the safety reading of an assumption, without rejecting states).
+    pub fn from_lts(lts: &guarantor_lts::Lts) -> Self {
+        Self {
+            states: lts.num_states() as u64,
+            initial: u64::from(lts.initial().as_u32()),
+            transitions: lts
+                .transitions()
+                .map(|t| {
+                    (
+                        u64::from(t.source.as_u32()),
+                        lts.action_name(t.action).to_owned(),
+                        u64::from(t.target.as_u32()),
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+/// What a premise guarantees: properties of the model (or derived ones), or an assumption.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+#[non_exhaustive]
+pub enum Guarantee {
+    /// These properties, all at once (`{"properties": ["P", "Q"]}`).
+    Properties(Vec<String>),
+    /// The assumption with this index (`{"assumption": 0}`); it must be deterministic.
+    Assumption(usize),
+}
+
+/// One premise of a rule. docs/formats.md gives the exact semantics of each kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[non_exhaustive]
+pub enum Premise {
+    /// The whole system (every component after the transformations) against every property:
+    /// the triple `<true> C1 || .. || Cn <P1, .., Pk>`.
+    Monolithic,
+    /// `<A1 || .. || Aj> M1 || .. || Mm <G>`: in the composition of the components, the
+    /// assumptions and the error LTS of the guarantee, no error state is reachable (the
+    /// guarantee's pi, or a component's `ERROR`).
+    Triple {
+        /// Indices of the assumptions (empty: `true`).
+        assumptions: Vec<usize>,
+        /// Names of the components (may be empty: the assumptions alone imply the guarantee).
+        components: Vec<String>,
+        /// The guarantee.
+        guarantee: Guarantee,
+    },
+    /// The circular premise `M |= G > g` of CIRC-AG_N: as a triple, but the last step of `M`
+    /// need not be allowed by the assumptions (the `err_a` labelling).
+    Circular {
+        /// Indices of the assumptions `G` (other components' guarantees).
+        assumptions: Vec<usize>,
+        /// The components `M`.
+        components: Vec<String>,
+        /// Index of the guarantee `g` (deterministic, alphabet inside the components').
+        guarantee: usize,
+    },
+    /// SYM's last premise: no word over the union of the alphabets is rejected by every
+    /// assumption and violates the properties (`L(coA1 || .. || coAn) ⊆ L(P)`).
+    Inclusion {
+        /// Indices of the assumptions.
+        assumptions: Vec<usize>,
+        /// Names of the properties.
+        properties: Vec<String>,
+    },
+    /// `classes` maps every state of `component` onto a state of assumption `assumption`,
+    /// initial to initial and every transition onto a transition with the same action, so
+    /// `L(component) ⊆ L(assumption)`.
+    Homomorphism {
+        /// The component replaced.
+        component: String,
+        /// Index of its quotient.
+        assumption: usize,
+        /// The class of each state of the component.
+        classes: Vec<u64>,
+    },
+}
+
+impl Premise {
+    /// The kind as written in the JSON.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Monolithic => "monolithic",
+            Self::Triple { .. } => "triple",
+            Self::Circular { .. } => "circular",
+            Self::Inclusion { .. } => "inclusion",
+            Self::Homomorphism { .. } => "homomorphism",
+        }
+    }
+}
+
+/// A run of the model that violates, with every component's state after every step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Counterexample {
+    /// The steps, tau steps included (a tau step moves one component).
+    pub steps: Vec<Step>,
+    /// What the run ends in.
+    pub violation: ViolationClaim,
+}
+
+impl Counterexample {
+    /// A counterexample.
+    pub fn new(steps: Vec<Step>, violation: ViolationClaim) -> Self {
+        Self { steps, violation }
+    }
+}
+
+/// One step of a counterexample.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Step {
+    /// The action (`"tau"` for an internal step).
+    pub action: String,
+    /// The state of every component after the step, in the order of `model.components`.
+    pub states: Vec<u64>,
+}
+
+impl Step {
+    /// A step.
+    pub fn new(action: impl Into<String>, states: Vec<u64>) -> Self {
+        Self {
+            action: action.into(),
+            states,
+        }
+    }
+}
+
+/// What a counterexample's run ends in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[non_exhaustive]
+pub enum ViolationClaim {
+    /// The property (of the model) refuses the last step.
+    Property {
+        /// Its name.
+        property: String,
+    },
+    /// The component is at its `ERROR` state after the last step.
+    ErrorState {
+        /// Its name.
+        component: String,
+    },
+    /// No step is possible and not every component is at its end state.
+    Deadlock,
+}

@@ -1,0 +1,170 @@
+//! What [`check`](crate::check) returns: a [`Report`] that accepts the certificate or names the
+//! first check it fails ([`Rejection`]), and [`CertifyError`] for input it cannot interpret.
+
+use crate::format::{Rule, VerdictKind};
+
+/// The result of checking a certificate that could be interpreted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Report {
+    /// The verdict the certificate claims.
+    pub verdict: VerdictKind,
+    /// Its rule.
+    pub rule: Rule,
+    /// Accepted, or the first check that failed.
+    pub outcome: Outcome,
+    /// Premises checked (and passed) before the outcome was known.
+    pub premises_checked: usize,
+    /// Product states the checker visited, summed over its searches.
+    pub states: usize,
+}
+
+impl Report {
+    /// Whether the certificate was accepted.
+    pub fn is_accepted(&self) -> bool {
+        self.outcome == Outcome::Accepted
+    }
+
+    /// Why the certificate was rejected, if it was.
+    pub fn rejection(&self) -> Option<&Rejection> {
+        match &self.outcome {
+            Outcome::Accepted => None,
+            Outcome::Rejected(r) => Some(r),
+        }
+    }
+}
+
+/// Accepted or rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// Every check passed: the verdict follows from the certificate.
+    Accepted,
+    /// A check failed.
+    Rejected(Rejection),
+}
+
+/// The first check a certificate fails, in the order they run: model (names, fingerprints),
+/// transformations, assumptions (data and alphabets), premises, rule, counterexample replay.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Rejection {
+    /// The certificate names other components or properties than the model has.
+    #[error("the certificate is for another model: {reason}")]
+    Model {
+        /// What differs.
+        reason: String,
+    },
+    /// A fingerprint differs from the one computed from the model (`name` is `"<model>"` for the
+    /// top-level fingerprint).
+    #[error("fingerprint of {name}: the certificate says {certificate}, the model has {computed}")]
+    Fingerprint {
+        /// The component or property.
+        name: String,
+        /// The certificate's value.
+        certificate: String,
+        /// The value computed from the model.
+        computed: String,
+    },
+    /// A transformation cannot be replayed.
+    #[error("transformation {index}: {reason}")]
+    Transformation {
+        /// Its index.
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+    /// An assumption's LTS is malformed (no states, a state out of range, ...).
+    #[error("assumption {index}: {reason}")]
+    Assumption {
+        /// Its index.
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+    /// An alphabet is wrong: an assumption's transitions use an undeclared action, its alphabet
+    /// repeats a name, or a rule's alphabet condition fails.
+    #[error("alphabet of assumption {assumption}: {reason}")]
+    Alphabet {
+        /// The assumption.
+        assumption: usize,
+        /// Why.
+        reason: String,
+    },
+    /// A premise does not hold (or refers to something that does not exist).
+    #[error("premise {index} ({kind}): {reason}{}", trace_suffix(trace.as_ref()))]
+    Premise {
+        /// Its index.
+        index: usize,
+        /// Its kind (`"triple"`, `"circular"`, ...).
+        kind: String,
+        /// Why.
+        reason: String,
+        /// The premise's own counterexample, when the failure is a run.
+        trace: Option<Vec<String>>,
+    },
+    /// Every premise holds, but they are not an instance of the rule that proves the verdict.
+    #[error("rule {rule}: {reason}")]
+    Rule {
+        /// The rule.
+        rule: String,
+        /// What is missing or wrong.
+        reason: String,
+    },
+    /// The counterexample does not replay.
+    #[error("counterexample step {step}: {reason}")]
+    Replay {
+        /// The step (the number of steps, for the final claim).
+        step: usize,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// `" (trace: a, b)"` or nothing.
+fn trace_suffix(trace: Option<&Vec<String>>) -> String {
+    trace.map_or_else(String::new, |t| format!(" (trace: {})", t.join(", ")))
+}
+
+/// A certificate or model the checker cannot interpret at all.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CertifyError {
+    /// Not JSON of the certificate schema.
+    #[error("malformed certificate: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The `"format"` field is not `"guarantor-certificate"`.
+    #[error("not a guarantor certificate (format {found:?})")]
+    Format {
+        /// The value found.
+        found: String,
+    },
+    /// A version this checker does not know.
+    #[error("certificate version {found} is not supported (this checker reads version 1)")]
+    Version {
+        /// The version found.
+        found: u32,
+    },
+    /// The model has two components or properties of one name.
+    #[error("the model has two parts named {name:?}")]
+    DuplicateName {
+        /// The name.
+        name: String,
+    },
+    /// A property of the model is not deterministic.
+    #[error("property {name:?} is not deterministic (state {state}, action {action:?})")]
+    PropertyNotDeterministic {
+        /// The property.
+        name: String,
+        /// The state.
+        state: usize,
+        /// The action (`"tau"` counts).
+        action: String,
+    },
+    /// The rule cannot be checked by this version of the checker.
+    #[error("rule {rule} cannot be checked by certificate version 1")]
+    Unsupported {
+        /// The rule.
+        rule: String,
+    },
+}
