@@ -121,6 +121,36 @@ struct Recorder {
     initial_is_error: bool,
     keep_tuples: bool,
     tuples: Vec<StateId>,
+    /// Transitions stored so far (into the error state too).
+    transitions: usize,
+    /// States numbered so far (the largest id seen, plus one).
+    states: usize,
+    /// What each stored state costs beyond its unit: its tuple, when kept.
+    state_bytes: usize,
+    /// [`Config::max_states`]: states plus the transitions' bytes in state units (see there).
+    limit: Option<usize>,
+}
+
+impl Recorder {
+    /// The units charged so far: a state each, plus the stored transitions and tuples in
+    /// [`Config::STATE_BYTES`].
+    fn units(&self) -> usize {
+        self.states
+            + Config::units_for_bytes(
+                self.transitions * Config::TRANSITION_BYTES + self.states * self.state_bytes,
+            )
+    }
+
+    /// Counts one transition between states below `states`; fails once over the limit.
+    #[inline]
+    fn charge(&mut self, states: usize) -> Result<(), ComposeError> {
+        self.transitions += 1;
+        self.states = self.states.max(states);
+        match self.limit {
+            Some(limit) if self.units() > limit => Err(ComposeError::StateLimit { limit }),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl Visitor for Recorder {
@@ -133,6 +163,7 @@ impl Visitor for Recorder {
     }
 
     fn edge(&mut self, source: u32, action: ActionId, target: u32) -> Result<(), ComposeError> {
+        self.charge(source.max(target) as usize + 1)?;
         self.builder
             .ensure_states(source.max(target) as usize + 1)?;
         self.builder.add_transition(
@@ -150,7 +181,11 @@ impl Visitor for Recorder {
         _: usize,
     ) -> Option<crate::verdict::Violation> {
         match source {
-            Some(s) => self.into_error.push((s, action)),
+            Some(s) => {
+                self.into_error.push((s, action));
+                // Counted now, stored at the end; a limit hit here is reported there.
+                self.transitions += 1;
+            }
             None => self.initial_is_error = true,
         }
         None
@@ -206,11 +241,21 @@ fn build_product(
         initial_is_error: false,
         keep_tuples,
         tuples: Vec::new(),
+        transitions: 0,
+        states: 0,
+        state_bytes: if keep_tuples {
+            product.width() * std::mem::size_of::<StateId>()
+        } else {
+            0
+        },
+        limit: config.max_states,
     };
     let walk = run(product, &mut rec, &mut budget, false, layout)?;
     let states = walk.stats.states;
     let has_error = rec.initial_is_error || !rec.into_error.is_empty();
     budget.check_states(states + usize::from(has_error))?;
+    rec.states = states + usize::from(has_error);
+    budget.check_states(rec.units())?;
     let mut b = rec.builder;
     b.ensure_states(states)?;
     if has_error {
@@ -270,6 +315,27 @@ mod tests {
         assert!(matches!(
             compose(&[&m], &Config::default().with_max_states(2)),
             Err(ComposeError::StateLimit { limit: 2 })
+        ));
+    }
+
+    #[test]
+    fn stored_transitions_count_against_the_state_limit() {
+        // One state with many self-loops: a single product state, but its transitions take far
+        // more than one store state's worth of memory.
+        let mut b = LtsBuilder::new();
+        b.add_state().unwrap();
+        for i in 0..100 {
+            b.add_transition_named(StateId::must(0), &format!("a{i}"), StateId::must(0))
+                .unwrap();
+        }
+        let loops = b.build().unwrap();
+        let units = 1 + Config::units_for_bytes(100 * Config::TRANSITION_BYTES);
+        let fits = compose(&[&loops], &Config::default().with_max_states(units)).unwrap();
+        assert_eq!((fits.num_states(), fits.num_transitions()), (1, 100));
+        let limit = units - 1;
+        assert!(matches!(
+            compose(&[&loops], &Config::default().with_max_states(limit)),
+            Err(ComposeError::StateLimit { limit: l }) if l == limit
         ));
     }
 }

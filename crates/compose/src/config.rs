@@ -36,8 +36,29 @@ use crate::monitor::Monitor;
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct Config {
-    /// The largest number of product states an exploration may discover (an error state of an
-    /// eager composition counts as one). Default: `None`, unlimited.
+    /// The largest number of states one exploration or explicit construction may hold, in units
+    /// of one state of the monolithic checker's store ([`Config::STATE_BYTES`], about 48 bytes).
+    /// Default: `None`, unlimited.
+    ///
+    /// What one construction counts, so that its memory stays near `max_states` x
+    /// [`Config::STATE_BYTES`] whatever it builds (docs/benchmarks/notebook/budgets.md measures
+    /// it):
+    /// - an on-the-fly search (`check_system`, `check_safety`, `find_deadlock`): one per product
+    ///   state discovered;
+    /// - an eager composition ([`compose`](crate::compose())): one per product state (the error
+    ///   state too) plus [`Config::units_for_bytes`] of the transitions it stores
+    ///   ([`Config::TRANSITION_BYTES`] each), since a product with many actions keeps far more
+    ///   per state than the search;
+    /// - a subset construction (the weakest assumptions of `guarantor-lstar`): one per subset,
+    ///   plus the bytes of its members and transitions, plus the input it determinises;
+    /// - an L* learner: the bytes of its observation table (rows of S and S·A with their cells)
+    ///   and of its membership cache (one trie node per word prefix asked), over `STATE_BYTES`;
+    /// - the quotient's graphs (`guarantor-quotient`): one per node of the abstract or exact
+    ///   `M || P_err`, plus the bytes of its edges and of the label rows kept for it.
+    ///
+    /// The limit holds per construction, not summed over a check: a method that keeps one
+    /// construction while it builds the next counts the one it keeps as part of the next where
+    /// it is large (the subset construction counts its input).
     pub max_states: Option<usize>,
     /// The instant after which an exploration gives up with [`ComposeError::Deadline`].
     /// Default: `None`, no deadline.
@@ -57,6 +78,28 @@ pub struct Config {
 }
 
 impl Config {
+    /// The memory one unit of [`Config::max_states`] stands for: what the monolithic checker's
+    /// store keeps per state (measured 46-50 bytes on issue 14's cases,
+    /// docs/benchmarks/notebook/budgets.md). Constructions that keep more per state charge the
+    /// rest in these units ([`Config::units_for_bytes`]).
+    pub const STATE_BYTES: usize = 48;
+
+    /// What an eager composition keeps per transition: 12 bytes in the builder and 8 in the built
+    /// LTS, both alive while it is built.
+    pub const TRANSITION_BYTES: usize = 20;
+
+    /// `bytes` of a construction's memory in units of [`Config::max_states`] (rounded up).
+    ///
+    /// ```
+    /// use guarantor_compose::Config;
+    /// assert_eq!(Config::units_for_bytes(0), 0);
+    /// assert_eq!(Config::units_for_bytes(1), 1);
+    /// assert_eq!(Config::units_for_bytes(Config::STATE_BYTES * 3), 3);
+    /// ```
+    pub const fn units_for_bytes(bytes: usize) -> usize {
+        bytes.div_ceil(Self::STATE_BYTES)
+    }
+
     /// An unlimited config (the same as `Config::default()`).
     pub fn new() -> Self {
         Self::default()
@@ -188,6 +231,23 @@ impl Budget<'_> {
         }
     }
 
+    /// Counts `work` units of work at once (a construction whose steps vary widely in cost, such
+    /// as expanding one subset of a subset construction, passes what a step went over); looks at
+    /// the clock and the cancel flag whenever the count passes a multiple of
+    /// [`Self::CHECK_EVERY`], so a long step is never more than one step late.
+    #[inline]
+    pub fn tick_by(&mut self, work: usize) -> Result<(), ComposeError> {
+        let work = u32::try_from(work).unwrap_or(u32::MAX);
+        let before = self.ticks;
+        self.ticks = self.ticks.wrapping_add(work);
+        if work >= Self::CHECK_EVERY || before / Self::CHECK_EVERY != self.ticks / Self::CHECK_EVERY
+        {
+            self.check_now()
+        } else {
+            Ok(())
+        }
+    }
+
     /// Fails with [`ComposeError::StateLimit`] if `states` exceeds the configured maximum.
     #[inline]
     pub fn check_states(&self, states: usize) -> Result<(), ComposeError> {
@@ -274,6 +334,18 @@ mod tests {
             .with_deadline(soon)
             .started();
         assert_eq!(config.effective_deadline(), Some(soon));
+    }
+
+    #[test]
+    fn tick_by_looks_at_the_clock_after_one_long_step() {
+        let config = Config::default().with_deadline(Instant::now() + Duration::from_millis(20));
+        let mut budget = config.budget().unwrap();
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(budget.tick_by(1).is_ok());
+        assert!(matches!(
+            budget.tick_by(Budget::CHECK_EVERY as usize),
+            Err(ComposeError::Deadline)
+        ));
     }
 
     #[test]

@@ -125,9 +125,15 @@ proptest! {
     #[test]
     fn state_budget_ends_in_state_limit(sys in systems(3), limit in 1usize..6) {
         let comps: Vec<&Lts> = sys.iter().collect();
-        let full = compose_with_tuples(&comps, &Config::default()).unwrap().lts().num_states();
+        let full = compose_with_tuples(&comps, &Config::default()).unwrap();
+        let transitions = full.lts().num_transitions();
+        let full = full.lts().num_states();
+        // A state each, plus the transitions and the kept tuples in store states' worth of bytes.
+        let units = full
+            + Config::units_for_bytes(transitions * Config::TRANSITION_BYTES + full * comps.len() * 4);
+        let limit = limit * 4;
         let bounded = compose_with_tuples(&comps, &Config::default().with_max_states(limit));
-        if full > limit {
+        if units > limit {
             prop_assert_eq!(bounded.unwrap_err(), ComposeError::StateLimit { limit });
         } else {
             prop_assert_eq!(bounded.unwrap().lts().num_states(), full);

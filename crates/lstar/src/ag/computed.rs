@@ -26,11 +26,11 @@
 //! down to a run of the whole system that violates `P`.
 
 use guarantor_compose::{
-    Assumption, Certificate, ComposeError, Counterexample, Verdict, check_safety, compose,
+    Assumption, Certificate, ComposeError, Config, Counterexample, Verdict, check_safety, compose,
     error_lts,
 };
-use guarantor_lts::ops::{determinize_interruptible, hide, minimize_dfa};
-use guarantor_lts::{Lts, LtsBuilder, StateId};
+use guarantor_lts::ops::{SubsetProgress, determinize_metered, hide, minimize_dfa_interruptible};
+use guarantor_lts::{Lts, LtsBuilder, LtsError, StateId};
 
 use super::asym::recursive_rule;
 use super::{AgConfig, AgReport, chain, merge, names, project};
@@ -80,7 +80,10 @@ enum Level {
 ///
 /// # Errors
 /// Budgets of the model checks and of the subset constructions ([`AgConfig::compose`]'s state
-/// limit bounds each determinised product); a nondeterministic property; an empty `components` is
+/// limit bounds each level's product, and each subset construction with its input: a *state* of
+/// the subset construction is one subset, charged with its members and transitions in units of
+/// [`Config::STATE_BYTES`]; its deadline reaches into the construction and into the
+/// minimisation that follows); a nondeterministic property; an empty `components` is
 /// [`LstarError::Unsupported`]. An `ERROR` state of the first component is part of the first
 /// level's product, so its weakest assumption keeps the component out of it; one in any other
 /// component makes the check monolithic, with an empty certificate, as for
@@ -182,28 +185,19 @@ fn weakest(
     // Each intermediate is dropped as soon as the next exists: the peak is two of them, not three.
     let hidden = hide(&product, hidden);
     drop(product);
-    // The subset construction can run long below the state limit: the deadline and the cancel
-    // flag reach into it through the budget, and the budget's own error is what the caller sees.
-    let mut budget = config.compose.budget()?;
-    let mut stopped = None;
-    let det = determinize_interruptible(&hidden, limit, || {
-        budget.tick().map_err(|e| stopped = Some(e)).is_ok()
-    })
-    .map_err(|e| match e {
-        guarantor_lts::LtsError::StateLimit { .. } => {
-            LstarError::Compose(ComposeError::StateLimit { limit })
-        }
-        guarantor_lts::LtsError::Interrupted => {
-            LstarError::Compose(stopped.take().unwrap_or(ComposeError::Cancelled))
-        }
-        other => LstarError::Lts(other),
-    })?;
-    drop(budget);
+    let det = subset_construction(&hidden, limit, &config.compose)?;
     drop(hidden);
     if det.is_error(det.initial()) {
         return Ok(Level::ViolatedAlone);
     }
-    config.compose.budget()?;
+    let mut budget = config.compose.budget()?;
+    // The complete DFA has a transition per state and interface action, next to `det`.
+    budget.check_states(
+        lts_units(&det)
+            + Config::units_for_bytes(
+                (det.num_states() + 1) * sigma.len() * Config::TRANSITION_BYTES,
+            ),
+    )?;
     let mut b = LtsBuilder::new();
     let actions = sigma
         .iter()
@@ -227,7 +221,60 @@ fn weakest(
         b.add_transition(anything, a, anything)?;
     }
     b.set_initial(det.initial())?;
-    Ok(Level::Assumption(minimize_dfa(&b.build()?)?))
+    let complete = b.build()?;
+    drop(det);
+    // Minimising a DFA of a million states takes seconds: it looks at the clock as it goes.
+    let mut stopped = None;
+    let min = minimize_dfa_interruptible(&complete, |work| {
+        budget.tick_by(work).map_err(|e| stopped = Some(e)).is_ok()
+    })
+    .map_err(|e| lts_error(e, limit, &mut stopped))?;
+    Ok(Level::Assumption(min))
+}
+
+/// The memory of `lts` in units of [`Config::max_states`] (its CSR: an offset per state, 8 bytes
+/// per transition).
+fn lts_units(lts: &Lts) -> usize {
+    Config::units_for_bytes(lts.num_states() * 4 + lts.num_transitions() * 8)
+}
+
+/// What a subset construction holds, in units of [`Config::max_states`]: one per subset (its
+/// entry in the interner's index and its row of the result, about a store state's 48 bytes),
+/// plus 4 bytes per member of a subset and 8 per transition of the result.
+fn subset_units(p: &SubsetProgress) -> usize {
+    p.subsets + Config::units_for_bytes(p.members * 4 + p.transitions * 8)
+}
+
+/// Determinises `hidden` under `config`'s budget. A *state* of the construction is a subset of
+/// `hidden`'s states, charged with its members and transitions ([`subset_units`]); the input,
+/// alive throughout, is charged too ([`lts_units`]), so the state limit bounds what the two hold
+/// together. The construction looks at the clock in proportion to the members and moves it goes
+/// over (one expansion of a large subset can take milliseconds), and the budget's own error
+/// (state limit, deadline, cancel) is what the caller sees.
+fn subset_construction(hidden: &Lts, limit: usize, config: &Config) -> Result<Lts, LstarError> {
+    let mut budget = config.budget()?;
+    let input = lts_units(hidden);
+    let mut stopped = None;
+    determinize_metered(hidden, limit, |progress| {
+        budget
+            .check_states(input + subset_units(progress))
+            .and_then(|()| budget.tick_by(progress.work))
+            .map_err(|e| stopped = Some(e))
+            .is_ok()
+    })
+    .map_err(|e| lts_error(e, limit, &mut stopped))
+}
+
+/// An error of an interruptible `lts` operation as the budget's error: a state limit is the
+/// config's, an interruption is whatever stopped it.
+fn lts_error(e: LtsError, limit: usize, stopped: &mut Option<ComposeError>) -> LstarError {
+    match e {
+        LtsError::StateLimit { .. } => LstarError::Compose(ComposeError::StateLimit { limit }),
+        LtsError::Interrupted => {
+            LstarError::Compose(stopped.take().unwrap_or(ComposeError::Cancelled))
+        }
+        other => LstarError::Lts(other),
+    }
 }
 
 /// From a run `trace` of components `level + 1..` that violates `properties[level + 1]` (level's
@@ -268,5 +315,56 @@ fn note_level(config: &AgConfig, level: usize, assumption: &Lts) {
             "ASYM (weakest): level {level}, assumption of {} states",
             assumption.num_states()
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_subset_construction_counts_the_members_of_its_subsets() {
+        // s0 -a-> every state: two subsets, {0} and {0..n}, the second with n members.
+        let n = 480;
+        let mut b = LtsBuilder::new();
+        b.ensure_states(n).unwrap();
+        for i in 0..n {
+            b.add_transition_named(StateId::must(0), "a", StateId::must(i))
+                .unwrap();
+        }
+        let lts = b.build().unwrap();
+        let det = subset_construction(&lts, usize::MAX, &Config::default()).unwrap();
+        assert_eq!(det.num_states(), 2);
+        // Room for the input and ten times the subsets, not for the 481 members.
+        let limit = lts_units(&lts) + 20;
+        let config = Config::default().with_max_states(limit);
+        let err = subset_construction(&lts, limit, &config).unwrap_err();
+        assert!(
+            matches!(err, LstarError::Compose(ComposeError::StateLimit { limit: l }) if l == limit),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn a_tiny_state_limit_stops_the_weakest_assumptions() {
+        let mut b = LtsBuilder::new();
+        b.ensure_states(3).unwrap();
+        for (s, a, t) in [(0, "a", 1), (0, "a", 2), (1, "b", 0), (2, "c", 0)] {
+            b.add_transition_named(StateId::must(s), a, StateId::must(t))
+                .unwrap();
+        }
+        let m = b.build().unwrap();
+        let mut p = LtsBuilder::new();
+        p.ensure_states(2).unwrap();
+        p.add_transition_named(StateId::must(0), "b", StateId::must(1))
+            .unwrap();
+        p.add_transition_named(StateId::must(1), "c", StateId::must(0))
+            .unwrap();
+        let p = p.build().unwrap();
+        let unlimited = check_asym_weakest(&[&m, &m], &p, &AgConfig::default()).unwrap();
+        assert!(unlimited.verdict.counterexample().is_some() || unlimited.verdict.is_holds());
+        let config = AgConfig::default().compose(Config::default().with_max_states(2));
+        let err = check_asym_weakest(&[&m, &m], &p, &config).unwrap_err();
+        assert!(err.is_budget(), "{err:?}");
     }
 }

@@ -83,6 +83,50 @@ pub fn determinize_interruptible(
     max_states: usize,
     mut keep_going: impl FnMut() -> bool,
 ) -> Result<Lts, LtsError> {
+    determinize_metered(lts, max_states, |_| keep_going())
+}
+
+/// How far a subset construction has got, as [`determinize_metered`] reports it before expanding
+/// each state of the result and once when done: enough for a caller to charge the construction's memory (the
+/// subsets' members and the result's transitions grow much faster than its states when subsets
+/// are large) and to look at its clock in proportion to the work done.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SubsetProgress {
+    /// Subsets built so far (the states of the result).
+    pub subsets: usize,
+    /// Their members, summed (each is stored once, as a `u32`).
+    pub members: usize,
+    /// Transitions of the result written so far.
+    pub transitions: usize,
+    /// Members and moves gone over since the previous report (the last expansion's work).
+    pub work: usize,
+}
+
+/// Like [`determinize_interruptible`], but `keep_going` is told how far the construction has got
+/// ([`SubsetProgress`]) before each expansion and once at the end, so that it can bound the memory of the subsets and look at a clock in
+/// proportion to the work of each expansion (one expansion of a large subset can take
+/// milliseconds). Stops with [`LtsError::Interrupted`] as soon as `keep_going` says `false`.
+///
+/// ```
+/// use guarantor_lts::{LtsBuilder, LtsError, StateId};
+/// use guarantor_lts::ops::determinize_metered;
+/// let mut b = LtsBuilder::new();
+/// b.ensure_states(2)?;
+/// b.add_transition_named(StateId::must(0), "a", StateId::must(0))?;
+/// b.add_transition_named(StateId::must(0), "a", StateId::must(1))?;
+/// let lts = b.build()?;
+/// // At most 2 members in all: {0} fits, {0, 1} does not.
+/// let stopped = determinize_metered(&lts, usize::MAX, |p| p.members <= 2);
+/// assert_eq!(stopped.unwrap_err(), LtsError::Interrupted);
+/// assert_eq!(determinize_metered(&lts, usize::MAX, |p| p.members <= 3)?.num_states(), 2);
+/// # Ok::<(), LtsError>(())
+/// ```
+pub fn determinize_metered(
+    lts: &Lts,
+    max_states: usize,
+    mut keep_going: impl FnMut(&SubsetProgress) -> bool,
+) -> Result<Lts, LtsError> {
     // Fast path: on a deterministic LTS every subset is a singleton and the construction is trimming
     // (same breadth-first numbering), unless the error state has transitions to drop.
     if lts.is_deterministic() && lts.error_state().is_none_or(|e| lts.outgoing(e).is_empty()) {
@@ -100,27 +144,43 @@ pub fn determinize_interruptible(
     let mut out = CsrWriter::with_capacity(1, 0);
     let mut pairs: Vec<(ActionId, u32)> = Vec::new();
     let mut current: Vec<u32> = Vec::new();
+    let mut progress = SubsetProgress {
+        subsets: subsets.len(),
+        members: set.len(),
+        transitions: 0,
+        work: set.len(),
+    };
     while out.num_states() < subsets.len() {
-        if !keep_going() {
+        progress.subsets = subsets.len();
+        if !keep_going(&progress) {
             return Err(LtsError::Interrupted);
         }
+        progress.work = 0;
         let id = out.num_states() as u32;
         current.clear();
         current.extend_from_slice(subsets.get(id));
         if error.is_none_or(|e| current != [e]) {
             collect_visible_moves(lts, &current, &mut pairs);
+            progress.work += current.len() + pairs.len();
             for group in pairs.chunk_by(|x, y| x.0 == y.0) {
                 set.clear();
                 set.extend(group.iter().map(|&(_, t)| t));
                 close_and_collapse(lts, &mut closer, &mut set, error);
+                progress.work += set.len();
                 let (target, fresh) = subsets.intern(&set)?;
                 if fresh {
+                    progress.members += set.len();
                     check_limit(&subsets, max_states)?;
                 }
                 out.push(group[0].0, StateId::from_u32(target));
+                progress.transitions += 1;
             }
         }
         out.end_state()?;
+    }
+    progress.subsets = subsets.len();
+    if !keep_going(&progress) {
+        return Err(LtsError::Interrupted);
     }
 
     let accepting = lts.accepting_set().map(|_| {

@@ -47,6 +47,32 @@ use crate::ops::util::{CsrWriter, Partition};
 /// # Ok::<(), guarantor_lts::LtsError>(())
 /// ```
 pub fn minimize_dfa(lts: &Lts) -> Result<Lts, LtsError> {
+    minimize_dfa_interruptible(lts, |_| true)
+}
+
+/// Like [`minimize_dfa`], but tells `keep_going` the work done (transitions and states gone
+/// over) since it last asked, once per splitter of the refinement, and stops with
+/// [`LtsError::Interrupted`] as soon as it says `false`: minimising a DFA of a million states
+/// takes seconds, and this is how a caller's deadline or cancel flag reaches inside it.
+///
+/// ```
+/// use guarantor_lts::{LtsBuilder, LtsError, StateId};
+/// use guarantor_lts::ops::minimize_dfa_interruptible;
+/// let mut b = LtsBuilder::new();
+/// b.ensure_states(3)?;
+/// for i in 0..3 {
+///     b.add_transition_named(StateId::must(i), "a", StateId::must((i + 1) % 3))?;
+/// }
+/// let lts = b.build()?;
+/// let stopped = minimize_dfa_interruptible(&lts, |_| false);
+/// assert_eq!(stopped.unwrap_err(), LtsError::Interrupted);
+/// assert_eq!(minimize_dfa_interruptible(&lts, |_| true)?.num_states(), 1);
+/// # Ok::<(), LtsError>(())
+/// ```
+pub fn minimize_dfa_interruptible(
+    lts: &Lts,
+    keep_going: impl FnMut(usize) -> bool,
+) -> Result<Lts, LtsError> {
     if let Some((s, a)) = lts.first_nondeterminism() {
         return Err(LtsError::NotDeterministic {
             state: s.index(),
@@ -64,7 +90,7 @@ pub fn minimize_dfa(lts: &Lts) -> Result<Lts, LtsError> {
         local[s.index()] = i as u32;
     }
     let graph = LocalGraph::new(lts, &states, &local);
-    let blocks = refine(lts, &states, &graph);
+    let blocks = refine(lts, &states, &graph, keep_going).ok_or(LtsError::Interrupted)?;
     quotient_dfa(lts, &states, &local, &blocks)
 }
 
@@ -179,8 +205,14 @@ impl LocalGraph {
     }
 }
 
-/// Runs the refinement; returns the block of every local state.
-fn refine(lts: &Lts, states: &[StateId], g: &LocalGraph) -> Vec<u32> {
+/// Runs the refinement; returns the block of every local state, or `None` once `keep_going`
+/// (asked once per splitter, with the work since it was last asked) says `false`.
+fn refine(
+    lts: &Lts,
+    states: &[StateId],
+    g: &LocalGraph,
+    mut keep_going: impl FnMut(usize) -> bool,
+) -> Option<Vec<u32>> {
     let class = |i: u32| {
         let s = states[i as usize];
         (lts.is_error(s), lts.is_accepting(s))
@@ -188,7 +220,12 @@ fn refine(lts: &Lts, states: &[StateId], g: &LocalGraph) -> Vec<u32> {
     let mut blocks = Partition::grouped_by(states.len(), class);
     let mut cords = Partition::grouped_by(g.tail.len(), |t| g.label[t as usize]);
     let (mut b, mut c) = (1, 0);
+    let mut work = states.len() + g.tail.len();
     while c < cords.len() {
+        if !keep_going(std::mem::take(&mut work)) {
+            return None;
+        }
+        work += cords.range(c).len();
         for i in cords.range(c) {
             blocks.mark(g.tail[cords.elems[i] as usize]);
         }
@@ -197,7 +234,9 @@ fn refine(lts: &Lts, states: &[StateId], g: &LocalGraph) -> Vec<u32> {
         while b < blocks.len() {
             for i in blocks.range(b) {
                 let s = blocks.elems[i] as usize;
-                for &t in &g.incoming[g.in_off[s] as usize..g.in_off[s + 1] as usize] {
+                let incoming = &g.incoming[g.in_off[s] as usize..g.in_off[s + 1] as usize];
+                work += 1 + incoming.len();
+                for &t in incoming {
                     cords.mark(t);
                 }
             }
@@ -205,7 +244,7 @@ fn refine(lts: &Lts, states: &[StateId], g: &LocalGraph) -> Vec<u32> {
             b += 1;
         }
     }
-    blocks.into_sets()
+    Some(blocks.into_sets())
 }
 
 /// Builds the quotient by `blocks`, trimmed and numbered breadth-first.

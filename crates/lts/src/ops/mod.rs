@@ -27,9 +27,12 @@ pub mod weak;
 
 pub use bisim::{minimize_strong, quotient, strong_bisimulation_classes};
 pub use complete::{complement, complete};
-pub use determinize::{determinize, determinize_interruptible, determinize_with_limit};
+pub use determinize::{
+    SubsetProgress, determinize, determinize_interruptible, determinize_metered,
+    determinize_with_limit,
+};
 pub use hide::{hide, project, relabel};
-pub use minimize::minimize_dfa;
+pub use minimize::{minimize_dfa, minimize_dfa_interruptible};
 pub use reach::{bfs_order, reachable_states, trim};
 pub use tau::{TauClosure, tau_closure};
 pub use trace::{
