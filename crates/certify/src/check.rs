@@ -12,6 +12,7 @@
 //!    ([`Rejection::Rule`], [`Rejection::Alphabet`] for a rule's alphabet condition);
 //! 6. for `violated`: the counterexample, replayed step by step ([`Rejection::Replay`]).
 
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use crate::fingerprint::model_print;
@@ -129,6 +130,8 @@ struct Checker<'a> {
     assumptions: Vec<Machine>,
     premises_checked: usize,
     states: usize,
+    /// Which assumptions [`Self::derive`] has derived (or failed to).
+    derived: RefCell<HashMap<usize, bool>>,
 }
 
 impl<'a> Checker<'a> {
@@ -145,6 +148,7 @@ impl<'a> Checker<'a> {
             assumptions: Vec::new(),
             premises_checked: 0,
             states: 0,
+            derived: RefCell::new(HashMap::new()),
         }
     }
 
@@ -403,7 +407,15 @@ impl<'a> Checker<'a> {
                 .ok_or_else(|| lts_err(format!("{what} {s} is not a state (it has {n})")))
         };
         let initial = index_of(lts.initial, "initial state")?;
-        let mut edges = vec![Vec::new(); n];
+        // Only states that are initial or on a transition get a slot: the others are isolated and
+        // unreachable, and a small certificate must not make the checker allocate gigabytes.
+        let mut used = initial;
+        for (s, _, t) in &lts.transitions {
+            used = used
+                .max(index_of(*s, "source")?)
+                .max(index_of(*t, "target")?);
+        }
+        let mut edges = vec![Vec::new(); used + 1];
         for (s, a, t) in &lts.transitions {
             let (s, t) = (index_of(*s, "source")?, index_of(*t, "target")?);
             let act = match self.actions.get(a) {
@@ -588,7 +600,12 @@ impl<'a> Checker<'a> {
             } => {
                 let n = self.component(component)?;
                 let a = self.assumption(*assumption)?;
-                homomorphism(n, a, classes, &self.actions).map_err(|r| (r, None))
+                let declared = self
+                    .cert
+                    .assumptions
+                    .get(*assumption)
+                    .map_or(0, |x| x.lts.states);
+                homomorphism(n, a, declared, classes, &self.actions).map_err(|r| (r, None))
             }
         }
     }
@@ -633,10 +650,23 @@ impl<'a> Checker<'a> {
     /// components, so this terminates.
     fn derive(&self, cs: &BTreeSet<&str>, goal: &Goal) -> bool {
         if let Goal::Assumption(a) = goal {
+            // The components of an assumption's goal are the ones it stands for, so the answer
+            // depends on `a` alone: remember it (shared sub-derivations stay linear).
             if !self.stands_for(*a, cs) {
                 return false;
             }
+            if let Some(&known) = self.derived.borrow().get(a) {
+                return known;
+            }
+            let result = self.derive_uncached(cs, goal);
+            self.derived.borrow_mut().insert(*a, result);
+            return result;
         }
+        self.derive_uncached(cs, goal)
+    }
+
+    /// [`Self::derive`] without the memo.
+    fn derive_uncached(&self, cs: &BTreeSet<&str>, goal: &Goal) -> bool {
         let all: BTreeSet<&str> = self.final_components.iter().map(String::as_str).collect();
         self.cert.premises.iter().any(|p| match p {
             Premise::Monolithic => {
@@ -1130,6 +1160,7 @@ fn inclusion(assumptions: &[&Machine], props: &[&Machine]) -> (Option<Vec<Act>>,
 fn homomorphism(
     n: &Machine,
     a: &Machine,
+    declared: u64,
     classes: &[u64],
     actions: &Actions,
 ) -> Result<(), String> {
@@ -1148,7 +1179,7 @@ fn homomorphism(
         let c = classes.get(s).copied().unwrap_or(u64::MAX);
         usize::try_from(c)
             .ok()
-            .filter(|&c| c < a.len())
+            .filter(|_| c < declared)
             .ok_or_else(|| format!("state {s} maps to {c}, which is not a state of the quotient"))
     };
     for s in 0..n.len() {

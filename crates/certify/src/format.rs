@@ -125,7 +125,7 @@ impl Certificate {
         serde_json::to_string_pretty(self)
     }
 
-    /// Reads a certificate from JSON. Only the syntax is checked here; [`crate::check`] checks the
+    /// Reads a certificate from JSON. Only the syntax is checked here; [`crate::check()`] checks the
     /// rest (format, version, fingerprints, premises).
     ///
     /// # Errors

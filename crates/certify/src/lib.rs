@@ -7,12 +7,12 @@
 //! plain LTSs, the premises of the rule, the transformations applied to the model first, and for
 //! a violation the run with every component's state after every step.
 //!
-//! [`check`] re-checks a certificate against the user's [`Model`] with its own, deliberately
+//! [`check()`] re-checks a certificate against the user's [`Model`] with its own, deliberately
 //! simple product exploration: this crate depends on `guarantor-lts` only, never on
 //! `guarantor-compose` or a method crate, so a bug there cannot hide a bug in a certificate.
 //!
 //! ## Modules
-//! - [`format`]: the certificate as Rust types (serde);
+//! - [`mod@format`]: the certificate as Rust types (serde);
 //! - [`fingerprint`]: the canonical form of an LTS and its FNV-1a hash;
 //! - [`model`]: the user's components and properties, by name;
 //! - [`mod@check`]: the checker;

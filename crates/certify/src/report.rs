@@ -1,4 +1,4 @@
-//! What [`check`](crate::check) returns: a [`Report`] that accepts the certificate or names the
+//! What [`check`](crate::check()) returns: a [`Report`] that accepts the certificate or names the
 //! first check it fails ([`Rejection`]), and [`CertifyError`] for input it cannot interpret.
 
 use crate::format::{Rule, VerdictKind};
