@@ -744,6 +744,12 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Whether every name is a component of the system after the transformations.
+    fn in_system(&self, cs: &BTreeSet<&str>) -> bool {
+        cs.iter()
+            .all(|c| self.final_components.iter().any(|f| f == c))
+    }
+
     fn no_error_states(&self, why: &str) -> Result<(), Rejection> {
         match self
             .final_components
@@ -767,6 +773,11 @@ impl<'a> Checker<'a> {
                     guarantee,
                 } => {
                     let cs: BTreeSet<&str> = components.iter().map(String::as_str).collect();
+                    if !self.in_system(&cs) {
+                        return Err(self.rule_error(
+                            "a triple names a component that is not in the (transformed) system",
+                        ));
+                    }
                     if assumptions.len() != 1 || !self.covers(guarantee, goal) {
                         return Err(self.rule_error(
                             "each triple has one assumption and guarantees the properties",
@@ -820,6 +831,11 @@ impl<'a> Checker<'a> {
                     if !assumptions.iter().all(|a| needed.contains(a)) {
                         return Err(self.rule_error(
                             "a circular premise assumes a guarantee no premise establishes",
+                        ));
+                    }
+                    if !self.in_system(&cs) {
+                        return Err(self.rule_error(
+                            "a premise names a component that is not in the (transformed) system",
                         ));
                     }
                     if cs.is_empty() || !self.stands_for(*guarantee, &cs) {

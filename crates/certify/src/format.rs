@@ -10,7 +10,7 @@
 //!   "version": 1,
 //!   "verdict": "holds",
 //!   "rule": "asym",
-//!   "fingerprint": "5d1f0c3a9b2e7d41",
+//!   "fingerprint": "…16 hex digits…",
 //!   "model": {
 //!     "components": [{"name": "Input", "fingerprint": "..."}, {"name": "Output", "fingerprint": "..."}],
 //!     "properties": [{"name": "Order", "fingerprint": "..."}]
