@@ -426,3 +426,36 @@ fn trace(
     out.reverse();
     out
 }
+
+#[cfg(test)]
+mod budget_tests {
+    use guarantor_compose::Config;
+    use guarantor_lts::{Lts, LtsBuilder, StateId};
+
+    use super::*;
+
+    fn ring(n: usize, action: &str) -> Lts {
+        let mut b = LtsBuilder::new();
+        b.ensure_states(n).unwrap();
+        for i in 0..n {
+            b.add_transition_named(StateId::must(i), action, StateId::must((i + 1) % n))
+                .unwrap();
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn a_tiny_state_limit_stops_the_quotient_check_with_a_budget_error() {
+        let (m, n, p) = (ring(6, "a"), ring(5, "b"), ring(1, "a"));
+        let unlimited = check_with_quotient(&[&m, &n], &[&p], 1, &QuotientConfig::default());
+        assert!(unlimited.unwrap().verdict.is_holds());
+        let tiny = Config::default().with_max_states(3);
+        let config = QuotientConfig::default()
+            .with_compose(tiny.clone())
+            .with_refinement(tiny);
+        match check_with_quotient(&[&m, &n], &[&p], 1, &config) {
+            Err(QuotientError::Compose(e)) => assert!(e.is_budget(), "{e:?}"),
+            other => panic!("expected a budget error, got {other:?}"),
+        }
+    }
+}

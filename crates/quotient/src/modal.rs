@@ -173,11 +173,52 @@ pub(crate) struct QGraph {
     pub(crate) inc: Csr<QEdge>,
 }
 
+/// What [`QGraph::build`] keeps per edge while it builds: the `(source, edge)` list (16 bytes),
+/// the incoming list made from it (16), and the outgoing and incoming CSR copies (12 each).
+const GRAPH_EDGE_BYTES: usize = 56;
+
+/// Label sets a round of synthesis keeps per node at once: lower and upper bounds forward and
+/// backward, and the pending rows of the fixpoint running.
+const ROUND_LABEL_SETS: usize = 5;
+
+/// What a graph of `nodes` nodes and `edges` edges costs, with `label_sets` label rows of `cols`
+/// bits per node, in units of `max_states`: one per node (its entry and its index slot, about a
+/// store state's [`Config::STATE_BYTES`](guarantor_compose::Config::STATE_BYTES)), plus the
+/// bytes of the edges and of the label rows. A row has a bit per state of `N`, so on a large `N`
+/// the labels, not the nodes, are what fills memory.
+pub(crate) fn graph_units(
+    nodes: usize,
+    edges: usize,
+    edge_bytes: usize,
+    label_sets: usize,
+    cols: usize,
+) -> usize {
+    let row = cols.div_ceil(64) * 8;
+    nodes
+        + guarantor_compose::Config::units_for_bytes(
+            edges.saturating_mul(edge_bytes) + nodes.saturating_mul(label_sets * row),
+        )
+}
+
 impl QGraph {
-    /// Builds the nodes reachable from `(block(m0), p0)` by may edges.
+    /// Builds the nodes reachable from `(block(m0), p0)` by may edges, without labels.
+    #[cfg(test)]
     pub(crate) fn build(
         env: &Env<'_>,
         part: &Partition,
+        budget: &mut Budget<'_>,
+    ) -> Result<Self, QuotientError> {
+        Self::build_for(env, part, 0, budget)
+    }
+
+    /// Builds the nodes reachable from `(block(m0), p0)` by may edges for a round of synthesis
+    /// whose labels have `cols` bits a row. The state budget counts the nodes, edges and the
+    /// round's label rows ([`graph_units`]), so the limit is hit while the graph is built rather
+    /// than when the labels are allocated.
+    pub(crate) fn build_for(
+        env: &Env<'_>,
+        part: &Partition,
+        cols: usize,
         budget: &mut Budget<'_>,
     ) -> Result<Self, QuotientError> {
         let medges = abstract_edges(env, part);
@@ -244,7 +285,13 @@ impl QGraph {
                     },
                 ));
             }
-            budget.check_states(g.nodes.len())?;
+            budget.check_states(graph_units(
+                g.nodes.len(),
+                edges.len(),
+                GRAPH_EDGE_BYTES,
+                ROUND_LABEL_SETS,
+                cols,
+            ))?;
         }
         let k = g.nodes.len();
         let inc: Vec<(u32, QEdge)> = edges
@@ -311,5 +358,48 @@ impl Builder {
             self.nodes.push((b, p));
         }
         id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use guarantor_compose::{ComposeError, Config};
+    use guarantor_lts::{Lts, LtsBuilder};
+
+    use super::*;
+
+    /// A ring of `n` states on `a`.
+    fn ring(n: usize) -> Lts {
+        let mut b = LtsBuilder::new();
+        b.ensure_states(n).unwrap();
+        for i in 0..n {
+            b.add_transition_named(StateId::must(i), "a", StateId::must((i + 1) % n))
+                .unwrap();
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn the_state_limit_counts_the_label_rows_of_a_round() {
+        let m = ring(4);
+        let env = Env::new(&m, &[], &Config::default()).unwrap();
+        let mut discrete = Partition::new(m.num_states());
+        for s in 0..m.num_states() as u32 {
+            discrete.isolate(s);
+        }
+        // Four nodes; twenty units leave room for them and their edges, not for rows of 64 000
+        // bits of a subject with that many states.
+        let config = Config::default().with_max_states(20);
+        let graph = QGraph::build_for(&env, &discrete, 1, &mut config.budget().unwrap()).unwrap();
+        assert_eq!(graph.len(), 4);
+        let err =
+            QGraph::build_for(&env, &discrete, 64_000, &mut config.budget().unwrap()).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                QuotientError::Compose(ComposeError::StateLimit { limit: 20 })
+            ),
+            "{err:?}"
+        );
     }
 }

@@ -38,7 +38,7 @@ use crate::bits::{Csr, Labels, ones};
 use crate::equiv::classes;
 use crate::error::QuotientError;
 use crate::labels::{DeltaLabels, backward_image, forward_image};
-use crate::modal::{AbsEdge, error_must, group_edges};
+use crate::modal::{AbsEdge, error_must, graph_units, group_edges};
 use crate::partition::Partition;
 use crate::problem::{Env, Subject};
 
@@ -633,7 +633,7 @@ impl<'a> Refiner<'a> {
             let created = self.nodes.len();
             let edges = self.node_edges(q);
             work.extend(created as u32..self.nodes.len() as u32);
-            budget.check_states(self.nodes.len())?;
+            budget.check_states(self.units())?;
             let anc = |x: u32| {
                 if (x as usize) < first_new {
                     x
@@ -1008,6 +1008,21 @@ impl<'a> Refiner<'a> {
     }
 
     /// The number of nodes of the abstract graph (unreachable ones included: nodes never go).
+    /// What the refiner holds, in units of `max_states` ([`graph_units`]): a unit per node of the
+    /// abstract graph, plus its edges (each kept in `out` and `inc`, 24 bytes apiece, counted from
+    /// the last rebuild of `inc`) and the rows of both lower labellings with their pending rows
+    /// (four label sets of a bit per state of `N`).
+    fn units(&self) -> usize {
+        const REFINER_EDGE_BYTES: usize = 2 * std::mem::size_of::<Edge>();
+        graph_units(
+            self.nodes.len(),
+            self.inc.len(),
+            REFINER_EDGE_BYTES,
+            4,
+            self.subject.n,
+        )
+    }
+
     pub(crate) fn num_nodes(&self) -> usize {
         self.nodes.len()
     }

@@ -334,7 +334,7 @@ impl Run<'_> {
         step: usize,
         budget: &mut Budget<'_>,
     ) -> Result<(), QuotientError> {
-        let graph = QGraph::build(self.env, part, budget)?;
+        let graph = QGraph::build_for(self.env, part, self.subject.n, budget)?;
         let all_must = |f: fn(&crate::modal::QEdge) -> bool| {
             (0..graph.len() as u32).all(|q| graph.out.of(q).iter().all(f))
         };
