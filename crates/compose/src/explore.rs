@@ -18,7 +18,7 @@ use guarantor_lts::{ActionId, StateId};
 use crate::config::Budget;
 use crate::error::ComposeError;
 use crate::product::{Product, Scratch};
-use crate::safety::Stats;
+use crate::stats::Stats;
 use crate::store::{Fields, PackedStore, Store, WideStore};
 use crate::verdict::{Counterexample, Violation};
 

@@ -114,6 +114,7 @@ pub mod priority;
 pub mod product;
 pub mod replay;
 pub mod safety;
+mod stats;
 mod store;
 pub mod system;
 #[cfg(test)]

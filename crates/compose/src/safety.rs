@@ -16,22 +16,7 @@ use crate::explore::{Visitor, search};
 use crate::product::Product;
 use crate::verdict::{Certificate, Counterexample, Verdict, Violation};
 
-/// What an exploration visited.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Stats {
-    /// Distinct product states discovered (error tuples not included).
-    pub states: usize,
-    /// Product transitions enumerated from expanded states (those into error tuples included).
-    pub transitions: usize,
-}
-
-impl Stats {
-    pub(crate) fn with_states(mut self, states: usize) -> Self {
-        self.states = states;
-        self
-    }
-}
+pub use crate::stats::Stats;
 
 /// The result of a safety check: the verdict and what it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
