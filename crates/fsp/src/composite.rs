@@ -8,38 +8,18 @@
 //! the nested product and are treated as hidden by [`System::is_hidden`](crate::System::is_hidden).
 //! Relabelling and prefixing never touch these fresh names (in LTSA they are already tau).
 
-use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::ast::{CBody, CompositeDef, HideSpec, ProcessDef, RelabelItem};
+use crate::ast::{CBody, CompositeDef, ProcessDef};
+use crate::ctx::{Ctx, param_values};
 use crate::error::{ErrorKind, Pos, RawError};
 use crate::eval::{Env, Globals, Value};
-use crate::machine::{Machine, TAU};
+use crate::labels::{FRESH_MARK, Hider, Relabelling};
+use crate::machine::Machine;
 use crate::process::compile;
 
 /// How many composite levels (references and nested bodies) may nest.
 const MAX_COMPOSITE_DEPTH: usize = 100;
-
-/// The marker that makes an action name internal to one nested composite.
-pub(crate) const FRESH_MARK: char = '#';
-
-/// A compiled process: its name and argument values.
-pub(crate) type CacheKey = (String, Vec<Value>);
-
-/// Shared state of one elaboration: definitions, caches, warnings, limits.
-#[derive(Debug)]
-pub(crate) struct Ctx<'m> {
-    pub(crate) globals: &'m Globals,
-    processes: HashMap<&'m str, &'m ProcessDef>,
-    composites: HashMap<&'m str, &'m CompositeDef>,
-    pub(crate) cache: RefCell<HashMap<CacheKey, Rc<Machine>>>,
-    warnings: RefCell<Vec<(String, Pos)>>,
-    warned: RefCell<std::collections::HashSet<(String, Pos)>>,
-    pub(crate) max_states: usize,
-    pub(crate) max_transitions: usize,
-    fresh: Cell<u32>,
-}
 
 /// One component during elaboration: a machine, or a nested composite to compose first.
 #[derive(Debug, Clone)]
@@ -113,230 +93,6 @@ impl Comp {
                 ..self
             },
         }
-    }
-}
-
-impl<'m> Ctx<'m> {
-    pub(crate) fn new(
-        globals: &'m Globals,
-        processes: &'m [ProcessDef],
-        composites: &'m [CompositeDef],
-        max_states: usize,
-        max_transitions: usize,
-    ) -> Self {
-        Self {
-            globals,
-            processes: processes.iter().map(|p| (p.name.as_str(), p)).collect(),
-            composites: composites.iter().map(|c| (c.name.as_str(), c)).collect(),
-            cache: RefCell::default(),
-            warnings: RefCell::default(),
-            warned: RefCell::default(),
-            max_states,
-            max_transitions,
-            fresh: Cell::new(0),
-        }
-    }
-
-    pub(crate) fn process(&self, name: &str) -> Option<&'m ProcessDef> {
-        self.processes.get(name).copied()
-    }
-
-    pub(crate) fn composite(&self, name: &str) -> Option<&'m CompositeDef> {
-        self.composites.get(name).copied()
-    }
-
-    pub(crate) fn warn(&self, msg: String, pos: Pos) {
-        // The same problem in many instances is reported once; a set, because a model with many
-        // out-of-range instances warns thousands of times (a linear scan made that quadratic).
-        if self.warned.borrow_mut().insert((msg.clone(), pos)) {
-            self.warnings.borrow_mut().push((msg, pos));
-        }
-    }
-
-    pub(crate) fn take_warnings(&self) -> Vec<(String, Pos)> {
-        std::mem::take(&mut self.warnings.borrow_mut())
-    }
-
-    pub(crate) fn state_limit(&self, pos: Pos) -> RawError {
-        RawError::new(
-            ErrorKind::Limit(format!(
-                "elaboration exceeds the limit of {} states or {} transitions in one process",
-                self.max_states, self.max_transitions
-            )),
-            pos,
-        )
-    }
-
-    /// Evaluates arguments (or the defaults when none are given) for a definition's parameters.
-    pub(crate) fn args(
-        &self,
-        def_params: &ProcessDef,
-        name: &str,
-        args: &[crate::ast::Expr],
-        env: &Env<'_>,
-        pos: Pos,
-    ) -> Result<Vec<Value>, RawError> {
-        param_values(self.globals, &def_params.params, name, args, env, pos)
-    }
-}
-
-fn param_values(
-    globals: &Globals,
-    params: &[crate::ast::Param],
-    name: &str,
-    args: &[crate::ast::Expr],
-    env: &Env<'_>,
-    pos: Pos,
-) -> Result<Vec<Value>, RawError> {
-    if args.is_empty() {
-        let mut d = Env::new(globals);
-        let mut out = Vec::new();
-        for p in params {
-            let v = d.eval(&p.default)?;
-            d.vars.push((Rc::from(p.name.as_str()), v.clone()));
-            out.push(v);
-        }
-        return Ok(out);
-    }
-    if args.len() != params.len() {
-        return Err(RawError::new(
-            ErrorKind::Arity {
-                name: name.to_string(),
-                expected: params.len(),
-                found: args.len(),
-            },
-            pos,
-        ));
-    }
-    args.iter().map(|a| env.eval(a)).collect()
-}
-
-/// Applies a process definition's alphabet extension, relabelling and hiding, in LTSA's order.
-pub(crate) fn finish_process(
-    _ctx: &Ctx<'_>,
-    def: &ProcessDef,
-    env: &Env<'_>,
-    mut m: Machine,
-) -> Result<Machine, RawError> {
-    if let Some(ext) = &def.alpha_ext {
-        for name in env.set(ext)? {
-            m.action(&name);
-        }
-    }
-    if !def.relabel.is_empty() {
-        let rel = Relabelling::new(env, &def.relabel)?;
-        m = m.rename(|n| rel.apply(n));
-    }
-    if let Some(h) = &def.hide {
-        let hider = Hider::new(env, h)?;
-        m = m.rename(|n| {
-            vec![if hider.hides(n) {
-                TAU.to_string()
-            } else {
-                n.to_string()
-            }]
-        });
-    }
-    Ok(m)
-}
-
-/// The prefixes of an action name at label boundaries, longest first: `a.b.c`, `a.b`, `a`.
-fn dot_prefixes(name: &str) -> impl Iterator<Item = &str> {
-    std::iter::once(name).chain(name.rmatch_indices('.').map(move |(i, _)| &name[..i]))
-}
-
-/// A relabelling `/{new/old, ...}`: old labels match as prefixes (`old` renames `old.x` too).
-#[derive(Debug)]
-pub(crate) struct Relabelling {
-    map: HashMap<String, Vec<String>>,
-}
-
-impl Relabelling {
-    pub(crate) fn new(env: &Env<'_>, items: &[RelabelItem]) -> Result<Self, RawError> {
-        let mut map: HashMap<String, Vec<String>> = HashMap::new();
-        Self::collect(env, items, &mut map)?;
-        Ok(Self { map })
-    }
-
-    fn collect(
-        env: &Env<'_>,
-        items: &[RelabelItem],
-        map: &mut HashMap<String, Vec<String>>,
-    ) -> Result<(), RawError> {
-        for item in items {
-            match item {
-                RelabelItem::Pair { new, old } => {
-                    for (n, binds) in env.expand(new)? {
-                        for (o, _) in env.with(&binds).expand(old)? {
-                            let targets = map.entry(o).or_default();
-                            if !targets.contains(&n) {
-                                targets.push(n.clone());
-                            }
-                        }
-                    }
-                }
-                RelabelItem::Forall(ix, inner) => {
-                    for (_, binds) in env.index_combos(ix)? {
-                        Self::collect(&env.with(&binds), inner, map)?;
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The new names of an action.
-    pub(crate) fn apply(&self, name: &str) -> Vec<String> {
-        if name.contains(FRESH_MARK) {
-            return vec![name.to_string()];
-        }
-        for prefix in dot_prefixes(name) {
-            if let Some(news) = self.map.get(prefix) {
-                let rest = &name[prefix.len()..];
-                return news.iter().map(|n| format!("{n}{rest}")).collect();
-            }
-        }
-        vec![name.to_string()]
-    }
-
-    /// Whether two different old labels may end up with the same new name.
-    pub(crate) fn merges(&self) -> bool {
-        let mut seen = std::collections::HashSet::new();
-        self.map.values().flatten().any(|n| !seen.insert(n.clone()))
-    }
-}
-
-/// Hiding `\S` or interface `@S`, matching by label prefix.
-#[derive(Debug)]
-pub(crate) struct Hider {
-    names: std::collections::HashSet<String>,
-    interface: bool,
-}
-
-impl Hider {
-    pub(crate) fn new(env: &Env<'_>, spec: &HideSpec) -> Result<Self, RawError> {
-        let (set, interface) = match spec {
-            HideSpec::Hide(s) => (s, false),
-            HideSpec::Interface(s) => (s, true),
-        };
-        Ok(Self {
-            names: env.set(set)?.into_iter().collect(),
-            interface,
-        })
-    }
-
-    pub(crate) fn listed(&self, name: &str) -> bool {
-        dot_prefixes(name).any(|p| self.names.contains(p))
-    }
-
-    pub(crate) fn hides(&self, name: &str) -> bool {
-        name.contains(FRESH_MARK) || self.listed(name) != self.interface
-    }
-
-    pub(crate) fn into_parts(self) -> (Vec<String>, bool) {
-        let mut v: Vec<String> = self.names.into_iter().collect();
-        v.sort();
-        (v, self.interface)
     }
 }
 
@@ -491,8 +247,7 @@ impl<'m> Ctx<'m> {
         }
         if let Some(h) = &def.hide {
             let hider = Rc::new(Hider::new(&inner_env, h)?);
-            let k = self.fresh.get();
-            self.fresh.set(k + 1);
+            let k = self.next_fresh();
             tmp = tmp
                 .into_iter()
                 .map(|c| {

@@ -76,8 +76,10 @@
 
 mod ast;
 mod composite;
+mod ctx;
 pub mod error;
 mod eval;
+mod labels;
 mod lexer;
 mod machine;
 mod parser;
@@ -91,9 +93,11 @@ use guarantor_lts::{Lts, StateId};
 pub use error::{ErrorKind, FspError, Location, Warning};
 
 use ast::{CompositeDef, ConstDef, ProcessDef};
-use composite::{Comp, Ctx, FRESH_MARK, Hider};
+use composite::Comp;
+use ctx::Ctx;
 use error::{RawError, SourceMap};
 use eval::{Env, Globals, Value};
+use labels::{FRESH_MARK, Hider};
 
 /// Size limits for elaboration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,10 +14,11 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::ast::{Branch, ProcessDef, Term};
-use crate::composite::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{ErrorKind, Pos, RawError};
 use crate::eval::{Binding, Env, Value};
-use crate::machine::Machine;
+use crate::labels::{Hider, Relabelling};
+use crate::machine::{Machine, TAU};
 
 /// How long a chain of aliases (`P = Q, Q = R, ...`) may be.
 const MAX_ALIAS_DEPTH: usize = 1000;
@@ -68,7 +69,7 @@ pub(crate) fn compile(
     c.drain()?;
     c.compile_unreachable()?;
     c.m.keep_reachable();
-    let mut m = crate::composite::finish_process(ctx, def, &base, c.m)?;
+    let mut m = finish_process(ctx, def, &base, c.m)?;
     if def.flags.minimal {
         if m.trans.iter().any(|t| t.1 == 0) {
             ctx.warn(
@@ -459,4 +460,33 @@ fn term_pos(t: &Term) -> Pos {
         Term::Ref { pos, .. } => *pos,
         Term::If(c, _, _) => c.pos,
     }
+}
+
+/// Applies a process definition's alphabet extension, relabelling and hiding, in LTSA's order.
+pub(crate) fn finish_process(
+    _ctx: &Ctx<'_>,
+    def: &ProcessDef,
+    env: &Env<'_>,
+    mut m: Machine,
+) -> Result<Machine, RawError> {
+    if let Some(ext) = &def.alpha_ext {
+        for name in env.set(ext)? {
+            m.action(&name);
+        }
+    }
+    if !def.relabel.is_empty() {
+        let rel = Relabelling::new(env, &def.relabel)?;
+        m = m.rename(|n| rel.apply(n));
+    }
+    if let Some(h) = &def.hide {
+        let hider = Hider::new(env, h)?;
+        m = m.rename(|n| {
+            vec![if hider.hides(n) {
+                TAU.to_string()
+            } else {
+                n.to_string()
+            }]
+        });
+    }
+    Ok(m)
 }
