@@ -67,14 +67,16 @@ mod dfa;
 mod error;
 mod learner;
 pub mod method;
+mod queries;
 mod table;
 mod teacher;
 
 pub use config::{CexStrategy, LearnerConfig, Stats};
 pub use dfa::{Dfa, Symbol, Word, word};
 pub use error::{LearnError, LstarError};
-pub use learner::{Learner, Queries, Step};
+pub use learner::{Learner, Step};
 pub use method::{Asym, AsymN, AsymWeakest, Sym};
+pub use queries::Queries;
 pub use teacher::{DfaTeacher, EqAnswer, Outcome, Teacher, learn};
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.

@@ -12,7 +12,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use crate::cache::{Cache, Known, Probe};
 use crate::config::Stats;
 use crate::dfa::{Dfa, Symbol, Word};
-use crate::learner::Queries;
+use crate::queries::Queries;
 
 /// One row: its word and how many of its cells (a prefix of the columns) are filled. The cell
 /// values live in [`Table::bits`].
