@@ -134,8 +134,22 @@ impl ReduceMemo {
             return r.clone();
         }
         self.misses += 1;
-        let limit = a.1.num_states() * b.1.num_states();
-        let config = Config::new().with_max_states(limit.max(1));
+        // No product is larger than this: the limit only guards against overflow. The state
+        // budget also counts stored transitions (Config::max_states), so they are bounded the
+        // same way: every pair of moves synchronised, or one moving while the other stays.
+        let (sa, sb) = (a.1.num_states(), b.1.num_states());
+        let (ta, tb) = (a.1.num_transitions(), b.1.num_transitions());
+        let transitions = ta
+            .saturating_mul(tb)
+            .saturating_add(ta.saturating_mul(sb))
+            .saturating_add(tb.saturating_mul(sa));
+        let limit = sa
+            .saturating_mul(sb)
+            .max(1)
+            .saturating_add(Config::units_for_bytes(
+                transitions.saturating_mul(Config::TRANSITION_BYTES),
+            ));
+        let config = Config::new().with_max_states(limit);
         let r = compose(&[a.1, b.1], &config).ok().and_then(|product| {
             let merged = shrink(&hide(&product, hidden.iter().map(String::as_str)))?;
             Some((self.id(&merged), Rc::new(product), Rc::new(merged)))
