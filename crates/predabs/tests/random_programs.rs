@@ -183,9 +183,13 @@ proptest! {
         let preds = Predicates::initial(&sys, &[]);
         let mode = if cartesian { Mode::Cartesian { max_cube: 2 } } else { Mode::Exact };
         let mut prover = NativeProver::new();
-        let parts = (0..sys.components.len())
-            .map(|c| abstract_component(&sys, c, &preds, mode, true, 100_000, &mut prover).unwrap())
+        let parts: Result<Vec<_>, _> = (0..sys.components.len())
+            .map(|c| abstract_component(&sys, c, &preds, mode, true, 100_000, &mut prover))
             .collect();
+        // A transition whose cone holds more than 16 predicates is refused by design (explicit
+        // enumeration would take 2^n prover calls); such a program has no abstraction to test.
+        prop_assume!(!matches!(parts, Err(PredabsError::ConeTooLarge { .. })));
+        let parts = parts.unwrap();
         let abs = assemble(&sys, &preds, parts).unwrap();
         let product = guarantor_compose::compose(&abs.ltss(), &ComposeConfig::default()).unwrap();
         for run in concrete_runs(&sys, 6) {
@@ -209,6 +213,8 @@ proptest! {
             // The documented incompleteness: refinement needed an atom mixing a component's
             // locals with `g`, which is not tracked. No verdict, so nothing to compare.
             Err(PredabsError::NoProgress { skipped, .. }) if !skipped.is_empty() => return Ok(()),
+            // A cone of more than 16 predicates is refused by design (see above): no verdict.
+            Err(PredabsError::ConeTooLarge { .. }) => return Ok(()),
             Err(e) => panic!("{e}\nprogram:\n{src}"),
         };
         match &report.verdict {
