@@ -281,7 +281,7 @@ fn main() {
         };
         let c: Vec<&Lts> = comps.iter().collect();
         let p: Vec<&Lts> = props.iter().collect();
-        let two = Mode::TwoWay { groups: None };
+        let two = Mode::TwoWay { first: None };
         let base = CircConfig::default();
         let nwar = run(&c, &p, base.clone(), timeout);
         let nw = run(

@@ -771,15 +771,11 @@ impl<'a> Acr<'a> {
 
 /// The certificate: the assumptions of the kept premises, labelled by prepared component.
 fn certificate(sys: &PreparedSystem, view: &View, g: &[Lts]) -> Certificate {
-    Certificate {
-        assumptions: (0..sys.len())
+    Certificate::new(
+        (0..sys.len())
             .filter(|&i| view.rule.needed[i])
-            .map(|i| Assumption {
-                component: sys.labels()[i].clone(),
-                lts: g[i].clone(),
-            })
-            .collect(),
-    }
+            .map(|i| Assumption::new(sys.stands_for()[i].iter().copied(), g[i].clone())),
+    )
 }
 
 /// Lemma 4(1) for the (extended) counterexample `t` of premise `i`: if for a closure `G` in

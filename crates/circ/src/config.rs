@@ -8,6 +8,7 @@
 //! fast choices.
 
 use guarantor_compose::Config;
+use guarantor_lts::ComponentId;
 
 /// How the system is decomposed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -16,11 +17,11 @@ pub enum Mode {
     /// One assumption per component (the paper's NW). Default.
     #[default]
     NWay,
-    /// Two groups of components, each composed eagerly first (the paper's 2W). `groups[c]` is
-    /// 0 or 1 for component `c`; `None` puts the first half (rounded up) in group 0.
+    /// Two groups of components, each composed eagerly first (the paper's 2W): the components
+    /// in `first`, and the rest. `None` puts the first half (rounded up) in the first group.
     TwoWay {
-        /// The group of each component, or `None` for first half / second half.
-        groups: Option<Vec<u8>>,
+        /// The components of the first group, or `None` for first half / second half.
+        first: Option<Vec<ComponentId>>,
     },
 }
 
@@ -95,7 +96,7 @@ impl Default for CexPerIteration {
 ///
 /// ```
 /// use guarantor_circ::{CircConfig, Mode};
-/// let config = CircConfig::default().with_alphabet_refinement(false).with_mode(Mode::TwoWay { groups: None });
+/// let config = CircConfig::default().with_alphabet_refinement(false).with_mode(Mode::TwoWay { first: None });
 /// assert!(!config.alphabet_refinement);
 /// ```
 #[derive(Clone, Debug)]

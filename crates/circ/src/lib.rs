@@ -187,25 +187,16 @@ pub fn check_circ(
     properties: &[&Lts],
     config: &CircConfig,
 ) -> Result<CircReport, CircError> {
-    let labels = (0..components.len()).map(|c| c.to_string()).collect();
-    run(components, properties, config, labels)
+    run(components, properties, config)
 }
 
-/// Prepares the system with `labels` naming the original components in certificates, and runs
-/// ACR on it.
+/// Prepares the system and runs ACR on it.
 fn run(
     components: &[&Lts],
     properties: &[&Lts],
     config: &CircConfig,
-    labels: Vec<String>,
 ) -> Result<CircReport, CircError> {
-    let sys = system::prepare_labelled(
-        components,
-        properties,
-        &config.mode,
-        &config.compose,
-        labels,
-    )?;
+    let sys = system::prepare(components, properties, &config.mode, &config.compose)?;
     acr::Acr::new(&sys, config)?.run((components, properties))
 }
 

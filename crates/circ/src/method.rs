@@ -8,15 +8,15 @@
 //! ([`MethodError::Unsupported`]); a caller that wants deadlocks too runs a deadlock search beside
 //! it.
 //!
-//! **Certificate labels.** Each assumption is labelled with the problem's names of the components
-//! its premise is about: `"Input"` for one component, `"Input+Output"` for a two-way group of
-//! several (joined by `+`, in the problem's order). `"env"` stands for the component preparation
-//! adds when a property has actions that no component has: one state looping on those actions,
-//! so that the rule, like the monolithic product, lets them happen whenever the property allows;
-//! in two-way mode it joins the first group (`"Input+env"`). A problem whose components are
-//! themselves called `env` or contain `+` makes the labels ambiguous. As with
-//! [`check_circ`](crate::check_circ), the assumptions are about the prepared components
-//! ([`PreparedSystem::components`](crate::PreparedSystem::components)).
+//! **Whom each assumption stands for.** Each assumption lists the problem's components its premise
+//! is about ([`Assumption::components`](guarantor_compose::Assumption::components)): one
+//! component, or the members of a two-way group. The component preparation adds when a property
+//! has actions that no component has (`env`: one state looping on those actions, so that the
+//! rule, like the monolithic product, lets them happen whenever the property allows) stands for no
+//! user component: its assumption lists none, and in two-way mode it joins the first group without
+//! changing the group's list. As with [`check_circ`](crate::check_circ), the assumptions are about
+//! the prepared components ([`PreparedSystem::components`](crate::PreparedSystem::components),
+//! matched by [`PreparedSystem::stands_for`](crate::PreparedSystem::stands_for)).
 //!
 //! ```
 //! use guarantor_circ::{Circ, CircConfig, Mode};
@@ -33,15 +33,15 @@
 //!
 //! let report = Circ::new().check(&problem, &Config::default())?;
 //! assert!(report.verdict.is_holds());
-//! let labels: Vec<&str> = report
+//! let stands_for: Vec<Vec<&str>> = report
 //!     .verdict
 //!     .certificate()
 //!     .unwrap()
 //!     .assumptions
 //!     .iter()
-//!     .map(|a| a.component.as_str())
+//!     .map(|a| a.components.iter().map(|&c| problem.component_name(c)).collect())
 //!     .collect();
-//! assert_eq!(labels, ["Input", "Output"]);
+//! assert_eq!(stands_for, [["Input"], ["Output"]]);
 //! assert!(report.counter("sat_calls").is_some());
 //!
 //! // Two-way mode, `Input` against the rest.
@@ -73,8 +73,8 @@ use crate::error::CircError;
 /// - **Report.** The statistics are those of the largest product a premise check or composition
 ///   explored; the counters are `iterations`, `alphabet_refinements`, `sat_calls` and `max_k` (the
 ///   largest bound on the total assumption size reached), as in [`CircReport`](crate::CircReport).
-/// - **Certificate.** The assumptions of the kept premises, labelled with component names (see the
-///   [module docs](self)).
+/// - **Certificate.** The assumptions of the kept premises, each with the components it stands for
+///   (see the [module docs](self)).
 #[derive(Clone, Debug, Default)]
 pub struct Circ {
     config: CircConfig,
@@ -126,18 +126,18 @@ impl Circ {
                 "circ: the split names component {c}, but the problem has {n}"
             )));
         }
-        let groups: Vec<u8> = problem
+        let in_first = problem
             .component_ids()
-            .map(|c| u8::from(!first.contains(&c)))
-            .collect();
-        if groups.iter().all(|&g| g == 0) || groups.iter().all(|&g| g == 1) {
+            .filter(|c| first.contains(c))
+            .count();
+        if in_first == 0 || in_first == n {
             return Err(MethodError::BadSettings(format!(
                 "circ: a split must name between 1 and {} of the {n} components",
                 n.saturating_sub(1)
             )));
         }
         Ok(Mode::TwoWay {
-            groups: Some(groups),
+            first: Some(first.clone()),
         })
     }
 }
@@ -171,20 +171,13 @@ impl Method for Circ {
         let mode = self.mode(problem)?;
         // One clock for every exploration of this check (a timeout starts now).
         let config = config.started();
-        let labels: Vec<String> = problem.components().map(|(_, n, _)| n.to_owned()).collect();
         let (report, seen) = monitored(&config, |config| {
             let cc = self
                 .config
                 .clone()
                 .with_mode(mode)
                 .with_compose(config.clone());
-            crate::run(
-                &problem.component_lts(),
-                &problem.property_lts(),
-                &cc,
-                labels,
-            )
-            .map_err(method_error)
+            crate::run(&problem.component_lts(), &problem.property_lts(), &cc).map_err(method_error)
         })?;
         // Field by field: `Stats` may gain fields.
         #[allow(clippy::field_reassign_with_default)]

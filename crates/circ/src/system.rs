@@ -15,7 +15,8 @@
 //!   one state looping on them keeps that behaviour inside the rule;
 //! - in two-way mode each group is composed eagerly into one component.
 //!
-//! Certificates refer to the prepared components (labelled `"0"`, `"1+3"`, `"env"`), so they are
+//! Certificates refer to the prepared components, each standing for a set of the original ones
+//! ([`PreparedSystem::stands_for`]: one component, a group, or none for `env`), so they are
 //! re-checked against [`PreparedSystem::components`] and [`PreparedSystem::property`].
 //!
 //! Actions are numbered globally (`u32`, index into [`PreparedSystem::action_names`]); alphabets
@@ -24,7 +25,7 @@
 use std::collections::VecDeque;
 
 use guarantor_compose::{Config, compose, error_lts, merge_properties};
-use guarantor_lts::{ActionId, Lts, LtsBuilder, StateId};
+use guarantor_lts::{ActionId, ComponentId, Lts, LtsBuilder, StateId};
 use rustc_hash::FxHashMap;
 
 use crate::config::Mode;
@@ -39,7 +40,7 @@ pub(crate) type ActSet = Vec<bool>;
 pub struct PreparedSystem {
     names: Vec<String>,
     components: Vec<Lts>,
-    labels: Vec<String>,
+    stands_for: Vec<Vec<ComponentId>>,
     property: Lts,
     /// `alpha[c][a]`: component `c` has global action `a`.
     alpha: Vec<ActSet>,
@@ -63,21 +64,6 @@ pub fn prepare(
     mode: &Mode,
     config: &Config,
 ) -> Result<PreparedSystem, CircError> {
-    let labels = (0..components.len()).map(|c| c.to_string()).collect();
-    prepare_labelled(components, properties, mode, config, labels)
-}
-
-/// [`prepare`] with `labels[c]` standing for original component `c` in the labels of the prepared
-/// components (its index as text in [`prepare`]; the component's name in the
-/// [`Circ`](crate::Circ) method).
-pub(crate) fn prepare_labelled(
-    components: &[&Lts],
-    properties: &[&Lts],
-    mode: &Mode,
-    config: &Config,
-    mut labels: Vec<String>,
-) -> Result<PreparedSystem, CircError> {
-    debug_assert_eq!(labels.len(), components.len());
     if components.is_empty() {
         return Err(CircError::NoComponents);
     }
@@ -102,17 +88,26 @@ pub(crate) fn prepare_labelled(
             }
         }
     }
+    let mut stands_for: Vec<Vec<ComponentId>> = ComponentId::range(components.len())
+        .map(|c| vec![c])
+        .collect();
     let mut all_props: Vec<&Lts> = properties.to_vec();
     all_props.extend(forbid.iter());
     let property = merge_properties(&all_props, config)?;
     if let Some(env) = environment(&comps, &property)? {
         comps.push(env);
-        labels.push("env".to_owned());
+        stands_for.push(Vec::new());
     }
-    if let Mode::TwoWay { groups } = mode {
-        (comps, labels) = group(&comps, &labels, components.len(), groups.as_deref(), config)?;
+    if let Mode::TwoWay { first } = mode {
+        (comps, stands_for) = group(
+            &comps,
+            &stands_for,
+            components.len(),
+            first.as_deref(),
+            config,
+        )?;
     }
-    Ok(PreparedSystem::new(comps, labels, property))
+    Ok(PreparedSystem::new(comps, stands_for, property))
 }
 
 /// A name starting with `base` that `taken` (sorted) does not contain.
@@ -163,33 +158,31 @@ fn environment(comps: &[Lts], property: &Lts) -> Result<Option<Lts>, CircError> 
     Ok(Some(b.build()?))
 }
 
-/// Composes the components into two groups (the environment, if any, joins group 0).
+/// Composes the components into two groups: those in `first` (default: the first half, rounded
+/// up) and the rest; the environment, if any, joins the first group.
 fn group(
     comps: &[Lts],
-    labels: &[String],
+    stands_for: &[Vec<ComponentId>],
     original: usize,
-    groups: Option<&[u8]>,
+    first: Option<&[ComponentId]>,
     config: &Config,
-) -> Result<(Vec<Lts>, Vec<String>), CircError> {
-    let given: Vec<u8> = match groups {
-        Some(g) if g.len() != original => {
-            return Err(CircError::BadGrouping {
-                reason: format!("{} groups given for {original} components", g.len()),
-            });
-        }
-        Some(g) if g.iter().any(|&x| x > 1) => {
-            return Err(CircError::BadGrouping {
-                reason: "groups must be 0 or 1".to_owned(),
-            });
-        }
-        Some(g) => g.to_vec(),
-        None => (0..original).map(|c| u8::from(2 * c >= original)).collect(),
+) -> Result<(Vec<Lts>, Vec<Vec<ComponentId>>), CircError> {
+    if let Some(c) = first.into_iter().flatten().find(|c| c.index() >= original) {
+        return Err(CircError::BadGrouping {
+            reason: format!("the first group names component {c}, but there are {original}"),
+        });
+    }
+    let in_second = |c: usize| match first {
+        _ if c >= original => false, // the environment
+        Some(first) => !first.contains(&ComponentId::must(c)),
+        None => 2 * c >= original,
     };
-    let group_of = |c: usize| given.get(c).copied().unwrap_or(0);
     let mut out = Vec::new();
-    let mut out_labels = Vec::new();
-    for g in 0..2u8 {
-        let members: Vec<usize> = (0..comps.len()).filter(|&c| group_of(c) == g).collect();
+    let mut out_stands_for = Vec::new();
+    for second in [false, true] {
+        let members: Vec<usize> = (0..comps.len())
+            .filter(|&c| in_second(c) == second)
+            .collect();
         if members.is_empty() {
             continue;
         }
@@ -199,14 +192,18 @@ fn group(
         } else {
             compose(&refs, config)?
         });
-        let names: Vec<&str> = members.iter().map(|&c| labels[c].as_str()).collect();
-        out_labels.push(names.join("+"));
+        out_stands_for.push(
+            members
+                .iter()
+                .flat_map(|&c| stands_for[c].iter().copied())
+                .collect(),
+        );
     }
-    Ok((out, out_labels))
+    Ok((out, out_stands_for))
 }
 
 impl PreparedSystem {
-    fn new(components: Vec<Lts>, labels: Vec<String>, property: Lts) -> Self {
+    fn new(components: Vec<Lts>, stands_for: Vec<Vec<ComponentId>>, property: Lts) -> Self {
         let mut index: FxHashMap<String, u32> = FxHashMap::default();
         let mut names = Vec::new();
         let mut intern = |n: &str| -> u32 {
@@ -248,7 +245,7 @@ impl PreparedSystem {
         Self {
             names,
             components,
-            labels,
+            stands_for,
             property,
             alpha,
             prop_alpha,
@@ -263,12 +260,11 @@ impl PreparedSystem {
         &self.components
     }
 
-    /// The label of each prepared component: the labels of the original components it stands for
-    /// joined by `+` (their indices for [`prepare`], their names in the [`Circ`](crate::Circ)
-    /// method), or `env` for the component preparation adds for property actions no component has
-    /// (see the module docs).
-    pub fn labels(&self) -> &[String] {
-        &self.labels
+    /// For each prepared component, the original components it stands for: itself, the members
+    /// of its group in two-way mode, or none for the `env` component preparation adds for
+    /// property actions no component has (see the module docs).
+    pub fn stands_for(&self) -> &[Vec<ComponentId>] {
+        &self.stands_for
     }
 
     /// The single deterministic property.

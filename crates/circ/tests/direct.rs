@@ -80,20 +80,22 @@ fn agrees(
 }
 
 /// Re-checks a certificate on the system prepared in `mode`: every premise with all other
-/// certified assumptions, and the assumptions against the property. `index_label` turns an
-/// assumption's label into the one [`prepare`] gives (indices instead of names).
+/// certified assumptions, and the assumptions against the property. Each assumption is matched to
+/// the prepared component that stands for the same components.
 fn recheck(
     parts: &[&Lts],
     props: &[&Lts],
     mode: &Mode,
     cert: &Certificate,
-    index_label: impl Fn(&str) -> String,
 ) -> Result<(), TestCaseError> {
     let sys = prepare(parts, props, mode, &Config::default()).unwrap();
     for (k, a) in cert.assumptions.iter().enumerate() {
-        let label = index_label(&a.component);
-        let i = sys.labels().iter().position(|l| *l == label);
-        prop_assert!(i.is_some(), "unknown label {:?} ({:?})", a.component, label);
+        let i = sys.stands_for().iter().position(|s| *s == a.components);
+        prop_assert!(
+            i.is_some(),
+            "no prepared component stands for {:?}",
+            a.components
+        );
         let others: Vec<&Lts> = cert
             .assumptions
             .iter()
@@ -108,7 +110,11 @@ fn recheck(
             &Config::default(),
         )
         .unwrap();
-        prop_assert!(premise.verdict.is_holds(), "premise {} fails", a.component);
+        prop_assert!(
+            premise.verdict.is_holds(),
+            "premise {:?} fails",
+            a.components
+        );
     }
     let all: Vec<&Lts> = cert.assumptions.iter().map(|a| &a.lts).collect();
     let holds = if all.is_empty() {
@@ -123,17 +129,8 @@ fn recheck(
     Ok(())
 }
 
-/// `"C0+C2+env"` as [`prepare`] labels it: `"0+2+env"`.
-fn index_label(label: &str) -> String {
-    label
-        .split('+')
-        .map(|part| part.strip_prefix('C').unwrap_or(part))
-        .collect::<Vec<_>>()
-        .join("+")
-}
-
 fn two_way() -> Mode {
-    Mode::TwoWay { groups: None }
+    Mode::TwoWay { first: None }
 }
 
 proptest! {
@@ -156,7 +153,7 @@ proptest! {
             let report = check_circ(&parts, &props, config).unwrap();
             agrees(&format!("check_circ {name}"), &report.verdict, expected, &parts, &props)?;
             if let Verdict::Holds(cert) = &report.verdict {
-                recheck(&parts, &props, &config.mode, cert, str::to_owned)?;
+                recheck(&parts, &props, &config.mode, cert)?;
             }
         }
 
@@ -175,20 +172,18 @@ proptest! {
                 prop_assert!(report.counter(counter).is_some(), "no {}", counter);
             }
             if let Verdict::Holds(cert) = &report.verdict {
-                // Labels are names: `C<i>` and `env`, joined by `+`.
+                // Every assumption stands for components of the problem.
                 for a in &cert.assumptions {
                     prop_assert!(
-                        a.component.split('+').all(|p| p == "env" || problem.component_named(p).is_some()),
-                        "label {:?}", a.component
+                        a.components.iter().all(|c| c.index() < problem.num_components()),
+                        "components {:?}", a.components
                     );
                 }
                 let mode = match method.split() {
                     None => method.config().mode.clone(),
-                    Some(first) => Mode::TwoWay {
-                        groups: Some(problem.component_ids().map(|c| u8::from(!first.contains(&c))).collect()),
-                    },
+                    Some(first) => Mode::TwoWay { first: Some(first.to_vec()) },
                 };
-                recheck(&parts, &props, &mode, cert, index_label)?;
+                recheck(&parts, &props, &mode, cert)?;
             }
         }
     }
@@ -221,7 +216,12 @@ fn a_counterexample_stops_at_the_first_error_of_the_original_components() {
     let report = check_circ(&parts, &props, &config).unwrap();
     let cex = report.verdict.counterexample().expect("C0 reaches ERROR");
     assert_eq!(cex.trace, ["a"]);
-    assert_eq!(cex.violation, Violation::ErrorState { component: 0 });
+    assert_eq!(
+        cex.violation,
+        Violation::ErrorState {
+            component: ComponentId::must(0)
+        }
+    );
     replay(&parts, &cex.trace).unwrap();
 }
 
@@ -260,7 +260,7 @@ fn the_method_refuses_what_it_cannot_decide_and_settings_that_do_not_fit() {
         assert!(bad(e.unwrap_err()), "split {split:?}");
     }
     let wrong_groups = CircConfig::default().with_mode(Mode::TwoWay {
-        groups: Some(vec![0, 1, 1]),
+        first: Some(vec![ComponentId::must(7)]),
     });
     assert!(bad(Circ::new()
         .with_config(wrong_groups)
@@ -274,7 +274,7 @@ fn the_method_refuses_what_it_cannot_decide_and_settings_that_do_not_fit() {
     assert!(bad(Circ::new()
         .check(&Problem::new(), &config)
         .unwrap_err()));
-    // A split that fits: two-way, each group labelled by its component's name.
+    // A split that fits: two-way, each assumption standing for one of the two components.
     let report = Circ::new()
         .with_split([output])
         .check(&problem, &config)
@@ -283,16 +283,16 @@ fn the_method_refuses_what_it_cannot_decide_and_settings_that_do_not_fit() {
     assert!(
         cert.assumptions
             .iter()
-            .all(|a| a.component == "Input" || a.component == "Output"),
+            .all(|a| a.components == [input] || a.components == [output]),
         "{cert:?}"
     );
     assert_eq!(Circ::new().name(), "circ");
 }
 
 /// A property action no component has becomes the `env` component, which two-way mode puts in the
-/// first group; the label names it.
+/// first group, which still stands for `Input` alone (`env` is no user component).
 #[test]
-fn the_environment_is_labelled_env() {
+fn the_environment_joins_the_first_group() {
     let problem = small_problem().with_property(
         "Alarms",
         lts(&[
@@ -308,12 +308,18 @@ fn the_environment_is_labelled_env() {
         .check(&problem, &Config::default())
         .unwrap();
     let cert = report.verdict.certificate().unwrap();
-    let labels: Vec<&str> = cert
+    let stands_for: Vec<Vec<&str>> = cert
         .assumptions
         .iter()
-        .map(|a| a.component.as_str())
+        .map(|a| {
+            a.components
+                .iter()
+                .map(|&c| problem.component_name(c))
+                .collect()
+        })
         .collect();
-    assert_eq!(labels, ["Input+env", "Output"]);
+    assert_eq!(stands_for, [vec!["Input"], vec!["Output"]]);
+    assert!(cert.assumptions[0].lts.alphabet().contains("alarm"));
 }
 
 #[test]

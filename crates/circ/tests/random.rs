@@ -20,12 +20,12 @@ fn modes() -> Vec<(&'static str, CircConfig)> {
         (
             "2W",
             base.clone()
-                .with_mode(Mode::TwoWay { groups: None })
+                .with_mode(Mode::TwoWay { first: None })
                 .with_alphabet_refinement(false),
         ),
         (
             "2W+AR",
-            base.clone().with_mode(Mode::TwoWay { groups: None }),
+            base.clone().with_mode(Mode::TwoWay { first: None }),
         ),
         (
             "NW+AR neighbours",
@@ -68,9 +68,9 @@ fn recheck(
 ) -> Result<(), String> {
     let cert = report.verdict.certificate().ok_or("no certificate")?;
     let sys = prepare(comps, props, &config.mode, &Config::default()).map_err(|e| e.to_string())?;
-    let index = |label: &str| sys.labels().iter().position(|l| l == label);
+    let index = |stands_for: &[_]| sys.stands_for().iter().position(|s| s == stands_for);
     for (k, a) in cert.assumptions.iter().enumerate() {
-        let i = index(&a.component).ok_or("unknown label")?;
+        let i = index(&a.components).ok_or("unknown components")?;
         let others: Vec<&Lts> = cert
             .assumptions
             .iter()
@@ -81,7 +81,7 @@ fn recheck(
         let r = check_circular_premise(&sys.components()[i], &others, &a.lts, &Config::default())
             .map_err(|e| e.to_string())?;
         if !r.verdict.is_holds() {
-            return Err(format!("premise {} fails: {:?}", a.component, r.verdict));
+            return Err(format!("premise {:?} fails: {:?}", a.components, r.verdict));
         }
     }
     let all: Vec<&Lts> = cert.assumptions.iter().map(|a| &a.lts).collect();

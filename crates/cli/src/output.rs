@@ -44,7 +44,7 @@ impl Report {
             Verdict::Violated(cex) => (
                 "violated",
                 Some(cex.trace.clone()),
-                Some(describe(checker, &cex.violation)),
+                Some(checker.describe(&cex.violation)),
             ),
             _ => ("unknown", None, None),
         };
@@ -90,7 +90,7 @@ impl Report {
                 .assumptions
                 .iter()
                 .map(|a| {
-                    json!({"component": a.component, "states": a.states, "transitions": a.transitions})
+                    json!({"component": a.label, "states": a.states, "transitions": a.transitions})
                 })
                 .collect();
         }
@@ -127,20 +127,6 @@ impl Report {
     }
 }
 
-fn describe(checker: &Checker, violation: &Violation) -> String {
-    match violation {
-        Violation::Property { index } => checker.properties().nth(*index).map_or_else(
-            || format!("property #{index}"),
-            |(n, _)| format!("property {n}"),
-        ),
-        Violation::ErrorState { component } => checker.components().nth(*component).map_or_else(
-            || format!("component #{component}"),
-            |(n, _)| format!("ERROR in {n}"),
-        ),
-        _ => "unknown".to_owned(),
-    }
-}
-
 fn print_trace(title: &str, trace: &[String]) {
     outln!(
         "{title} ({} step{}):",
@@ -174,7 +160,7 @@ pub(crate) fn print_report(report: &Report, json: bool) {
     for a in &report.assumptions {
         outln!(
             "assumption for {}: {} states, {} transitions",
-            a.component,
+            a.label,
             a.states,
             a.transitions
         );

@@ -130,7 +130,7 @@ fn to_json(program: &System, method: &str, report: &ProgramReport) -> Value {
         "refinements": stats.refinements.iter().map(|f| json!({"iteration": f.iteration, "trace": f.trace, "new_predicates": f.predicates})).collect::<Vec<_>>(),
         "abstract_components": abstract_states,
         "checked_components": last.components.iter().zip(&last.component_states).map(|(n, s)| json!({"name": n, "states": s})).collect::<Vec<_>>(),
-        "assumptions": last.assumptions.iter().map(|a| json!({"component": a.component, "states": a.states, "transitions": a.transitions})).collect::<Vec<_>>(),
+        "assumptions": last.assumptions.iter().map(|a| json!({"component": a.label, "states": a.states, "transitions": a.transitions})).collect::<Vec<_>>(),
         "seconds": stats.elapsed.as_secs_f64(),
     });
     let s = &last.stats;
@@ -178,7 +178,7 @@ fn print_text(program: &System, method: &str, report: &ProgramReport) {
     for a in &last.assumptions {
         outln!(
             "assumption for {}: {} states, {} transitions",
-            a.component,
+            a.label,
             a.states,
             a.transitions
         );

@@ -15,7 +15,7 @@
 //! ones a safety assumption can denote — this is exactly L(A), up to that convention for the empty
 //! trace.
 
-use guarantor_lts::{ActionId, Lts, LtsBuilder, StateId};
+use guarantor_lts::{ActionId, ComponentId, Lts, LtsBuilder, PropertyId, StateId};
 
 use crate::config::Config;
 use crate::error::ComposeError;
@@ -65,7 +65,7 @@ pub fn safety_assumption(assumption: &Lts) -> Result<Lts, ComposeError> {
 /// read by [`safety_assumption`].
 ///
 /// Violations are named as by [`check_safety`] on the components `[M, A]`:
-/// [`Violation::Property`] `{ index: 0 }` for `P`, [`Violation::ErrorState`] `{ component: 0 }`
+/// [`Violation::Property`] `{ property: p0 }` for `P`, [`Violation::ErrorState`] `{ component: c0 }`
 /// when `M` reaches its `ERROR` (the assumption never does, having lost its rejecting states).
 ///
 /// # Errors
@@ -88,8 +88,8 @@ pub fn check_triple(
 /// offers an action `a` on which `P_err` goes to pi — whether or not the assumptions allow `a` — or
 /// on which `M` enters its `ERROR`; and, as in any safety check, a reachable error tuple (an action
 /// of `P` that `M` does not have may move `P_err` to pi on its own). The counterexample includes
-/// that last step, and its violation is [`Violation::Property`] `{ index: 0 }` (the guarantee) or
-/// [`Violation::ErrorState`] `{ component: 0 }` (`M`).
+/// that last step, and its violation is [`Violation::Property`] `{ property: p0 }` (the guarantee) or
+/// [`Violation::ErrorState`] `{ component: c0 }` (`M`).
 ///
 /// ```
 /// use guarantor_compose::{ag::check_circular_premise, Config};
@@ -189,7 +189,9 @@ impl Visitor for Circular<'_, '_> {
         let (m, p_err) = (self.product.components()[0], self.product.components()[1]);
         m.outgoing(tuple[0]).iter().find_map(|e| {
             let violation = if m.is_error(e.target) {
-                Violation::ErrorState { component: 0 }
+                Violation::ErrorState {
+                    component: ComponentId::must(0),
+                }
             } else {
                 let pa = self.links.to_property[e.action.index()]?;
                 // P_err is complete over its alphabet and deterministic: exactly one edge.
@@ -197,7 +199,9 @@ impl Visitor for Circular<'_, '_> {
                 if !p_err.is_error(next) {
                     return None;
                 }
-                Violation::Property { index: 0 }
+                Violation::Property {
+                    property: PropertyId::must(0),
+                }
             };
             let last = Some(self.links.to_product[e.action.index()]);
             Some(Hit {

@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use guarantor_compose::{check_safety, error_actions::ErrorActions, Config, Violation};
-//! use guarantor_lts::{LtsBuilder, StateId};
+//! use guarantor_lts::{ComponentId, LtsBuilder, PropertyId, StateId};
 //! // M = (a -> ERROR | b -> M), and a property over `b` alone that M cannot break.
 //! let mut b = LtsBuilder::new();
 //! b.ensure_states(2)?;
@@ -39,7 +39,7 @@
 //! assert_eq!(cex.trace, ["a", "__guarantor_error_0"]);
 //! let back = adapted.restore(&[&m], &[&p], cex)?;
 //! assert_eq!(back.trace, ["a"]);
-//! assert_eq!(back.violation, Violation::ErrorState { component: 0 });
+//! assert_eq!(back.violation, Violation::ErrorState { component: ComponentId::must(0) });
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -186,6 +186,7 @@ mod tests {
     use super::ErrorActions;
     use crate::replay::{find_violation, replay};
     use crate::{Config, Violation, check_safety};
+    use guarantor_lts::{ComponentId, PropertyId};
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
@@ -255,11 +256,18 @@ mod tests {
         assert_eq!(adapted.action(1), Some("__guarantor_error_1"));
         let cex = crate::Counterexample::new(
             ["a", "c", "c"].map(String::from).to_vec(),
-            Violation::Property { index: 0 },
+            Violation::Property {
+                property: PropertyId::must(0),
+            },
         );
         let back = adapted.restore(&[&n, &m], &[&p], &cex).unwrap();
         assert_eq!(back.trace, ["a"]);
-        assert_eq!(back.violation, Violation::ErrorState { component: 1 });
+        assert_eq!(
+            back.violation,
+            Violation::ErrorState {
+                component: ComponentId::must(1)
+            }
+        );
         // The verdicts agree.
         let guarded = adapted.guard(&p).unwrap();
         let rewritten = check_safety(&adapted.components(), &[&guarded], &Config::default());

@@ -38,7 +38,7 @@
 //!
 //! ```
 //! use guarantor_compose::{check_safety, replay, Config, Verdict, Violation};
-//! use guarantor_lts::{Lts, LtsBuilder, StateId};
+//! use guarantor_lts::{Lts, LtsBuilder, PropertyId, StateId};
 //!
 //! /// An LTS from `(source, action, target)` triples; state 0 is initial.
 //! fn lts(edges: &[(usize, &str, usize)]) -> Result<Lts, guarantor_lts::LtsError> {
@@ -63,7 +63,7 @@
 //! let report = check_safety(&[&input, &eager], &[&order], &Config::default())?;
 //! let Verdict::Violated(cex) = &report.verdict else { panic!("expected a violation") };
 //! assert_eq!(cex.trace, ["output"]);
-//! assert_eq!(cex.violation, Violation::Property { index: 0 });
+//! assert_eq!(cex.violation, Violation::Property { property: PropertyId::must(0) });
 //! // Evidence can be re-checked independently:
 //! replay::replay(&[&input, &eager], &cex.trace)?;
 //! assert!(replay::violates(&[&input, &eager], &[&order], &cex.trace)?);

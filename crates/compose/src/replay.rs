@@ -12,7 +12,7 @@
 
 use std::ops::ControlFlow;
 
-use guarantor_lts::{ActionId, Lts, StateId};
+use guarantor_lts::{ActionId, ComponentId, Lts, StateId};
 use rustc_hash::FxHashSet;
 
 use crate::error::ComposeError;
@@ -25,8 +25,8 @@ use crate::verdict::Violation;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ReplayError {
-    /// Component `component` cannot perform step `step` (0-based), even after tau steps, on its
-    /// own projection of the trace.
+    /// Component `component` (its position among the replayed components) cannot perform step
+    /// `step` (0-based), even after tau steps, on its own projection of the trace.
     #[error("step {step} ({action:?}): component {component} refuses it")]
     Refused {
         /// The 0-based position of the refused action in the trace.
@@ -34,7 +34,7 @@ pub enum ReplayError {
         /// The refused action.
         action: String,
         /// The component that refuses.
-        component: usize,
+        component: ComponentId,
     },
     /// Every component can follow its own projection up to step `step`, but no synchronised run of
     /// the composition can (the components' choices do not fit together).
@@ -95,7 +95,7 @@ fn start(product: &Product<'_>, scratch: &mut Scratch) -> Tuples {
 ///
 /// ```
 /// use guarantor_compose::replay::{replay, ReplayError};
-/// use guarantor_lts::{LtsBuilder, StateId};
+/// use guarantor_lts::{ComponentId, LtsBuilder, StateId};
 /// // M = (a -> tau -> M), Once = (a -> STOP)
 /// let mut b = LtsBuilder::new();
 /// b.ensure_states(2)?;
@@ -110,7 +110,7 @@ fn start(product: &Product<'_>, scratch: &mut Scratch) -> Tuples {
 /// assert!(replay(&[&m], &["a", "b"]).is_ok()); // "b" is in no alphabet: unobserved
 /// assert_eq!(
 ///     replay(&[&m, &once], &["a", "a"]),
-///     Err(ReplayError::Refused { step: 1, action: "a".into(), component: 1 })
+///     Err(ReplayError::Refused { step: 1, action: "a".into(), component: ComponentId::must(1) })
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -145,7 +145,7 @@ fn explain<S: AsRef<str>>(components: &[&Lts], trace: &[S], failed: usize) -> Re
             return ReplayError::Refused {
                 step,
                 action,
-                component: c,
+                component: ComponentId::must(c),
             };
         }
     }
@@ -193,7 +193,7 @@ pub fn find_violation<S: AsRef<str>>(
 ///
 /// ```
 /// use guarantor_compose::{replay::first_violation, Violation};
-/// use guarantor_lts::{LtsBuilder, StateId};
+/// use guarantor_lts::{ComponentId, LtsBuilder, StateId};
 /// // M = (a -> ERROR) with a local `b` loop at the start.
 /// let mut b = LtsBuilder::new();
 /// b.ensure_states(2)?;
@@ -202,7 +202,7 @@ pub fn find_violation<S: AsRef<str>>(
 /// b.set_error(StateId::must(1))?;
 /// let m = b.build()?;
 /// let found = first_violation(&[&m], &[], &["b", "a", "b"])?;
-/// assert_eq!(found, Some((2, Violation::ErrorState { component: 0 })));
+/// assert_eq!(found, Some((2, Violation::ErrorState { component: ComponentId::must(0) })));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///

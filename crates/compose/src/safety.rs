@@ -7,7 +7,7 @@
 //! (see `docs/benchmarks.md`). Because the walk is breadth first, the counterexample is a shortest
 //! one (counted in product steps, tau included).
 
-use guarantor_lts::{ActionId, Lts, StateId};
+use guarantor_lts::{ActionId, ComponentId, Lts, PropertyId, StateId};
 
 use crate::config::Config;
 use crate::error::ComposeError;
@@ -43,10 +43,12 @@ impl Visitor for Safety {
 /// Names the failing member `index` of a product of `components` components followed by properties.
 pub(crate) fn classify(index: usize, components: usize) -> Violation {
     if index < components {
-        Violation::ErrorState { component: index }
+        Violation::ErrorState {
+            component: ComponentId::must(index),
+        }
     } else {
         Violation::Property {
-            index: index - components,
+            property: PropertyId::must(index - components),
         }
     }
 }
@@ -56,7 +58,7 @@ pub(crate) fn classify(index: usize, components: usize) -> Violation {
 ///
 /// ```
 /// use guarantor_compose::{check_safety, Config, Violation};
-/// use guarantor_lts::{LtsBuilder, StateId};
+/// use guarantor_lts::{LtsBuilder, PropertyId, StateId};
 /// let [s0, s1] = [StateId::must(0), StateId::must(1)];
 /// // Worker = (start -> stop -> Worker)
 /// let mut b = LtsBuilder::new();
@@ -74,7 +76,7 @@ pub(crate) fn classify(index: usize, components: usize) -> Violation {
 /// let report = check_safety(&[&worker], &[&never_stop], &Config::default())?;
 /// let cex = report.verdict.counterexample().expect("stop is reachable");
 /// assert_eq!(cex.trace, ["start", "stop"]);
-/// assert_eq!(cex.violation, Violation::Property { index: 0 });
+/// assert_eq!(cex.violation, Violation::Property { property: PropertyId::must(0) });
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///

@@ -10,7 +10,7 @@
 //! With the `serde` feature every type here serializes. An assumption's LTS is written as
 //! `{"alphabet": [names], "states": n, "initial": i, "error": e | null, "transitions": [[s, name, t]]}`.
 
-use guarantor_lts::Lts;
+use guarantor_lts::{ComponentId, Lts, PropertyId};
 
 /// The answer of a check: the property holds (with a certificate) or is violated (with a
 /// counterexample).
@@ -55,6 +55,7 @@ impl Verdict {
 /// A run of the system that ends in a violation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub struct Counterexample {
     /// The visible actions of the run, in order; tau steps are omitted.
     pub trace: Vec<String>,
@@ -74,16 +75,17 @@ impl Counterexample {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub enum Violation {
-    /// The error state pi of the error LTS of property number `index` (in the order the properties
-    /// were given).
+    /// The error state pi of the error LTS of a property. Ids count the properties in the order
+    /// they were given (a [`Problem`](crate::method::Problem)'s ids, or positions in a slice).
     Property {
-        /// Index of the violated property.
-        index: usize,
+        /// The violated property.
+        property: PropertyId,
     },
-    /// The error state (LTSA's `ERROR`) of component number `component`.
+    /// The error state (LTSA's `ERROR`) of a component. Ids count the components in the order
+    /// they were given (a [`Problem`](crate::method::Problem)'s ids, or positions in a slice).
     ErrorState {
-        /// Index of the component.
-        component: usize,
+        /// The component that reached its error state.
+        component: ComponentId,
     },
     /// A reachable state with no outgoing transition that is not an error state.
     Deadlock,
@@ -93,6 +95,7 @@ pub enum Violation {
 /// need none and return an empty certificate.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub struct Certificate {
     /// The assumptions, one per premise that needed one.
     pub assumptions: Vec<Assumption>,
@@ -103,18 +106,37 @@ impl Certificate {
     pub fn monolithic() -> Self {
         Self::default()
     }
+
+    /// A certificate made of these assumptions.
+    pub fn new(assumptions: impl IntoIterator<Item = Assumption>) -> Self {
+        Self {
+            assumptions: assumptions.into_iter().collect(),
+        }
+    }
 }
 
-/// One assumption of a certificate: an LTS assumed about (or guaranteed by) a component.
+/// One assumption of a certificate: an LTS assumed about (or guaranteed by) a set of components.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub struct Assumption {
-    /// Which component (or group of components) the assumption is about: a name, or an index as
-    /// text.
-    pub component: String,
+    /// The components the assumption stands for, in increasing order: one for a per-component
+    /// assumption, several for a group (the environment of rule ASYM), none for an assumption
+    /// about no user component (CIRC-AG_N's `env`, which stands for the property's own actions).
+    pub components: Vec<ComponentId>,
     /// The assumption itself.
     #[cfg_attr(feature = "serde", serde(serialize_with = "ser::lts"))]
     pub lts: Lts,
+}
+
+impl Assumption {
+    /// An assumption standing for `components` (sorted and deduplicated here).
+    pub fn new(components: impl IntoIterator<Item = ComponentId>, lts: Lts) -> Self {
+        let mut components: Vec<ComponentId> = components.into_iter().collect();
+        components.sort_unstable();
+        components.dedup();
+        Self { components, lts }
+    }
 }
 
 #[cfg(feature = "serde")]

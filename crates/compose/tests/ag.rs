@@ -11,6 +11,7 @@ use guarantor_compose::ag::{check_circular_premise, check_triple};
 use guarantor_compose::replay::{replay, violates};
 use guarantor_compose::{ComposeError, Config, Violation, check_safety};
 use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_lts_with};
+use guarantor_lts::{ComponentId, PropertyId};
 use guarantor_lts::{Lts, StateId};
 use proptest::prelude::*;
 
@@ -65,7 +66,12 @@ fn output_before_send_violates_order_with_shortest_trace() {
     let report = check_safety(&comps, &[&order()], &Config::default()).unwrap();
     let cex = report.verdict.counterexample().unwrap();
     assert_eq!(cex.trace, ["input", "send", "output", "ack", "output"]);
-    assert_eq!(cex.violation, Violation::Property { index: 0 });
+    assert_eq!(
+        cex.violation,
+        Violation::Property {
+            property: PropertyId::must(0)
+        }
+    );
     replay(&comps, &cex.trace).unwrap();
     assert!(violates(&comps, &[&order()], &cex.trace).unwrap());
     assert!(!violates(&comps, &[&order()], &cex.trace[..4]).unwrap());
@@ -91,7 +97,12 @@ fn shortest_counterexample_takes_the_short_branch() {
     let report = check_safety(&[&m], &[], &Config::default()).unwrap();
     let cex = report.verdict.counterexample().unwrap();
     assert_eq!(cex.trace, ["x", "e"]);
-    assert_eq!(cex.violation, Violation::ErrorState { component: 0 });
+    assert_eq!(
+        cex.violation,
+        Violation::ErrorState {
+            component: ComponentId::must(0)
+        }
+    );
 }
 
 #[test]
@@ -276,7 +287,7 @@ proptest! {
         let report = check_circular_premise(&m, &[&a], &p, &Config::default()).unwrap();
         let brute = Premise { m: &m, a: &a, p: &p };
         if let Some(cex) = report.verdict.counterexample() {
-            prop_assert_eq!(cex.violation, Violation::Property { index: 0 });
+            prop_assert_eq!(cex.violation, Violation::Property { property: PropertyId::must(0) });
             prop_assert!(brute.is_violation(&cex.trace), "not a violation: {:?}", cex.trace);
         } else {
             prop_assert_eq!(brute.shortest_violation(BOUND), None);

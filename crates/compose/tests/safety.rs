@@ -70,8 +70,10 @@ fn confirm(comps: &[&Lts], props: &[&Lts]) -> Result<Option<(usize, usize)>, Tes
                 reached.err()
             );
             match cex.violation {
-                Violation::Property { index } => prop_assert!(index < props.len()),
-                Violation::ErrorState { component } => prop_assert!(component < comps.len()),
+                Violation::Property { property } => prop_assert!(property.index() < props.len()),
+                Violation::ErrorState { component } => {
+                    prop_assert!(component.index() < comps.len());
+                }
                 other => return Err(TestCaseError::fail(format!("unexpected {other:?}"))),
             }
             Ok(Some((cex.trace.len(), depth)))

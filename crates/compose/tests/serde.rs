@@ -6,6 +6,7 @@ mod common;
 
 use common::lts;
 use guarantor_compose::{Assumption, Certificate, Config, Verdict, check_safety};
+use guarantor_lts::ComponentId;
 
 #[test]
 fn violated_report_serializes_trace_and_violation() {
@@ -19,7 +20,7 @@ fn violated_report_serializes_trace_and_violation() {
     );
     assert_eq!(
         json["verdict"]["Violated"]["violation"],
-        serde_json::json!({"Property": {"index": 0}})
+        serde_json::json!({"Property": {"property": 0}})
     );
     assert_eq!(json["stats"]["states"], serde_json::json!(2));
 }
@@ -27,14 +28,11 @@ fn violated_report_serializes_trace_and_violation() {
 #[test]
 fn assumptions_serialize_with_named_transitions() {
     let a = lts(&[(0, "send", 1), (1, "ack", 0)], &["output"]);
-    let cert = Certificate {
-        assumptions: vec![Assumption {
-            component: "Input".into(),
-            lts: a,
-        }],
-    };
+    let cert = Certificate::new([Assumption::new([ComponentId::must(0)], a)]);
     let json = serde_json::to_value(Verdict::Holds(cert)).unwrap();
-    let lts = &json["Holds"]["assumptions"][0]["lts"];
+    let assumption = &json["Holds"]["assumptions"][0];
+    assert_eq!(assumption["components"], serde_json::json!([0]));
+    let lts = &assumption["lts"];
     assert_eq!(
         lts["alphabet"],
         serde_json::json!(["send", "ack", "output"])

@@ -10,6 +10,7 @@ use guarantor_compose::{
     Config, Priority, SearchOrder, SystemOptions, Verdict, Violation, check_safety, check_system,
     compose_with_priority, find_deadlock,
 };
+use guarantor_lts::ComponentId;
 use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
 use guarantor_lts::{Lts, StateId};
 use proptest::prelude::*;
@@ -231,7 +232,12 @@ fn depth_first_looks_past_a_deadlock_for_errors() {
     let report = check_system(&[&m], &[], &options, &Config::default()).unwrap();
     let cex = report.verdict.counterexample().unwrap();
     assert_eq!(cex.trace, ["a", "b"]);
-    assert_eq!(cex.violation, Violation::ErrorState { component: 0 });
+    assert_eq!(
+        cex.violation,
+        Violation::ErrorState {
+            component: ComponentId::must(0)
+        }
+    );
 }
 
 #[test]

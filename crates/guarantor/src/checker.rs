@@ -22,7 +22,7 @@ use guarantor_compose::{
     check_system, merge_properties,
 };
 use guarantor_lstar::{Asym, AsymN, AsymWeakest, LstarError, Sym};
-use guarantor_lts::{ComponentId, Lts, StateId};
+use guarantor_lts::{ComponentId, Lts, PropertyId, StateId};
 use guarantor_quotient::{Quotient, QuotientConfig, QuotientError};
 
 use crate::registry;
@@ -169,12 +169,15 @@ impl CheckError {
     }
 }
 
-/// The size of one assumption in a certificate.
+/// The size of one assumption in a certificate, and whom it stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct AssumptionSummary {
-    /// Which component (or group) the assumption is about.
-    pub component: String,
+    /// The components the assumption stands for (none: CIRC-AG_N's `env`, the property's own
+    /// actions).
+    pub components: Vec<ComponentId>,
+    /// Their names joined by `" || "`, or `env` when it stands for none.
+    pub label: String,
     /// States of the assumption.
     pub states: usize,
     /// Transitions of the assumption.
@@ -443,7 +446,7 @@ impl Checker {
                 Arc::new(circ.with_config(settings).with_split(self.ids(split)?))
             }
             (None, true) => {
-                Arc::new(circ.with_config(settings.with_mode(Mode::TwoWay { groups: None })))
+                Arc::new(circ.with_config(settings.with_mode(Mode::TwoWay { first: None })))
             }
             _ => Arc::new(circ.with_config(settings)),
         })
@@ -541,26 +544,53 @@ impl Checker {
             .assumptions
             .iter()
             .map(|a| AssumptionSummary {
-                component: self.name_of(&a.component),
+                components: a.components.clone(),
+                label: self.label_of(&a.components),
                 states: a.lts.num_states(),
                 transitions: a.lts.num_transitions(),
             })
             .collect();
     }
 
-    /// `"2"` becomes the name of component 2, `"1,2"` the names of 1 and 2; other text is kept.
-    fn name_of(&self, label: &str) -> String {
-        let names: Option<Vec<&str>> = label
-            .split(',')
-            .map(|part| {
-                part.trim()
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|i| self.components.get(i))
-                    .map(|c| c.0.as_str())
-            })
-            .collect();
-        names.map_or_else(|| label.to_owned(), |n| n.join(" || "))
+    /// The names of `components` joined by `" || "`; `env` for none.
+    fn label_of(&self, components: &[ComponentId]) -> String {
+        if components.is_empty() {
+            return "env".to_owned();
+        }
+        components
+            .iter()
+            .map(|&c| self.component_name(c))
+            .collect::<Vec<_>>()
+            .join(" || ")
+    }
+
+    /// The name of a component (`?` for an id this checker does not have).
+    pub fn component_name(&self, id: ComponentId) -> &str {
+        self.components
+            .get(id.index())
+            .map_or("?", |c| c.0.as_str())
+    }
+
+    /// The name of a property (`?` for an id this checker does not have).
+    pub fn property_name(&self, id: PropertyId) -> &str {
+        self.properties
+            .get(id.index())
+            .map_or("?", |p| p.0.as_str())
+    }
+
+    /// What a violation is, in words and with names: `property Order`, `ERROR in Output`,
+    /// `deadlock`.
+    pub fn describe(&self, violation: &Violation) -> String {
+        match violation {
+            Violation::Property { property } => {
+                format!("property {}", self.property_name(*property))
+            }
+            Violation::ErrorState { component } => {
+                format!("ERROR in {}", self.component_name(*component))
+            }
+            Violation::Deadlock => "deadlock".to_owned(),
+            _ => format!("{violation:?}"),
+        }
     }
 }
 

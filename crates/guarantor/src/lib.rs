@@ -184,13 +184,15 @@
 //! ## Reading a counterexample
 //! A violation is [`compose::Verdict::Violated`] with a [`compose::Counterexample`]: `trace`, the
 //! visible actions of a run of the whole system (tau steps left out), and `violation`, what the run
-//! ends in: [`compose::Violation::Property`] with the index of the property (in the order they were
-//! added), [`compose::Violation::ErrorState`] with the index of a component that reached its
-//! `ERROR` state, or [`compose::Violation::Deadlock`]. Whatever the method, the checker replays the
+//! ends in: [`compose::Violation::Property`] with the [`lts::PropertyId`] of the property (they
+//! count in the order the properties were added), [`compose::Violation::ErrorState`] with the
+//! [`lts::ComponentId`] of a component that reached its `ERROR` state, or
+//! [`compose::Violation::Deadlock`]. Whatever the method, the checker replays the
 //! trace on the original components and properties before returning it and names the violation
 //! from that replay; a method whose trace violates nothing is reported as
-//! [`CheckError::BadEvidence`], not as a verdict. [`Checker::properties`] and
-//! [`Checker::components`] turn the indices back into names.
+//! [`CheckError::BadEvidence`], not as a verdict. [`Checker::property_name`] and
+//! [`Checker::component_name`] turn the ids back into names, [`Checker::describe`] the whole
+//! violation into words.
 //!
 //! ```
 //! use guarantor::{Checker, MethodKind};
@@ -211,11 +213,12 @@
 //!     panic!("expected a violation");
 //! };
 //! assert_eq!(cex.trace, ["output"]);
-//! let Violation::Property { index } = cex.violation else {
+//! let Violation::Property { property } = cex.violation else {
 //!     panic!("expected a property violation");
 //! };
-//! let (name, _) = checker.properties().nth(index).unwrap();
-//! assert_eq!(name, "Order");
+//! assert_eq!(checker.property_name(property), "Order");
+//! // Or in words, as the command line prints it:
+//! assert_eq!(checker.describe(&cex.violation), "property Order");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -247,7 +250,7 @@
 //!     .check()?;
 //! // Rule ASYM: one assumption, about the second group (here `Output`).
 //! assert_eq!(outcome.assumptions.len(), 1);
-//! assert_eq!(outcome.assumptions[0].component, "Output");
+//! assert_eq!(outcome.assumptions[0].label, "Output");
 //! let certificate = outcome.verdict.certificate().ok_or("expected holds")?;
 //! let assumption = &certificate.assumptions[0].lts;
 //!

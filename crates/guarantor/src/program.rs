@@ -22,8 +22,8 @@
 use std::cell::RefCell;
 
 use guarantor_compose::{ComposeError, Verdict, Violation, compose};
-use guarantor_lts::Lts;
 use guarantor_lts::ops::{determinize, minimize_dfa, project};
+use guarantor_lts::{ComponentId, Lts};
 use guarantor_predabs::abstraction::AbstractSystem;
 use guarantor_predabs::cegar::CheckOutcome;
 use guarantor_predabs::prover::{NativeProver, SmtLibProver};
@@ -139,8 +139,10 @@ pub fn check_program_with_options(
                 // Error-state violations name the group; predabs wants the program component.
                 if let Verdict::Violated(cex) = &mut outcome.verdict {
                     if let Violation::ErrorState { component } = &mut cex.violation {
-                        if let Some(&c) = owners.get(*component).filter(|&&c| c != usize::MAX) {
-                            *component = c;
+                        if let Some(&c) =
+                            owners.get(component.index()).filter(|&&c| c != usize::MAX)
+                        {
+                            *component = ComponentId::must(c);
                         }
                     }
                 }

@@ -13,8 +13,9 @@
 //! - **Counterexamples** are cut at their first violation of the problem's own components and
 //!   properties and name it ([`first_violation`]), so a violation found in a group or in the
 //!   merged property names the user's component or property.
-//! - **Certificates** label each assumption with the names of the components it stands for,
-//!   joined by `" || "`.
+//! - **Certificates** say which of the problem's components each assumption stands for
+//!   ([`Assumption::components`](guarantor_compose::Assumption::components)): for [`Asym`], the
+//!   members of the group the rule's component was.
 //!
 //! They reason about traces, so they refuse action priority and deadlock detection
 //! ([`MethodError::Unsupported`]).
@@ -31,7 +32,7 @@
 //! let report = Asym::new().check(&problem, &Config::default())?;
 //! assert!(report.verdict.is_holds());
 //! let assumption = &report.verdict.certificate().unwrap().assumptions[0];
-//! assert_eq!(assumption.component, "Output");
+//! assert_eq!(problem.component_name(assumption.components[0]), "Output");
 //! assert!(report.counter("membership_queries").is_some());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -41,7 +42,8 @@ use std::borrow::Cow;
 use guarantor_compose::method::monitored;
 use guarantor_compose::replay::first_violation;
 use guarantor_compose::{
-    Config, Method, MethodError, MethodReport, Problem, Stats, Verdict, compose, merge_properties,
+    Assumption, Config, Method, MethodError, MethodReport, Problem, Stats, Verdict, compose,
+    merge_properties,
 };
 use guarantor_lts::{ComponentId, Lts};
 
@@ -85,17 +87,17 @@ impl Method for Asym {
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
         let config = refuse_unsupported(self, problem, config)?;
         if problem.num_components() == 1 {
-            return run_rule(problem, &self.config, &config, &[], |c, p, ag| {
+            return run_rule(problem, &self.config, &config, None, |c, p, ag| {
                 check_asym_n(c, p, ag)
             });
         }
         let (first, second) = two_groups(problem, self.split.as_deref())?;
-        let labels = [names(problem, &first), names(problem, &second)];
+        let groups = [first.clone(), second.clone()];
         run_rule(
             problem,
             &self.config,
             &config,
-            &labels,
+            Some(&groups),
             |_, property, ag| {
                 let m1 = group(problem, &first, &ag.compose)?;
                 let m2 = group(problem, &second, &ag.compose)?;
@@ -153,11 +155,7 @@ macro_rules! every_component_rule {
                 config: &Config,
             ) -> Result<MethodReport, MethodError> {
                 let config = refuse_unsupported(self, problem, config)?;
-                let labels: Vec<String> = problem
-                    .components()
-                    .map(|(_, name, _)| name.to_owned())
-                    .collect();
-                run_rule(problem, &self.config, &config, &labels, |c, p, ag| {
+                run_rule(problem, &self.config, &config, None, |c, p, ag| {
                     $rule(c, p, ag)
                 })
             }
@@ -184,13 +182,14 @@ fn refuse_unsupported(
 
 /// Runs `rule` on the problem's components and merged property under `config`, and turns its
 /// report into the problem's terms: the counterexample cut at its first violation of the
-/// problem's own components and properties, assumption `i` labelled `labels[i]` where the rule
-/// labels it by number.
+/// problem's own components and properties, and the rule's component `i` in the certificate
+/// replaced by the problem's components `groups[i]` (no `groups`: the rule ran on the problem's
+/// components as they are).
 fn run_rule(
     problem: &Problem,
     settings: &AgConfig,
     config: &Config,
-    labels: &[String],
+    groups: Option<&[Vec<ComponentId>]>,
     rule: impl FnOnce(&[&Lts], &Lts, &AgConfig) -> Result<AgReport, LstarError>,
 ) -> Result<MethodReport, MethodError> {
     let (report, seen) = monitored(config, |config| {
@@ -198,7 +197,7 @@ fn run_rule(
         let property = merge_properties(&problem.property_lts(), config)?;
         rule(&problem.component_lts(), &property, &ag).map_err(classify)
     })?;
-    let verdict = in_problem_terms(problem, report.verdict, labels)?;
+    let verdict = in_problem_terms(problem, report.verdict, groups)?;
     let stats = Stats {
         states: seen.largest_states,
         transitions: 0,
@@ -211,7 +210,7 @@ fn run_rule(
 fn in_problem_terms(
     problem: &Problem,
     mut verdict: Verdict,
-    labels: &[String],
+    groups: Option<&[Vec<ComponentId>]>,
 ) -> Result<Verdict, MethodError> {
     match &mut verdict {
         Verdict::Violated(cex) => {
@@ -230,28 +229,16 @@ fn in_problem_terms(
             cex.violation = violation;
         }
         Verdict::Holds(cert) => {
-            for a in &mut cert.assumptions {
-                a.component = relabel(&a.component, labels);
+            if let Some(groups) = groups {
+                for a in &mut cert.assumptions {
+                    let members = a.components.iter().flat_map(|c| &groups[c.index()]);
+                    *a = Assumption::new(members.copied(), a.lts.clone());
+                }
             }
         }
         _ => {}
     }
     Ok(verdict)
-}
-
-/// `"1"` becomes `labels[1]`, `"1,2"` `labels[1] || labels[2]`; anything else stays.
-fn relabel(label: &str, labels: &[String]) -> String {
-    let parts: Option<Vec<&str>> = label
-        .split(',')
-        .map(|p| {
-            p.trim()
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| labels.get(i))
-                .map(String::as_str)
-        })
-        .collect();
-    parts.map_or_else(|| label.to_owned(), |p| p.join(" || "))
 }
 
 /// The two groups of rule ASYM: the split (default: the first component) and the rest.
@@ -274,14 +261,6 @@ fn two_groups(
     Ok((first, second))
 }
 
-fn names(problem: &Problem, group: &[ComponentId]) -> String {
-    group
-        .iter()
-        .map(|&c| problem.component_name(c))
-        .collect::<Vec<_>>()
-        .join(" || ")
-}
-
 fn group(problem: &Problem, ids: &[ComponentId], config: &Config) -> Result<Lts, LstarError> {
     match ids {
         [one] => Ok(problem.component(*one).clone()),
@@ -299,14 +278,29 @@ fn classify(e: LstarError) -> MethodError {
 
 #[cfg(test)]
 mod tests {
-    use super::relabel;
+    use guarantor_compose::{Assumption, Certificate, Problem, Verdict};
+    use guarantor_lts::{ComponentId, Lts};
+
+    use super::in_problem_terms;
 
     #[test]
-    fn numbers_become_names() {
-        let labels = ["A".to_owned(), "B || C".to_owned()];
-        assert_eq!(relabel("1", &labels), "B || C");
-        assert_eq!(relabel("0,1", &labels), "A || B || C");
-        assert_eq!(relabel("env", &labels), "env");
-        assert_eq!(relabel("7", &labels), "7");
+    fn the_rules_components_become_the_problems_groups() {
+        let c = ComponentId::must;
+        let lts = Lts::from_edges([(0, "a", 0)]).unwrap();
+        let cert = Certificate::new([
+            Assumption::new([c(1)], lts.clone()),
+            Assumption::new([c(0)], lts),
+        ]);
+        let groups = [vec![c(2)], vec![c(0), c(1)]];
+        let verdict =
+            in_problem_terms(&Problem::new(), Verdict::Holds(cert), Some(&groups)).unwrap();
+        let stands_for: Vec<&[ComponentId]> = verdict
+            .certificate()
+            .unwrap()
+            .assumptions
+            .iter()
+            .map(|a| a.components.as_slice())
+            .collect();
+        assert_eq!(stands_for, [&[c(0), c(1)][..], &[c(2)][..]]);
     }
 }

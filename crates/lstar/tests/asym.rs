@@ -13,6 +13,7 @@ use guarantor_compose::{
 };
 use guarantor_lstar::ag::{AgConfig, AgReport, check_asym, check_asym_n, weakest_assumption};
 use guarantor_lstar::{CexStrategy, Dfa, LearnerConfig};
+use guarantor_lts::ComponentId;
 use guarantor_lts::strategy::{arb_deterministic_property, arb_system};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
 use proptest::prelude::*;
@@ -328,7 +329,12 @@ fn reachable_error_in_m2_is_a_violation() {
         panic!("expected a violation, got {:?}", report.verdict)
     };
     assert_eq!(cex.trace, ["input", "send"]);
-    assert_eq!(cex.violation, Violation::ErrorState { component: 1 });
+    assert_eq!(
+        cex.violation,
+        Violation::ErrorState {
+            component: ComponentId::must(1)
+        }
+    );
     assert!(replay(&[&input(), &m2], &cex.trace).is_ok());
 }
 

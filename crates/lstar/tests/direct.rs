@@ -12,6 +12,7 @@ use guarantor_compose::{
 use guarantor_lstar::ag::{
     AgConfig, AgReport, check_asym, check_asym_n, check_asym_weakest, check_sym, check_sym_n,
 };
+use guarantor_lts::ComponentId;
 use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
 use proptest::collection::vec;
@@ -44,11 +45,18 @@ fn sym_n_reports_a_component_reaching_its_error_state() {
         panic!("check_sym_n says {:?}", report.verdict)
     };
     assert_eq!(cex.trace, ["a"]);
-    assert_eq!(cex.violation, Violation::ErrorState { component: 0 });
+    assert_eq!(
+        cex.violation,
+        Violation::ErrorState {
+            component: ComponentId::must(0)
+        }
+    );
     replay(&parts, &cex.trace).unwrap();
     assert_eq!(
         find_violation(&parts, &[&p], &cex.trace).unwrap(),
-        Some(Violation::ErrorState { component: 0 })
+        Some(Violation::ErrorState {
+            component: ComponentId::must(0)
+        })
     );
 }
 
@@ -136,7 +144,12 @@ fn unmarked(lts: &Lts) -> Lts {
 /// the property) can fail. Two violations reached by one trace may be named either way, so
 /// comparing with [`find_violation`]'s choice would be too strict.
 fn reaches(parts: &[&Lts], p: &Lts, trace: &[String], violation: Violation) -> bool {
-    let keep = |i: usize| violation == Violation::ErrorState { component: i };
+    let keep = |i: usize| {
+        violation
+            == Violation::ErrorState {
+                component: ComponentId::must(i),
+            }
+    };
     let only: Vec<Lts> = parts
         .iter()
         .enumerate()
@@ -144,7 +157,7 @@ fn reaches(parts: &[&Lts], p: &Lts, trace: &[String], violation: Violation) -> b
         .collect();
     let only: Vec<&Lts> = only.iter().collect();
     let properties: &[&Lts] = match violation {
-        Violation::Property { index: 0 } => &[p],
+        Violation::Property { property } if property.index() == 0 => &[p],
         _ => &[],
     };
     find_violation(&only, properties, trace).unwrap() == Some(violation)

@@ -15,7 +15,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use guarantor_compose::{ComposeError, Verdict, Violation};
-use guarantor_lts::StateId;
+use guarantor_lts::{ComponentId, StateId};
 
 use crate::abstraction::{
     AbstractComponent, AbstractSystem, Predicates, abstract_component, assemble, cones,
@@ -298,7 +298,10 @@ fn reconstruct(
                 .or_default()
                 .push((e.target, e.transition));
         }
-        let must_end_in_error = violation == Violation::ErrorState { component: c };
+        let must_end_in_error = violation
+            == Violation::ErrorState {
+                component: ComponentId::must(c),
+            };
         let path = find_path(lts.initial(), &positions, trace, &raw, &adj, |s| {
             !must_end_in_error || lts.is_error(s)
         })

@@ -31,7 +31,7 @@ use guarantor_compose::{
     Assumption, Certificate, Config, Counterexample, Stats, Verdict, Violation, check_safety,
     compose, error_lts,
 };
-use guarantor_lts::{Lts, LtsBuilder, StateId};
+use guarantor_lts::{ComponentId, Lts, LtsBuilder, PropertyId, StateId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::config::QuotientConfig;
@@ -41,8 +41,8 @@ use crate::synth::{StepSize, Synthesis, synthesize};
 /// One replaced component.
 #[derive(Clone, Debug)]
 pub struct Stage {
-    /// The index of the replaced component.
-    pub component: usize,
+    /// The replaced component.
+    pub component: ComponentId,
     /// States of the composition `M` of the other components it was synthesised against.
     pub environment_states: usize,
     /// The synthesis result: assumption, homomorphism, steps, sizes.
@@ -52,7 +52,7 @@ pub struct Stage {
 /// The result of a check with quotient assumptions.
 #[derive(Clone, Debug)]
 pub struct QuotientReport {
-    /// Holds (with every stage's assumption in the certificate, component named by its index) or
+    /// Holds (with every stage's assumption in the certificate, standing for its component) or
     /// Violated (with a counterexample of the *original* components).
     pub verdict: Verdict,
     /// The stages, in the order they ran.
@@ -143,7 +143,7 @@ pub fn check_with_quotients(
                     transitions: v.moves,
                 });
             stages.push(Stage {
-                component: r,
+                component: ComponentId::must(r),
                 environment_states: m.num_states(),
                 synthesis,
             });
@@ -152,7 +152,7 @@ pub fn check_with_quotients(
         let old = std::mem::replace(&mut current[r], synthesis.assumption.clone());
         replaced_originals.push(old);
         stages.push(Stage {
-            component: r,
+            component: ComponentId::must(r),
             environment_states: m.num_states(),
             synthesis,
         });
@@ -226,15 +226,11 @@ fn rest(current: &[Lts], r: usize, config: &Config) -> Result<Lts, QuotientError
 }
 
 fn certificate(stages: &[Stage]) -> Certificate {
-    Certificate {
-        assumptions: stages
+    Certificate::new(
+        stages
             .iter()
-            .map(|s| Assumption {
-                component: s.component.to_string(),
-                lts: s.synthesis.assumption.clone(),
-            })
-            .collect(),
-    }
+            .map(|s| Assumption::new([s.component], s.synthesis.assumption.clone())),
+    )
 }
 
 fn summarise(verdict: Verdict, stages: Vec<Stage>, check_stats: Stats) -> QuotientReport {
@@ -268,7 +264,7 @@ fn lift(
         .collect::<Result<Vec<_>, _>>()?;
     let mut cex = None;
     for (stage, original) in stages.iter().zip(originals).rev() {
-        let r = stage.component;
+        let r = stage.component.index();
         let quotient_system: Vec<&Lts> = current.iter().chain(&errs).collect();
         let relevant = relevant_tuples(&quotient_system, config)?;
         let abstract_lts = std::mem::replace(&mut current[r], original);
@@ -386,10 +382,12 @@ fn guided_search(
         let t = tuples[id as usize].clone();
         if let Some(c) = product.error_component(&t) {
             let violation = if c < components {
-                Violation::ErrorState { component: c }
+                Violation::ErrorState {
+                    component: ComponentId::must(c),
+                }
             } else {
                 Violation::Property {
-                    index: c - components,
+                    property: PropertyId::must(c - components),
                 }
             };
             return Ok(Counterexample::new(trace(&product, &parent, id), violation));

@@ -22,9 +22,9 @@
 //!
 //! let report = Quotient::new().with_component(out).check(&problem, &Config::default())?;
 //! assert!(report.verdict.is_holds());
-//! // The certificate names the replaced component.
+//! // The certificate's assumption stands for the replaced component.
 //! let cert = report.verdict.certificate().unwrap();
-//! assert_eq!(cert.assumptions[0].component, "Output");
+//! assert_eq!(cert.assumptions[0].components, [out]);
 //! assert!(report.counter("refinement_steps").is_some());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -32,7 +32,7 @@
 use std::borrow::Cow;
 
 use guarantor_compose::method::monitored;
-use guarantor_compose::{Config, Method, MethodError, MethodReport, Problem, Verdict};
+use guarantor_compose::{Config, Method, MethodError, MethodReport, Problem};
 use guarantor_lts::ComponentId;
 
 use crate::check::check_with_quotient;
@@ -130,7 +130,7 @@ impl Method for Quotient {
         let replaced = self.replaced(problem)?;
         // One clock for every exploration of this check (a timeout starts now).
         let config = config.started();
-        let (mut report, seen) = monitored(&config, |config| {
+        let (report, seen) = monitored(&config, |config| {
             // The refinement loop gets the same budgets: when they run out, the best assumption
             // so far is still sound and invertible, and the final check decides.
             let qc = self
@@ -149,13 +149,6 @@ impl Method for Quotient {
                 MethodError::classify(e, budget)
             })
         })?;
-        if let Verdict::Holds(cert) = &mut report.verdict {
-            for a in &mut cert.assumptions {
-                problem
-                    .component_name(replaced)
-                    .clone_into(&mut a.component);
-            }
-        }
         let mut stats = report.check_stats;
         stats.states = stats.states.max(seen.largest_states);
         let exact_fallbacks = report

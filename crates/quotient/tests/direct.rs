@@ -108,11 +108,13 @@ proptest! {
             prop_assert!(report.counter("refinement_steps").is_some());
             prop_assert!(report.counter("exact_fallbacks").is_some());
             if let Some(cert) = report.verdict.certificate() {
-                // One assumption, named after the component it replaced, and a premise that holds:
+                // One assumption, standing for the component it replaced, and a premise that holds:
                 // the system with it in place satisfies the properties.
                 prop_assert_eq!(cert.assumptions.len(), 1);
-                let replaced = problem.component_named(&cert.assumptions[0].component);
-                prop_assert!(replaced.is_some(), "{:?}", cert.assumptions[0].component);
+                let stands_for = &cert.assumptions[0].components;
+                prop_assert_eq!(stands_for.len(), 1);
+                let replaced = stands_for.first().copied().filter(|c| c.index() < parts.len());
+                prop_assert!(replaced.is_some(), "{:?}", stands_for);
                 if let Some(c) = method.component() {
                     prop_assert_eq!(replaced, Some(c));
                 }
@@ -158,7 +160,12 @@ fn a_later_stage_cuts_its_early_counterexample_to_a_run_of_the_originals() {
     let report = check_with_quotients(&parts, &props, &[1, 0], &QuotientConfig::default()).unwrap();
     let cex = report.verdict.counterexample().expect("C0 reaches ERROR");
     assert!(cex.trace.is_empty(), "{:?}", cex.trace);
-    assert_eq!(cex.violation, Violation::ErrorState { component: 0 });
+    assert_eq!(
+        cex.violation,
+        Violation::ErrorState {
+            component: ComponentId::must(0)
+        }
+    );
     replay(&parts, &cex.trace).unwrap();
 }
 
@@ -200,8 +207,8 @@ fn the_method_refuses_what_it_cannot_decide_and_settings_that_do_not_fit() {
         .unwrap();
     assert!(report.verdict.is_holds());
     assert_eq!(
-        report.verdict.certificate().unwrap().assumptions[0].component,
-        "Output"
+        report.verdict.certificate().unwrap().assumptions[0].components,
+        [ComponentId::must(1)]
     );
     assert_eq!(Quotient::new().name(), "quotient");
 }

@@ -169,7 +169,7 @@ fn configs() -> [CircConfig; 3] {
     let base = CircConfig::default().with_max_iterations(2_000);
     [
         base.clone(),
-        base.clone().with_mode(Mode::TwoWay { groups: None }),
+        base.clone().with_mode(Mode::TwoWay { first: None }),
         base.with_strong_constraints(false),
     ]
 }

@@ -11,7 +11,7 @@
 use guarantor_compose::{
     Assumption, Certificate, Counterexample, Verdict, check_safety, check_triple,
 };
-use guarantor_lts::Lts;
+use guarantor_lts::{ComponentId, Lts};
 
 use super::{AgConfig, AgReport, add_stats, chain, merge, names, project};
 use crate::config::Stats;
@@ -151,20 +151,20 @@ impl Teacher for AsymTeacher<'_> {
         match premise2.verdict {
             Verdict::Violated(cex) => self.analyse(&cex.trace),
             Verdict::Holds(nested) => {
-                let component = (1..=self.env.len())
-                    .map(|i| i.to_string())
-                    .collect::<Vec<_>>();
-                let mut assumptions = vec![Assumption {
-                    component: component.join(","),
-                    lts: assumption,
-                }];
-                // Assumptions of the nested proof name components of the environment from 0;
+                let environment = (1..=self.env.len()).map(ComponentId::must);
+                let mut assumptions = vec![Assumption::new(environment, assumption)];
+                // Assumptions of the nested proof count the environment's components from 0;
                 // renumber them for the whole system.
-                for mut a in nested.assumptions {
-                    a.component = shift(&a.component, 1);
-                    assumptions.push(a);
-                }
-                Ok(EqAnswer::Stop(Verdict::Holds(Certificate { assumptions })))
+                assumptions.extend(nested.assumptions.into_iter().map(|a| {
+                    let shifted = a
+                        .components
+                        .iter()
+                        .map(|c| ComponentId::must(c.index() + 1));
+                    Assumption::new(shifted, a.lts)
+                }));
+                Ok(EqAnswer::Stop(Verdict::Holds(Certificate::new(
+                    assumptions,
+                ))))
             }
             _ => Err(LstarError::Unsupported(
                 "an unknown verdict from a nested check",
@@ -301,17 +301,6 @@ pub(crate) fn recursive_rule(
 }
 
 /// Adds `by` to every index in a comma-separated component list.
-fn shift(component: &str, by: usize) -> String {
-    component
-        .split(',')
-        .map(|c| {
-            c.parse::<usize>()
-                .map_or_else(|_| c.to_owned(), |i| (i + by).to_string())
-        })
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 /// Merges the driver's two error layers (the teacher's error is already an [`LstarError`]).
 pub(crate) fn flatten(e: LearnError<LstarError>) -> LstarError {
     match e {

@@ -30,7 +30,7 @@ use guarantor_compose::{
     error_lts,
 };
 use guarantor_lts::ops::{SubsetProgress, determinize_metered, hide, minimize_dfa_interruptible};
-use guarantor_lts::{Lts, LtsBuilder, LtsError, StateId};
+use guarantor_lts::{ComponentId, Lts, LtsBuilder, LtsError, StateId};
 
 use super::asym::recursive_rule;
 use super::{AgConfig, AgReport, chain, merge, names, project};
@@ -139,15 +139,8 @@ fn levels(components: &[&Lts], property: &Lts, config: &AgConfig) -> Result<AgRe
                 .iter()
                 .skip(1)
                 .enumerate()
-                .map(|(i, a)| Assumption {
-                    component: (i + 1..n)
-                        .map(|j| j.to_string())
-                        .collect::<Vec<_>>()
-                        .join(","),
-                    lts: a.clone(),
-                })
-                .collect();
-            Verdict::Holds(Certificate { assumptions })
+                .map(|(i, a)| Assumption::new((i + 1..n).map(ComponentId::must), a.clone()));
+            Verdict::Holds(Certificate::new(assumptions))
         }
     };
     Ok(AgReport {

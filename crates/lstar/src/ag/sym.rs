@@ -18,7 +18,7 @@ use guarantor_compose::{
     Assumption, Certificate, ComposeError, Config, Counterexample, Verdict, Violation,
     check_safety, check_triple,
 };
-use guarantor_lts::Lts;
+use guarantor_lts::{ComponentId, Lts};
 
 use super::{AgConfig, AgReport, add_stats, chain, merge, names, project};
 use crate::config::Stats;
@@ -72,7 +72,9 @@ impl Sym<'_> {
         let report = check_safety(&[component, &spelled], &[self.property], self.config)?;
         Ok(report.verdict.counterexample().map(|c| {
             let violation = match c.violation {
-                Violation::ErrorState { .. } => Violation::ErrorState { component: index },
+                Violation::ErrorState { .. } => Violation::ErrorState {
+                    component: ComponentId::must(index),
+                },
                 v => v,
             };
             Counterexample::new(c.trace.clone(), violation)
@@ -342,12 +344,8 @@ fn sym_n(components: &[&Lts], property: &Lts, config: &AgConfig) -> Result<AgRep
                 .into_iter()
                 .flatten()
                 .enumerate()
-                .map(|(i, (_, lts))| Assumption {
-                    component: i.to_string(),
-                    lts,
-                })
-                .collect();
-            break Verdict::Holds(Certificate { assumptions });
+                .map(|(i, (_, lts))| Assumption::new([ComponentId::must(i)], lts));
+            break Verdict::Holds(Certificate::new(assumptions));
         };
         match sym.analyse(&mut sides, &t)? {
             Analysis::Refine(i) => ready[i] = None,

@@ -8,7 +8,7 @@ use guarantor_compose::{
     Certificate, Config, ErrorActions, Verdict, check_safety, check_triple,
     replay::{replay, violates},
 };
-use guarantor_lts::{Lts, LtsBuilder, StateId};
+use guarantor_lts::{ComponentId, Lts, LtsBuilder, StateId};
 use proptest::prelude::*;
 
 /// An LTS from `(source, action, target)` triples; state 0 is initial.
@@ -85,8 +85,8 @@ pub(crate) fn recheck_chain(
     prop_assert_eq!(cert.assumptions.len(), parts.len() - 1);
     let mut guarantee = p;
     for (i, a) in cert.assumptions.iter().enumerate() {
-        let expected: Vec<String> = (i + 1..parts.len()).map(|j| j.to_string()).collect();
-        prop_assert_eq!(&a.component, &expected.join(","));
+        let expected: Vec<ComponentId> = (i + 1..parts.len()).map(ComponentId::must).collect();
+        prop_assert_eq!(&a.components, &expected);
         let premise1 = check_triple(&a.lts, parts[i], guarantee, &Config::default()).unwrap();
         prop_assert!(premise1.verdict.is_holds());
         let premise2 = check_safety(&parts[i + 1..], &[&a.lts], &Config::default()).unwrap();
