@@ -20,7 +20,7 @@
 
 use guarantor_compose::replay::{self, ReplayError};
 use guarantor_compose::{Config, Violation, check_safety, find_deadlock};
-use guarantor_lts::Lts;
+use guarantor_lts::{ComponentId, Lts, PropertyId};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let config = Config::default().with_max_states(1_000_000);
@@ -59,12 +59,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cex.trace, cex.violation
     );
     assert_eq!(cex.trace, ["output"]);
-    assert_eq!(cex.violation, Violation::Property { index: 0 });
+    // Ids count the properties (and components) in the order they were given.
+    let order_id = PropertyId::must(0);
+    assert_eq!(cex.violation, Violation::Property { property: order_id });
     // Confirm it without trusting the search: a run of the components that reaches the violation.
     replay::replay(&components, &cex.trace)?;
     assert_eq!(
         replay::find_violation(&components, &[&order], &cex.trace)?,
-        Some(Violation::Property { index: 0 })
+        Some(Violation::Property { property: order_id })
     );
 
     // Two workers and two locks; A takes lock 1 then 2, B takes lock 2 then 1.
@@ -111,9 +113,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         replay::replay(&system, &further),
         Err(ReplayError::Refused {
             step: 2,
-            component: 3,
+            component,
             ..
-        })
+        }) if component == ComponentId::must(3)
     ));
 
     // Taking the locks in the same order removes the deadlock.

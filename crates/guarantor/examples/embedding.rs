@@ -70,19 +70,8 @@ fn report(checker: &Checker) -> Result<Verdict, CheckError> {
             outcome.states, outcome.method
         ),
         Verdict::Violated(cex) => {
-            let culprit = match cex.violation {
-                Violation::Property { index } => {
-                    let (name, _) = checker.properties().nth(index).expect("a property");
-                    format!("property {name}")
-                }
-                Violation::ErrorState { component } => {
-                    let (name, _) = checker.components().nth(component).expect("a component");
-                    format!("component {name} reached ERROR")
-                }
-                Violation::Deadlock => "deadlock".to_string(),
-                // `Violation` is #[non_exhaustive]: a future kind is still reported.
-                other => format!("{other:?}"),
-            };
+            // "property MUTEX", "ERROR in P", "deadlock": the violation named, in one call.
+            let culprit = checker.describe(&cex.violation);
             println!("  violated: {culprit}, trace {}", cex.trace.join(" -> "));
         }
         // `Verdict` is #[non_exhaustive] too.
@@ -109,13 +98,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut steps = cex.trace.clone();
     steps.sort();
     assert_eq!(steps, ["a.start", "b.start"]);
-    let Violation::Property { index } = cex.violation else {
+    let Violation::Property { property } = cex.violation else {
         panic!("expected a property violation, got {:?}", cex.violation);
     };
-    assert_eq!(
-        unlocked.properties().nth(index).map(|(n, _)| n),
-        Some("MUTEX")
-    );
+    assert_eq!(unlocked.property_name(property), "MUTEX");
 
     println!("COUNTERS with at most 100,000 states:");
     let small =
