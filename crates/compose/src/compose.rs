@@ -129,6 +129,8 @@ struct Recorder {
     state_bytes: usize,
     /// [`Config::max_states`]: states plus the transitions' bytes in state units (see there).
     limit: Option<usize>,
+    /// [`Config::held`]: units earlier constructions of the check still hold.
+    held: usize,
 }
 
 impl Recorder {
@@ -147,7 +149,9 @@ impl Recorder {
         self.transitions += 1;
         self.states = self.states.max(states);
         match self.limit {
-            Some(limit) if self.units() > limit => Err(ComposeError::StateLimit { limit }),
+            Some(limit) if self.units().saturating_add(self.held) > limit => {
+                Err(ComposeError::StateLimit { limit })
+            }
             _ => Ok(()),
         }
     }
@@ -249,6 +253,7 @@ fn build_product(
             0
         },
         limit: config.max_states,
+        held: config.held(),
     };
     let walk = run(product, &mut rec, &mut budget, false, layout)?;
     let states = walk.stats.states;
@@ -337,5 +342,23 @@ mod tests {
             compose(&[&loops], &Config::default().with_max_states(limit)),
             Err(ComposeError::StateLimit { limit: l }) if l == limit
         ));
+    }
+
+    #[test]
+    fn units_held_by_the_caller_count_against_the_state_limit() {
+        // Two compositions that each fit the limit alone, the first kept while the second is
+        // built: the second fails, reporting the whole limit, and fits again once released.
+        let (a, b) = (ring(6, "a"), ring(7, "b"));
+        let fits = |limit| compose(&[&a, &b], &Config::default().with_max_states(limit)).is_ok();
+        let need = (1..1000).find(|&limit| fits(limit)).unwrap();
+        let config = Config::default().with_max_states(need);
+        let first = compose(&[&a, &b], &config).unwrap();
+        let holding = config.holding(Config::units_of(&first));
+        assert!(matches!(
+            compose(&[&a, &b], &holding),
+            Err(ComposeError::StateLimit { limit }) if limit == need
+        ));
+        drop((first, holding));
+        assert!(compose(&[&a, &b], &config).is_ok());
     }
 }

@@ -13,6 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+use guarantor_lts::Lts;
+
 use crate::error::ComposeError;
 use crate::monitor::Monitor;
 
@@ -56,9 +58,15 @@ pub struct Config {
     /// - the quotient's graphs (`guarantor-quotient`): one per node of the abstract or exact
     ///   `M || P_err`, plus the bytes of its edges and of the label rows kept for it.
     ///
-    /// The limit holds per construction, not summed over a check: a method that keeps one
-    /// construction while it builds the next counts the one it keeps as part of the next where
-    /// it is large (the subset construction counts its input).
+    /// The limit bounds what is alive at once, not each construction alone: a method that keeps
+    /// one construction while it runs the next (the quotient keeps the composed rest of the
+    /// system while it builds its graphs, and its assumptions while it runs the final check)
+    /// runs the next under [`Config::holding`] the units it keeps ([`Config::units_of`] for a
+    /// built LTS), so the next may use only `max_states` minus those, and a check whose
+    /// constructions each fit alone but not together stops with [`ComposeError::StateLimit`]
+    /// (of the whole limit). What is dropped is released by scope: the caller goes back to the
+    /// config it held nothing in. A construction that reads its input throughout may count the
+    /// input itself instead (the subset construction does).
     pub max_states: Option<usize>,
     /// The instant after which an exploration gives up with [`ComposeError::Deadline`].
     /// Default: `None`, no deadline.
@@ -75,6 +83,9 @@ pub struct Config {
     /// When the timeout's clock started; shared by the clones of a config, so that every
     /// exploration of one check sees one deadline.
     clock: Arc<OnceLock<Instant>>,
+    /// Units of [`Config::max_states`] that earlier constructions of this check still hold
+    /// ([`Config::holding`]); every budget under this config counts them.
+    held: usize,
 }
 
 impl Config {
@@ -98,6 +109,52 @@ impl Config {
     /// ```
     pub const fn units_for_bytes(bytes: usize) -> usize {
         bytes.div_ceil(Self::STATE_BYTES)
+    }
+
+    /// What a built [`Lts`] keeps, in units of [`Config::max_states`]: its CSR, an offset per
+    /// state (4 bytes) and 8 bytes per transition. A caller that keeps an LTS it composed while
+    /// it runs further constructions holds this many units ([`Config::holding`]).
+    ///
+    /// ```
+    /// use guarantor_compose::Config;
+    /// use guarantor_lts::Lts;
+    /// let ring = Lts::from_edges((0..12).map(|i| (i, "a", (i + 1) % 12)))?;
+    /// assert_eq!(Config::units_of(&ring), 3); // 12 x 4 + 12 x 8 bytes
+    /// # Ok::<(), guarantor_lts::LtsError>(())
+    /// ```
+    pub fn units_of(lts: &Lts) -> usize {
+        Self::units_for_bytes(lts.num_states() * 4 + lts.num_transitions() * 8)
+    }
+
+    /// This config for the next construction of a check while the caller still holds `units` of
+    /// [`Config::max_states`] from earlier ones (added to what this config already holds): the
+    /// next may use only the rest, so what is alive at once stays within the limit. A budget
+    /// over the limit reports the whole limit. Dropping the returned config releases the units;
+    /// the clock, cancel flag and monitor are shared as by a clone.
+    ///
+    /// ```
+    /// use guarantor_compose::{ComposeError, Config};
+    /// let config = Config::default().with_max_states(10);
+    /// // The caller keeps 7 units of one construction while it runs the next.
+    /// let next = config.holding(7);
+    /// assert_eq!(next.held(), 7);
+    /// let budget = next.budget()?;
+    /// assert!(budget.check_states(3).is_ok());
+    /// assert!(matches!(budget.check_states(4), Err(ComposeError::StateLimit { limit: 10 })));
+    /// // The config it was made from still allows the whole limit.
+    /// assert!(config.budget()?.check_states(10).is_ok());
+    /// # Ok::<(), ComposeError>(())
+    /// ```
+    #[must_use]
+    pub fn holding(&self, units: usize) -> Self {
+        let mut config = self.clone();
+        config.held = config.held.saturating_add(units);
+        config
+    }
+
+    /// The units of [`Config::max_states`] held by earlier constructions ([`Config::holding`]).
+    pub fn held(&self) -> usize {
+        self.held
     }
 
     /// An unlimited config (the same as `Config::default()`).
@@ -248,14 +305,17 @@ impl Budget<'_> {
         }
     }
 
-    /// Fails with [`ComposeError::StateLimit`] if `states` exceeds the configured maximum.
+    /// Fails with [`ComposeError::StateLimit`] if `states`, plus what the config holds
+    /// ([`Config::holding`]), exceeds the configured maximum.
     #[inline]
     pub fn check_states(&self, states: usize) -> Result<(), ComposeError> {
         if states > self.states.get() {
             self.states.set(states);
         }
         match self.config.max_states {
-            Some(limit) if states > limit => Err(ComposeError::StateLimit { limit }),
+            Some(limit) if states.saturating_add(self.config.held) > limit => {
+                Err(ComposeError::StateLimit { limit })
+            }
             _ => Ok(()),
         }
     }
