@@ -127,7 +127,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         let bench = read_dfa(&path)?;
         let mut modes = vec![("rs", LearnerConfig::default())];
         if bench.kind == "prefix_closed" {
-            modes.push(("rs_pc", LearnerConfig::default().prefix_closed(true)));
+            modes.push(("rs_pc", LearnerConfig::default().with_prefix_closed(true)));
         }
         for (mode, config) in modes {
             let (dfa, stats) = learn_once(&bench.dfa, &config)?;

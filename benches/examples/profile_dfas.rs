@@ -60,7 +60,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let mut args = std::env::args().skip(1).peekable();
     let runs: usize = args.next().ok_or("usage: RUNS [pc] FILE...")?.parse()?;
     let pc = args.next_if_eq("pc").is_some();
-    let config = LearnerConfig::default().prefix_closed(pc);
+    let config = LearnerConfig::default().with_prefix_closed(pc);
     for path in args {
         let target = read_dfa(&path)?;
         let (dfa, mq, eq) = learn_runs(&target, &config, runs)?;

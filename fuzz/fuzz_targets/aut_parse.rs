@@ -57,8 +57,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let opts = AutReadOptions::default()
-        .max_states(1 << 12)
-        .check_transition_count(flags & 1 == 0);
+        .with_max_states(1 << 12)
+        .with_check_transition_count(flags & 1 == 0);
     let Ok(lts) = parse_aut_bytes(input, &opts) else {
         return;
     };
@@ -66,11 +66,11 @@ fuzz_target!(|data: &[u8]| {
 
     let text = to_aut_string(&lts, &AutWriteOptions::default());
     let error = lts.error_state().map(|_| (lts.num_states() - 1) as u32);
-    let back = parse_aut_with(&text, &AutReadOptions::default().error_state(error))
+    let back = parse_aut_with(&text, &AutReadOptions::default().with_error_state(error))
         .unwrap_or_else(|e| panic!("cannot read back what was written:\n{e}\n{text}"));
     assert_eq!(shape(&back, StateId::index), expected, "{text}");
 
-    let minus_one = AutWriteOptions::default().error_style(ErrorStateStyle::MinusOne);
+    let minus_one = AutWriteOptions::default().with_error_style(ErrorStateStyle::MinusOne);
     let text = to_aut_string(&lts, &minus_one);
     let back = parse_aut_with(&text, &AutReadOptions::default())
         .unwrap_or_else(|e| panic!("cannot read back what was written:\n{e}\n{text}"));

@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    let limits = Limits::default().max_states(5_000).max_transitions(20_000);
+    let limits = Limits::default().with_max_states(5_000).with_max_transitions(20_000);
     let mut targets: Vec<String> = model.composite_names().iter().map(|s| s.to_string()).collect();
     targets.extend(model.process_names().iter().take(4).map(|s| s.to_string()));
     for target in targets.iter().take(8) {

@@ -38,8 +38,8 @@ fn as_assumption(lts: &Lts, role: Role) -> Assumption {
 fn component() -> impl Strategy<Value = Lts> {
     arb_lts_with(
         LtsStrategyConfig::new(4, &POOL)
-            .max_transitions(8)
-            .error_state(true),
+            .with_max_transitions(8)
+            .with_error_state(true),
     )
 }
 
@@ -48,7 +48,7 @@ proptest! {
 
     #[test]
     fn monolithic_agrees_with_check_safety(
-        system in arb_system_with(3, LtsStrategyConfig::new(3, &POOL).max_transitions(6).error_state(true)),
+        system in arb_system_with(3, LtsStrategyConfig::new(3, &POOL).with_max_transitions(6).with_error_state(true)),
         property in arb_deterministic_property(3, &["a", "b", "c"]),
     ) {
         let mut model = Model::new().property("P", property.clone());
@@ -65,7 +65,7 @@ proptest! {
     #[test]
     fn triple_agrees_with_check_triple(
         m in component(),
-        a in arb_lts_with(LtsStrategyConfig::new(3, &["a", "b"]).max_transitions(6)),
+        a in arb_lts_with(LtsStrategyConfig::new(3, &["a", "b"]).with_max_transitions(6)),
         p in arb_deterministic_property(3, &["b", "c"]),
     ) {
         let model = Model::new().component("M", m.clone()).property("P", p.clone());
@@ -84,7 +84,7 @@ proptest! {
     #[test]
     fn circular_agrees_with_check_circular_premise(
         m in component(),
-        a in arb_lts_with(LtsStrategyConfig::new(3, &["a", "b", "d"]).max_transitions(6)),
+        a in arb_lts_with(LtsStrategyConfig::new(3, &["a", "b", "d"]).with_max_transitions(6)),
         g in arb_deterministic_property(3, &["a", "b", "c"]),
     ) {
         let model = Model::new().component("M", m.clone());

@@ -253,8 +253,8 @@ mod tests {
     fn lts() -> impl Strategy<Value = Lts> {
         arb_lts_with(
             LtsStrategyConfig::new(3, &POOL)
-                .max_transitions(6)
-                .tau(true),
+                .with_max_transitions(6)
+                .with_tau(true),
         )
     }
 

@@ -24,8 +24,8 @@ fn system() -> impl Strategy<Value = Vec<Lts>> {
     arb_system_with(
         3,
         LtsStrategyConfig::new(3, &["a", "b", "c", "d"])
-            .max_transitions(6)
-            .error_state(true),
+            .with_max_transitions(6)
+            .with_error_state(true),
     )
 }
 

@@ -102,8 +102,8 @@ fn recheck(
 
 fn system() -> impl Strategy<Value = (Vec<Lts>, Lts)> {
     let comp = LtsStrategyConfig::new(3, &POOL)
-        .max_transitions(5)
-        .tau(true);
+        .with_max_transitions(5)
+        .with_tau(true);
     (
         arb_system_with(5, comp).prop_filter("two or more components", |s| s.len() >= 2),
         arb_deterministic_property(3, &POOL[..3]),
@@ -143,8 +143,8 @@ fn error_states_and_several_properties() {
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
     let comp = LtsStrategyConfig::new(3, &POOL[..4])
-        .max_transitions(6)
-        .error_state(true);
+        .with_max_transitions(6)
+        .with_error_state(true);
     for _ in 0..40 {
         let comps: Vec<Lts> = (0..3)
             .map(|_| {

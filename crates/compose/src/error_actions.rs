@@ -196,7 +196,7 @@ mod tests {
         /// the restored violation says.
         #[test]
         fn the_rewrite_keeps_the_verdict_and_restores_counterexamples(
-            sys in arb_system_with(3, LtsStrategyConfig::new(3, &["a", "b", "c"]).error_state(true)),
+            sys in arb_system_with(3, LtsStrategyConfig::new(3, &["a", "b", "c"]).with_error_state(true)),
             ps in proptest::collection::vec(arb_deterministic_property(2, &["a", "b", "z"]), 0..=2),
         ) {
             let parts: Vec<&Lts> = sys.iter().collect();

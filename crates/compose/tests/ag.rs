@@ -267,12 +267,12 @@ impl Premise<'_> {
 }
 
 fn premise_case() -> impl Strategy<Value = (Lts, Lts, Lts)> {
-    let m = arb_lts_with(LtsStrategyConfig::new(3, &["a", "b", "c"]).max_transitions(7));
+    let m = arb_lts_with(LtsStrategyConfig::new(3, &["a", "b", "c"]).with_max_transitions(7));
     let a = arb_lts_with(
         LtsStrategyConfig::new(3, &["a", "b"])
-            .error_state(true)
-            .accepting(true)
-            .max_transitions(5),
+            .with_error_state(true)
+            .with_accepting(true)
+            .with_max_transitions(5),
     );
     let p = arb_deterministic_property(2, &["b", "c"]);
     (m, a, p)

@@ -19,7 +19,7 @@ const POOL: &[&str] = &["a", "b", "c", "d"];
 fn systems(max_components: usize) -> impl Strategy<Value = Vec<Lts>> {
     arb_system_with(
         max_components,
-        LtsStrategyConfig::new(4, POOL).error_state(true),
+        LtsStrategyConfig::new(4, POOL).with_error_state(true),
     )
 }
 
@@ -103,7 +103,7 @@ proptest! {
     }
 
     #[test]
-    fn composition_is_associative(sys in arb_system_with(3, LtsStrategyConfig::new(4, POOL).error_state(true)).prop_filter("three components", |s| s.len() == 3)) {
+    fn composition_is_associative(sys in arb_system_with(3, LtsStrategyConfig::new(4, POOL).with_error_state(true)).prop_filter("three components", |s| s.len() == 3)) {
         let [a, b, c] = [&sys[0], &sys[1], &sys[2]];
         let flat = compose_with_tuples(&[a, b, c], &Config::default()).unwrap();
         let ab = compose_with_tuples(&[a, b], &Config::default()).unwrap();

@@ -27,7 +27,9 @@ fn naive_with_properties<'a>(comps: &[&'a Lts], props: &[&'a Lts]) -> Naive<'a> 
 fn case(tau: bool) -> impl Strategy<Value = (Vec<Lts>, Vec<Lts>)> {
     let comps = arb_system_with(
         3,
-        LtsStrategyConfig::new(4, POOL).tau(tau).error_state(true),
+        LtsStrategyConfig::new(4, POOL)
+            .with_tau(tau)
+            .with_error_state(true),
     );
     let props = proptest::collection::vec(
         prop_oneof![
@@ -123,7 +125,7 @@ proptest! {
     }
 
     #[test]
-    fn deadlocks_agree_with_naive_product(sys in arb_system_with(3, LtsStrategyConfig::new(4, POOL).error_state(true))) {
+    fn deadlocks_agree_with_naive_product(sys in arb_system_with(3, LtsStrategyConfig::new(4, POOL).with_error_state(true))) {
         let comps: Vec<&Lts> = sys.iter().collect();
         let naive = Naive::components(&comps);
         let (states, _) = naive.explore();

@@ -20,7 +20,9 @@ const POOL: &[&str] = &["a", "b", "c"];
 fn system(tau: bool) -> impl Strategy<Value = Vec<Lts>> {
     arb_system_with(
         3,
-        LtsStrategyConfig::new(4, POOL).tau(tau).error_state(true),
+        LtsStrategyConfig::new(4, POOL)
+            .with_tau(tau)
+            .with_error_state(true),
     )
 }
 

@@ -121,13 +121,13 @@ impl Default for Limits {
 impl Limits {
     /// These limits with another state limit.
     #[must_use]
-    pub fn max_states(self, max_states: usize) -> Self {
+    pub fn with_max_states(self, max_states: usize) -> Self {
         Self { max_states, ..self }
     }
 
     /// These limits with another transition limit.
     #[must_use]
-    pub fn max_transitions(self, max_transitions: usize) -> Self {
+    pub fn with_max_transitions(self, max_transitions: usize) -> Self {
         Self {
             max_transitions,
             ..self

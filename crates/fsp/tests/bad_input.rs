@@ -9,7 +9,7 @@ use guarantor_fsp::{FspError, Limits};
 fn check(src: &str, file: &str) -> Result<(), FspError> {
     let model = guarantor_fsp::parse(src, file)?;
     if let Some(t) = model.default_target() {
-        model.elaborate_with(t, Limits::default().max_states(100_000))?;
+        model.elaborate_with(t, Limits::default().with_max_states(100_000))?;
     }
     Ok(())
 }
@@ -60,7 +60,7 @@ fn state_limit_ends_elaboration() {
     let src = "P = Q[0],\nQ[i:0..50000] = (a -> Q[i+1]).";
     let model = guarantor_fsp::parse(src, "big.lts").unwrap();
     let err = model
-        .elaborate_with("P", Limits::default().max_states(1000))
+        .elaborate_with("P", Limits::default().with_max_states(1000))
         .unwrap_err();
     assert!(err.to_string().contains("limit"), "{err}");
     assert!(model.elaborate("P").is_ok());

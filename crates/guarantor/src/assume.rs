@@ -58,7 +58,7 @@ impl Checker {
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
             .collect();
-        let ag = AgConfig::default().compose(config.clone());
+        let ag = AgConfig::default().with_compose(config.clone());
         Ok(weakest_assumption(m, &property, &interface, extra_states, &ag)?.lts)
     }
 

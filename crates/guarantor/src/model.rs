@@ -53,7 +53,7 @@ pub fn is_fsp_path(path: &Path) -> bool {
 
 /// Reads an `.aut` file; `lenient` accepts a header whose transition count is wrong.
 pub fn load_aut(path: &Path, lenient: bool) -> Result<Lts, ModelError> {
-    let opts = AutReadOptions::default().check_transition_count(!lenient);
+    let opts = AutReadOptions::default().with_check_transition_count(!lenient);
     Ok(read_aut_file_with(path, &opts)?)
 }
 

@@ -26,9 +26,9 @@ pub enum CexStrategy {
 /// ```
 /// use guarantor_lstar::{CexStrategy, LearnerConfig};
 /// let config = LearnerConfig::default()
-///     .strategy(CexStrategy::MalerPnueli)
-///     .prefix_closed(true)
-///     .max_rounds(50);
+///     .with_strategy(CexStrategy::MalerPnueli)
+///     .with_prefix_closed(true)
+///     .with_max_rounds(50);
 /// assert_eq!(config.max_rounds, Some(50));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,42 +67,42 @@ impl Default for LearnerConfig {
 impl LearnerConfig {
     /// Sets the counterexample analysis.
     #[must_use]
-    pub fn strategy(mut self, strategy: CexStrategy) -> Self {
+    pub fn with_strategy(mut self, strategy: CexStrategy) -> Self {
         self.strategy = strategy;
         self
     }
 
     /// Declares the target prefix-closed (or not).
     #[must_use]
-    pub fn prefix_closed(mut self, yes: bool) -> Self {
+    pub fn with_prefix_closed(mut self, yes: bool) -> Self {
         self.prefix_closed = yes;
         self
     }
 
     /// Turns the check of hypotheses against known answers on or off.
     #[must_use]
-    pub fn check_known(mut self, yes: bool) -> Self {
+    pub fn with_check_known(mut self, yes: bool) -> Self {
         self.check_known = yes;
         self
     }
 
     /// Limits the number of hypotheses.
     #[must_use]
-    pub fn max_rounds(mut self, limit: usize) -> Self {
+    pub fn with_max_rounds(mut self, limit: usize) -> Self {
         self.max_rounds = Some(limit);
         self
     }
 
     /// Limits the number of membership queries sent to the teacher.
     #[must_use]
-    pub fn max_membership_queries(mut self, limit: u64) -> Self {
+    pub fn with_max_membership_queries(mut self, limit: u64) -> Self {
         self.max_membership_queries = Some(limit);
         self
     }
 
     /// Limits the size of hypotheses.
     #[must_use]
-    pub fn max_hypothesis_states(mut self, limit: usize) -> Self {
+    pub fn with_max_hypothesis_states(mut self, limit: usize) -> Self {
         self.max_hypothesis_states = Some(limit);
         self
     }

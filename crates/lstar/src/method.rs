@@ -193,7 +193,7 @@ fn run_rule(
     rule: impl FnOnce(&[&Lts], &Lts, &AgConfig) -> Result<AgReport, LstarError>,
 ) -> Result<MethodReport, MethodError> {
     let (report, seen) = monitored(config, |config| {
-        let ag = settings.clone().compose(config.clone());
+        let ag = settings.clone().with_compose(config.clone());
         let property = merge_properties(&problem.property_lts(), config)?;
         rule(&problem.component_lts(), &property, &ag).map_err(classify)
     })?;

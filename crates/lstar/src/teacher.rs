@@ -57,7 +57,7 @@ pub enum Outcome<V> {
 /// ```
 /// use guarantor_lstar::{learn, Dfa, DfaTeacher, Learner, LearnerConfig, Outcome};
 /// let target = Dfa::new(2, vec![vec![1, 0], vec![2, 0], vec![2, 2]], vec![true, true, false])?;
-/// let mut learner = Learner::new(2, LearnerConfig::default().prefix_closed(true));
+/// let mut learner = Learner::new(2, LearnerConfig::default().with_prefix_closed(true));
 /// let Outcome::Learned(dfa) = learn(&mut learner, &mut DfaTeacher::new(target.clone()))? else {
 ///     unreachable!("a DfaTeacher never stops")
 /// };

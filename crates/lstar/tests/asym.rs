@@ -144,11 +144,14 @@ fn a_violation_is_a_replayable_run_of_both_components() {
 
 #[test]
 fn budgets_end_in_typed_errors() {
-    let config =
-        AgConfig::default().learner(LearnerConfig::default().prefix_closed(true).max_rounds(1));
+    let config = AgConfig::default().with_learner(
+        LearnerConfig::default()
+            .with_prefix_closed(true)
+            .with_max_rounds(1),
+    );
     let err = check_asym(&input(), &output_prime(), &order(), &config).unwrap_err();
     assert_eq!(err, guarantor_lstar::LstarError::RoundLimit { limit: 1 });
-    let config = AgConfig::default().compose(Config::default().with_max_states(1));
+    let config = AgConfig::default().with_compose(Config::default().with_max_states(1));
     let err = check_asym(&input(), &output(), &order(), &config).unwrap_err();
     assert!(matches!(err, guarantor_lstar::LstarError::Compose(e) if e.is_budget()));
 }
@@ -192,7 +195,7 @@ proptest! {
         strategy in strategies(),
     ) {
         let config = AgConfig::default()
-            .learner(LearnerConfig::default().prefix_closed(true).strategy(strategy));
+            .with_learner(LearnerConfig::default().with_prefix_closed(true).with_strategy(strategy));
         let report = check_asym(&sys[0], &sys[1], &p, &config).unwrap();
         recheck(&sys[0], &sys[1], &p, &report)?;
     }
@@ -303,7 +306,7 @@ proptest! {
     #[test]
     fn asym_handles_error_states_in_m1(
         m1 in guarantor_lts::strategy::arb_lts_with(
-            guarantor_lts::strategy::LtsStrategyConfig::new(4, &["a", "b", "c"]).error_state(true)
+            guarantor_lts::strategy::LtsStrategyConfig::new(4, &["a", "b", "c"]).with_error_state(true)
         ),
         m2 in guarantor_lts::strategy::arb_lts(3, &["b", "c", "d"], 6),
         p in arb_deterministic_property(2, &["a", "b", "d"]),
@@ -348,7 +351,7 @@ proptest! {
     fn asym_handles_error_states_in_m2(
         m1 in guarantor_lts::strategy::arb_lts(3, &["a", "b", "c"], 6),
         m2 in guarantor_lts::strategy::arb_lts_with(
-            guarantor_lts::strategy::LtsStrategyConfig::new(4, &["b", "c", "d"]).error_state(true)
+            guarantor_lts::strategy::LtsStrategyConfig::new(4, &["b", "c", "d"]).with_error_state(true)
         ),
         p in arb_deterministic_property(2, &["a", "b", "d"]),
     ) {

@@ -124,7 +124,7 @@ fn the_deadline_stops_a_long_subset_construction() {
     let m1 = lts(&[(0, "a", 0), (0, "b", 0)]);
     let anything_a = lts(&[(0, "a", 0)]);
     let config = AgConfig::default()
-        .compose(Config::default().with_timeout(std::time::Duration::from_millis(200)));
+        .with_compose(Config::default().with_timeout(std::time::Duration::from_millis(200)));
     let err = check_asym_weakest(&[&m0, &m1], &anything_a, &config).unwrap_err();
     assert!(
         matches!(

@@ -89,7 +89,7 @@ proptest! {
 
     #[test]
     fn learns_random_dfas_exactly_and_minimally(target in arb_dfa(8, 3), strategy in strategies()) {
-        let (dfa, learner) = learn_exactly(&target, LearnerConfig::default().strategy(strategy));
+        let (dfa, learner) = learn_exactly(&target, LearnerConfig::default().with_strategy(strategy));
         prop_assert_eq!(dfa.shortest_difference(&target), None);
         prop_assert_eq!(dfa.num_states(), target.minimal_size());
         let stats = learner.stats();
@@ -102,7 +102,7 @@ proptest! {
         target in arb_prefix_closed(8, 3),
         strategy in strategies(),
     ) {
-        let config = LearnerConfig::default().strategy(strategy).prefix_closed(true);
+        let config = LearnerConfig::default().with_strategy(strategy).with_prefix_closed(true);
         let mut learner = Learner::new(target.num_symbols(), config);
         let mut teacher = Watching { inner: DfaTeacher::new(target.clone()), all_prefix_closed: true };
         let Ok(Outcome::Learned(dfa)) = learn(&mut learner, &mut teacher) else {
@@ -143,7 +143,7 @@ fn counter(n: usize) -> Dfa {
 
 #[test]
 fn round_budget_is_a_typed_error() {
-    let mut learner = Learner::new(2, LearnerConfig::default().max_rounds(1));
+    let mut learner = Learner::new(2, LearnerConfig::default().with_max_rounds(1));
     let err = learn(&mut learner, &mut DfaTeacher::new(counter(5))).unwrap_err();
     assert_eq!(
         err,
@@ -153,13 +153,13 @@ fn round_budget_is_a_typed_error() {
 
 #[test]
 fn query_and_size_budgets_are_typed_errors() {
-    let mut learner = Learner::new(2, LearnerConfig::default().max_membership_queries(3));
+    let mut learner = Learner::new(2, LearnerConfig::default().with_max_membership_queries(3));
     let err = learn(&mut learner, &mut DfaTeacher::new(counter(5))).unwrap_err();
     assert_eq!(
         err,
         LearnError::Learner(LstarError::QueryLimit { limit: 3 })
     );
-    let mut learner = Learner::new(2, LearnerConfig::default().max_hypothesis_states(3));
+    let mut learner = Learner::new(2, LearnerConfig::default().with_max_hypothesis_states(3));
     let err = learn(&mut learner, &mut DfaTeacher::new(counter(5))).unwrap_err();
     assert!(matches!(
         err,
@@ -235,7 +235,7 @@ fn prefix_closed_mode_needs_fewer_queries_and_one_sink() {
     )
     .unwrap();
     let (plain_dfa, plain) = learn_exactly(&target, LearnerConfig::default());
-    let (pc_dfa, pc) = learn_exactly(&target, LearnerConfig::default().prefix_closed(true));
+    let (pc_dfa, pc) = learn_exactly(&target, LearnerConfig::default().with_prefix_closed(true));
     assert_eq!(plain_dfa.shortest_difference(&pc_dfa), None);
     assert!(pc.stats().membership_queries < plain.stats().membership_queries);
     assert!(pc.stats().inferred > 0);

@@ -42,7 +42,7 @@ fn problem(components: &[Lts], properties: &[Lts]) -> Problem {
 fn system() -> impl Strategy<Value = Vec<Lts>> {
     arb_system_with(
         3,
-        LtsStrategyConfig::new(3, &["a", "b", "c", "d"]).error_state(true),
+        LtsStrategyConfig::new(3, &["a", "b", "c", "d"]).with_error_state(true),
     )
 }
 

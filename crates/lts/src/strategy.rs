@@ -22,7 +22,7 @@
 //! use proptest::strategy::{Strategy, ValueTree};
 //! use proptest::test_runner::TestRunner;
 //!
-//! let config = LtsStrategyConfig::new(4, &["a", "b"]).tau(false).max_transitions(6);
+//! let config = LtsStrategyConfig::new(4, &["a", "b"]).with_tau(false).with_max_transitions(6);
 //! let mut runner = TestRunner::deterministic();
 //! let lts = arb_lts_with(config).new_tree(&mut runner).unwrap().current();
 //! assert!(lts.num_states() <= 4 && lts.num_transitions() <= 6);
@@ -73,35 +73,35 @@ impl LtsStrategyConfig {
 
     /// Sets the largest number of states (values below 1 are raised to 1).
     #[must_use]
-    pub fn max_states(mut self, max_states: usize) -> Self {
+    pub fn with_max_states(mut self, max_states: usize) -> Self {
         self.max_states = max_states.max(1);
         self
     }
 
     /// Sets the largest number of transitions.
     #[must_use]
-    pub fn max_transitions(mut self, max_transitions: usize) -> Self {
+    pub fn with_max_transitions(mut self, max_transitions: usize) -> Self {
         self.max_transitions = max_transitions;
         self
     }
 
     /// Allows or forbids tau transitions.
     #[must_use]
-    pub fn tau(mut self, tau: bool) -> Self {
+    pub fn with_tau(mut self, tau: bool) -> Self {
         self.tau = tau;
         self
     }
 
     /// Allows or forbids an error state.
     #[must_use]
-    pub fn error_state(mut self, error_state: bool) -> Self {
+    pub fn with_error_state(mut self, error_state: bool) -> Self {
         self.error_state = error_state;
         self
     }
 
     /// Makes the generated LTSs FSMs with random accepting sets, or plain LTSs.
     #[must_use]
-    pub fn accepting(mut self, accepting: bool) -> Self {
+    pub fn with_accepting(mut self, accepting: bool) -> Self {
         self.accepting = accepting;
         self
     }
@@ -187,13 +187,13 @@ fn assemble(actions: &[String], tau: bool, raw: &RawLts) -> Lts {
 /// Random LTSs with at most `max_states` states and `max_transitions` transitions, declaring every
 /// name of `actions` (in order, so `actions[i]` has id `i + 1`), with tau transitions allowed; no
 /// error state and no accepting set. Equivalent to
-/// `arb_lts_with(LtsStrategyConfig::new(max_states, actions).max_transitions(max_transitions))`.
+/// `arb_lts_with(LtsStrategyConfig::new(max_states, actions).with_max_transitions(max_transitions))`.
 pub fn arb_lts(
     max_states: usize,
     actions: &[&str],
     max_transitions: usize,
 ) -> impl Strategy<Value = Lts> {
-    arb_lts_with(LtsStrategyConfig::new(max_states, actions).max_transitions(max_transitions))
+    arb_lts_with(LtsStrategyConfig::new(max_states, actions).with_max_transitions(max_transitions))
 }
 
 /// Random deterministic LTSs usable as safety properties: no tau, at most one transition per
@@ -288,7 +288,7 @@ mod tests {
         }
 
         #[test]
-        fn error_state_is_a_sink(lts in arb_lts_with(LtsStrategyConfig::new(4, &["a"]).error_state(true))) {
+        fn error_state_is_a_sink(lts in arb_lts_with(LtsStrategyConfig::new(4, &["a"]).with_error_state(true))) {
             if let Some(e) = lts.error_state() {
                 prop_assert!(lts.outgoing(e).is_empty());
                 prop_assert_ne!(e, lts.initial());

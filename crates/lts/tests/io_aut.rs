@@ -130,7 +130,7 @@ fn inconsistent_exports_are_rejected_strictly_and_load_leniently() {
             n.transitions + 2
         };
         assert_eq!(err.line(), expected_line, "{name}: {err}");
-        let opts = AutReadOptions::default().check_transition_count(false);
+        let opts = AutReadOptions::default().with_check_transition_count(false);
         let lts = read_aut_file_with(&path, &opts).unwrap();
         assert_eq!(lts.num_transitions(), n.lines.len());
         assert_eq!(lts.num_states(), n.states);

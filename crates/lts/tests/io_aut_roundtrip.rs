@@ -37,7 +37,7 @@ const LABELS: &[&str] = &[
 
 /// Random LTSs with the error state (if any) and the initial state anywhere.
 fn arb_lts() -> impl Strategy<Value = Lts> {
-    let config = LtsStrategyConfig::new(6, LABELS).max_transitions(14);
+    let config = LtsStrategyConfig::new(6, LABELS).with_max_transitions(14);
     (
         arb_lts_with(config),
         any::<Index>(),
@@ -105,7 +105,7 @@ proptest! {
     fn last_state_style_round_trips_with_the_error_option(lts in arb_lts()) {
         let text = to_aut_string(&lts, &AutWriteOptions::default());
         let error = lts.error_state().map(|_| (lts.num_states() - 1) as u32);
-        let back = parse_aut_with(&text, &AutReadOptions::default().error_state(error))
+        let back = parse_aut_with(&text, &AutReadOptions::default().with_error_state(error))
             .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         prop_assert_eq!(shape(&back, StateId::index), shape(&lts, |s| renumber(&lts, s)));
     }
@@ -120,7 +120,7 @@ proptest! {
 
     #[test]
     fn minus_one_style_round_trips_unless_the_error_state_is_isolated(lts in arb_lts()) {
-        let opts = AutWriteOptions::default().error_style(ErrorStateStyle::MinusOne);
+        let opts = AutWriteOptions::default().with_error_style(ErrorStateStyle::MinusOne);
         let text = to_aut_string(&lts, &opts);
         let back = parse_aut_with(&text, &AutReadOptions::default())
             .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
@@ -137,7 +137,7 @@ proptest! {
         // Write, read (restoring the error state), write again: a fixpoint after one round.
         let text = to_aut_string(&lts, &AutWriteOptions::default());
         let error = lts.error_state().map(|_| (lts.num_states() - 1) as u32);
-        let back = parse_aut_with(&text, &AutReadOptions::default().error_state(error)).unwrap();
+        let back = parse_aut_with(&text, &AutReadOptions::default().with_error_state(error)).unwrap();
         let again = to_aut_string(&back, &AutWriteOptions::default());
         let sorted = |t: &str| { let mut v: Vec<String> = t.lines().map(str::to_owned).collect(); v.sort(); v };
         prop_assert_eq!(sorted(&again), sorted(&text));

@@ -21,8 +21,8 @@ fn ltsa_property_with_error_state_and_merged_edges() {
     let unmerged = to_dot_string(
         &lts,
         &DotOptions::default()
-            .merge_edges(false)
-            .left_to_right(false),
+            .with_merge_edges(false)
+            .with_left_to_right(false),
     );
     snapshot("dot_property_unmerged", &unmerged);
 }
@@ -38,7 +38,7 @@ fn fsm_accepting_states_are_double_circles() {
     b.set_accepting(StateId::must(2), true).unwrap();
     let dot = to_dot_string(
         &b.build().unwrap(),
-        &DotOptions::default().graph_name("co\"A"),
+        &DotOptions::default().with_graph_name("co\"A"),
     );
     snapshot("dot_fsm", &dot);
 }

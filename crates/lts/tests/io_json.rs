@@ -78,7 +78,7 @@ proptest! {
     #[test]
     fn json_round_trips_everything(
         lts in arb_lts_with(
-            LtsStrategyConfig::new(6, &["a", "q\"", "unused", "é\n"]).error_state(true).accepting(true),
+            LtsStrategyConfig::new(6, &["a", "q\"", "unused", "é\n"]).with_error_state(true).with_accepting(true),
         )
     ) {
         let back = from_json(&to_json(&lts)).unwrap();

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 const K: usize = 5;
 
 fn config() -> LtsStrategyConfig {
-    LtsStrategyConfig::new(6, &["a", "b"]).max_transitions(12)
+    LtsStrategyConfig::new(6, &["a", "b"]).with_max_transitions(12)
 }
 
 /// The largest strong bisimulation, as a relation matrix, by removing violating pairs until none is
@@ -59,8 +59,8 @@ proptest! {
 
     #[test]
     fn classes_are_the_coarsest_bisimulation(
-        lts in arb_lts_with(config().error_state(true)),
-        fsm in arb_lts_with(config().accepting(true)),
+        lts in arb_lts_with(config().with_error_state(true)),
+        fsm in arb_lts_with(config().with_accepting(true)),
     ) {
         for l in [&lts, &fsm] {
             let classes = strong_bisimulation_classes(l);
@@ -82,7 +82,7 @@ proptest! {
     #[test]
     fn minimisation_preserves_traces_and_is_idempotent(
         lts in arb_lts_with(config()),
-        fsm in arb_lts_with(config().accepting(true)),
+        fsm in arb_lts_with(config().with_accepting(true)),
     ) {
         for l in [&lts, &fsm] {
             let min = minimize_strong(l);
@@ -124,7 +124,7 @@ proptest! {
     }
 
     #[test]
-    fn error_marker_survives_minimisation(l in arb_lts_with(config().error_state(true))) {
+    fn error_marker_survives_minimisation(l in arb_lts_with(config().with_error_state(true))) {
         let min = minimize_strong(&l);
         let reachable_error = l.error_state().filter(|e| guarantor_lts::ops::reachable_states(&l).contains(e.index()));
         prop_assert_eq!(min.error_state().is_some(), reachable_error.is_some());

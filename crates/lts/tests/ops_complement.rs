@@ -11,7 +11,7 @@ use proptest::prelude::*;
 const K: usize = 5;
 
 fn config() -> LtsStrategyConfig {
-    LtsStrategyConfig::new(5, &["a", "b"]).max_transitions(10)
+    LtsStrategyConfig::new(5, &["a", "b"]).with_max_transitions(10)
 }
 
 proptest! {
@@ -19,8 +19,8 @@ proptest! {
 
     #[test]
     fn complement_flips_every_word(
-        lts in arb_lts_with(config().error_state(true)),
-        fsm in arb_lts_with(config().accepting(true).error_state(true)),
+        lts in arb_lts_with(config().with_error_state(true)),
+        fsm in arb_lts_with(config().with_accepting(true).with_error_state(true)),
     ) {
         for l in [&lts, &fsm] {
             let c = complement(l).unwrap();
@@ -40,8 +40,8 @@ proptest! {
 
     #[test]
     fn complete_keeps_the_language_and_is_total(
-        lts in arb_lts_with(config().tau(false)),
-        fsm in arb_lts_with(config().accepting(true)),
+        lts in arb_lts_with(config().with_tau(false)),
+        fsm in arb_lts_with(config().with_accepting(true)),
     ) {
         for l in [&lts, &fsm] {
             let c = complete(l).unwrap();

@@ -16,8 +16,8 @@ const K: usize = 6;
 
 fn config(accepting: bool) -> LtsStrategyConfig {
     LtsStrategyConfig::new(5, &["a", "b", "c"])
-        .max_transitions(10)
-        .accepting(accepting)
+        .with_max_transitions(10)
+        .with_accepting(accepting)
 }
 
 /// The number of Myhill–Nerode classes among the reachable states of a deterministic LTS, by naive
@@ -98,8 +98,8 @@ proptest! {
     fn minimize_preserves_language_and_is_minimal(
         lts in arb_lts_with(config(false)),
         fsm in arb_lts_with(config(true)),
-        err in arb_lts_with(config(false).error_state(true)),
-        err_fsm in arb_lts_with(config(true).error_state(true)),
+        err in arb_lts_with(config(false).with_error_state(true)),
+        err_fsm in arb_lts_with(config(true).with_error_state(true)),
     ) {
         for l in [&lts, &fsm, &err, &err_fsm] {
             let dfa = determinize(l).unwrap();
@@ -124,7 +124,7 @@ proptest! {
     }
 
     #[test]
-    fn determinize_collapses_error_subsets(l in arb_lts_with(config(false).error_state(true))) {
+    fn determinize_collapses_error_subsets(l in arb_lts_with(config(false).with_error_state(true))) {
         let dfa = determinize(&l).unwrap();
         let sigma = names(&l);
         let original = executable(&plain(&l), &sigma, K);

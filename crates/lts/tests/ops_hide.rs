@@ -13,7 +13,7 @@ use proptest::prelude::*;
 const K: usize = 5;
 
 fn config() -> LtsStrategyConfig {
-    LtsStrategyConfig::new(5, &["a", "b", "c"]).max_transitions(10)
+    LtsStrategyConfig::new(5, &["a", "b", "c"]).with_max_transitions(10)
 }
 
 /// A subset of {a, b, c, z} (z is not declared by the random LTSs).
@@ -25,7 +25,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
     #[test]
-    fn hide_makes_actions_internal(l in arb_lts_with(config().accepting(true)), hidden in arb_names()) {
+    fn hide_makes_actions_internal(l in arb_lts_with(config().with_accepting(true)), hidden in arb_names()) {
         let h = hide(&l, hidden.iter().copied());
         let kept: Vec<String> = names(&l).into_iter().filter(|n| !hidden.contains(&n.as_str())).collect();
         prop_assert_eq!(names(&h), kept.clone());
@@ -51,7 +51,7 @@ proptest! {
 
     #[test]
     fn relabel_follows_the_relation(
-        l in arb_lts_with(config().accepting(true)),
+        l in arb_lts_with(config().with_accepting(true)),
         pairs in proptest::collection::vec((prop_oneof![Just("a"), Just("b"), Just("z")], prop_oneof![Just("x"), Just("y"), Just("c"), Just("a")]), 0..4),
     ) {
         let r = relabel(&l, &pairs).unwrap();

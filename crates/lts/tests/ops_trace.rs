@@ -14,14 +14,14 @@ use proptest::prelude::*;
 const K: usize = 6;
 
 fn config(actions: &[&str]) -> LtsStrategyConfig {
-    LtsStrategyConfig::new(4, actions).max_transitions(8)
+    LtsStrategyConfig::new(4, actions).with_max_transitions(8)
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
     #[test]
-    fn membership_agrees_with_brute_force(l in arb_lts_with(config(&["a", "b"]).accepting(true).error_state(true))) {
+    fn membership_agrees_with_brute_force(l in arb_lts_with(config(&["a", "b"]).with_accepting(true).with_error_state(true))) {
         for w in words(&names(&l), K) {
             let refs: Vec<&str> = w.iter().map(String::as_str).collect();
             let ids: Vec<ActionId> = w.iter().map(|n| l.alphabet().get(n).unwrap()).collect();
@@ -36,8 +36,8 @@ proptest! {
     fn inclusion_agrees_with_brute_force(
         a in arb_lts_with(config(&["a", "b"])),
         b in arb_lts_with(config(&["a", "b"])),
-        fa in arb_lts_with(config(&["a", "b"]).accepting(true)),
-        fb in arb_lts_with(config(&["a", "b"]).accepting(true)),
+        fa in arb_lts_with(config(&["a", "b"]).with_accepting(true)),
+        fb in arb_lts_with(config(&["a", "b"]).with_accepting(true)),
         narrow in arb_lts_with(config(&["a"])),
     ) {
         for (x, y) in [(&a, &b), (&fa, &fb), (&a, &fb), (&fa, &b), (&a, &narrow), (&narrow, &a)] {
@@ -60,7 +60,7 @@ proptest! {
     }
 
     #[test]
-    fn inclusion_is_reflexive(l in arb_lts_with(config(&["a", "b"]).accepting(true))) {
+    fn inclusion_is_reflexive(l in arb_lts_with(config(&["a", "b"]).with_accepting(true))) {
         prop_assert_eq!(language_included(&l, &l).unwrap(), None);
     }
 }

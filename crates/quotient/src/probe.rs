@@ -180,9 +180,9 @@ mod tests {
         let with_errors = |states, pool: &'static [&'static str], transitions| {
             arb_lts_with(
                 LtsStrategyConfig::new(states, pool)
-                    .max_transitions(transitions)
-                    .tau(true)
-                    .error_state(true),
+                    .with_max_transitions(transitions)
+                    .with_tau(true)
+                    .with_error_state(true),
             )
         };
         (

@@ -1588,9 +1588,9 @@ mod tests {
         (
             arb_lts_with(
                 LtsStrategyConfig::new(9, &["a", "b", "c"])
-                    .max_transitions(22)
-                    .tau(true)
-                    .error_state(true),
+                    .with_max_transitions(22)
+                    .with_tau(true)
+                    .with_error_state(true),
             ),
             arb_lts(5, &["a", "b", "d"], 10),
             arb_deterministic_property(3, &["a", "b", "d"]),

@@ -248,7 +248,7 @@ impl Loader<'_> {
                 .map_err(|e| self.model(format!("{}: {e}", path.display())))?;
             return Ok((stem(path), lts));
         }
-        let opts = AutReadOptions::default().check_transition_count(!self.lenient);
+        let opts = AutReadOptions::default().with_check_transition_count(!self.lenient);
         let lts = read_aut_file_with(&self.root.join(path), &opts)
             .map_err(|e| self.model(e.to_string()))?;
         Ok((stem(path), lts))

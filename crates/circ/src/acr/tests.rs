@@ -134,8 +134,8 @@ const POOL: [&str; 5] = ["a", "b", "c", "d", "e"];
 
 fn system() -> impl Strategy<Value = (Vec<Lts>, Lts)> {
     let comp = LtsStrategyConfig::new(4, &POOL)
-        .max_transitions(8)
-        .tau(false);
+        .with_max_transitions(8)
+        .with_tau(false);
     (
         arb_system_with(4, comp).prop_filter("two or more components", |s| s.len() >= 2),
         arb_deterministic_property(3, &POOL[..2])

@@ -356,7 +356,7 @@ mod tests {
         let p = p.build().unwrap();
         let unlimited = check_asym_weakest(&[&m, &m], &p, &AgConfig::default()).unwrap();
         assert!(unlimited.verdict.counterexample().is_some() || unlimited.verdict.is_holds());
-        let config = AgConfig::default().compose(Config::default().with_max_states(2));
+        let config = AgConfig::default().with_compose(Config::default().with_max_states(2));
         let err = check_asym_weakest(&[&m, &m], &p, &config).unwrap_err();
         assert!(err.is_budget(), "{err:?}");
     }

@@ -49,13 +49,13 @@ use crate::error::LstarError;
 /// use std::time::Duration;
 /// use guarantor_compose::Config;
 /// use guarantor_lstar::ag::AgConfig;
-/// let config = AgConfig::default().compose(Config::default().with_timeout(Duration::from_secs(5)));
+/// let config = AgConfig::default().with_compose(Config::default().with_timeout(Duration::from_secs(5)));
 /// assert!(config.learner.prefix_closed);
 /// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct AgConfig {
-    /// The learner's settings. [default: `LearnerConfig::default().prefix_closed(true)`, since
+    /// The learner's settings. [default: `LearnerConfig::default().with_prefix_closed(true)`, since
     /// weakest assumptions of safety properties are prefix-closed]
     pub learner: LearnerConfig,
     /// Budgets of every model check (membership queries, oracles). [default: unlimited]
@@ -65,7 +65,7 @@ pub struct AgConfig {
 impl Default for AgConfig {
     fn default() -> Self {
         Self {
-            learner: LearnerConfig::default().prefix_closed(true),
+            learner: LearnerConfig::default().with_prefix_closed(true),
             compose: Config::default(),
         }
     }
@@ -74,14 +74,14 @@ impl Default for AgConfig {
 impl AgConfig {
     /// Sets the learner's settings.
     #[must_use]
-    pub fn learner(mut self, learner: LearnerConfig) -> Self {
+    pub fn with_learner(mut self, learner: LearnerConfig) -> Self {
         self.learner = learner;
         self
     }
 
     /// Sets the budgets of the model checks.
     #[must_use]
-    pub fn compose(mut self, compose: Config) -> Self {
+    pub fn with_compose(mut self, compose: Config) -> Self {
         self.compose = compose;
         self
     }

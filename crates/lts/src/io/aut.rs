@@ -98,21 +98,21 @@ impl Default for AutReadOptions {
 impl AutReadOptions {
     /// Sets [`Self::error_state`].
     #[must_use]
-    pub fn error_state(mut self, state: Option<u32>) -> Self {
+    pub fn with_error_state(mut self, state: Option<u32>) -> Self {
         self.error_state = state;
         self
     }
 
     /// Sets [`Self::check_transition_count`].
     #[must_use]
-    pub fn check_transition_count(mut self, check: bool) -> Self {
+    pub fn with_check_transition_count(mut self, check: bool) -> Self {
         self.check_transition_count = check;
         self
     }
 
     /// Sets [`Self::max_states`].
     #[must_use]
-    pub fn max_states(mut self, max: usize) -> Self {
+    pub fn with_max_states(mut self, max: usize) -> Self {
         self.max_states = max;
         self
     }
@@ -140,7 +140,7 @@ pub struct AutWriteOptions {
 impl AutWriteOptions {
     /// Sets [`Self::error_style`].
     #[must_use]
-    pub fn error_style(mut self, style: ErrorStateStyle) -> Self {
+    pub fn with_error_style(mut self, style: ErrorStateStyle) -> Self {
         self.error_style = style;
         self
     }
@@ -906,7 +906,7 @@ mod tests {
 
     #[test]
     fn minus_one_refers_to_the_optioned_error_state() {
-        let opts = AutReadOptions::default().error_state(Some(1));
+        let opts = AutReadOptions::default().with_error_state(Some(1));
         let lts = parse_aut_with("des(0,1,2)\n(0,a,-1)", &opts).unwrap();
         assert_eq!(lts.num_states(), 2);
         assert_eq!(lts.error_state(), Some(StateId::must(1)));
@@ -935,7 +935,7 @@ mod tests {
     #[test]
     fn minus_one_style_round_trips_the_error_state() {
         let lts = parse_aut("des(0,2,2)\n(0,a,-1)\n(1,b,0)").unwrap();
-        let opts = AutWriteOptions::default().error_style(ErrorStateStyle::MinusOne);
+        let opts = AutWriteOptions::default().with_error_style(ErrorStateStyle::MinusOne);
         let text = to_aut_string(&lts, &opts);
         assert_eq!(text, "des (0, 2, 2)\n(0, \"a\", -1)\n(1, \"b\", 0)\n");
         assert_eq!(parse_aut(&text).unwrap(), lts);

@@ -56,21 +56,21 @@ impl Default for DotOptions {
 impl DotOptions {
     /// Sets [`Self::graph_name`].
     #[must_use]
-    pub fn graph_name(mut self, name: impl Into<String>) -> Self {
+    pub fn with_graph_name(mut self, name: impl Into<String>) -> Self {
         self.graph_name = name.into();
         self
     }
 
     /// Sets [`Self::merge_edges`].
     #[must_use]
-    pub fn merge_edges(mut self, merge: bool) -> Self {
+    pub fn with_merge_edges(mut self, merge: bool) -> Self {
         self.merge_edges = merge;
         self
     }
 
     /// Sets [`Self::left_to_right`].
     #[must_use]
-    pub fn left_to_right(mut self, lr: bool) -> Self {
+    pub fn with_left_to_right(mut self, lr: bool) -> Self {
         self.left_to_right = lr;
         self
     }

@@ -176,7 +176,7 @@ mod tests {
         use crate::strategy::{LtsStrategyConfig, arb_lts_with};
 
         fn arb() -> impl Strategy<Value = Lts> {
-            arb_lts_with(LtsStrategyConfig::new(6, &["a", "b"]).error_state(true))
+            arb_lts_with(LtsStrategyConfig::new(6, &["a", "b"]).with_error_state(true))
         }
 
         proptest! {
