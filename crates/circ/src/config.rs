@@ -101,6 +101,7 @@ impl Default for CexPerIteration {
 /// ```
 #[derive(Clone, Debug)]
 #[allow(clippy::struct_excessive_bools)] // independent switches, each measured separately
+#[non_exhaustive]
 pub struct CircConfig {
     /// Decomposition. Default: [`Mode::NWay`].
     pub mode: Mode,

@@ -23,6 +23,7 @@ pub struct RuleSummary {
 
 /// The result of [`check_circ`](crate::check_circ).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CircReport {
     /// Holds with the assumptions of the needed premises (labelled by prepared component), or
     /// violated with a counterexample of the full system.

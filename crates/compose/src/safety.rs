@@ -21,6 +21,7 @@ pub use crate::stats::Stats;
 /// The result of a safety check: the verdict and what it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub struct SafetyReport {
     /// Holds (with an empty certificate) or violated (with a shortest counterexample).
     pub verdict: Verdict,

@@ -228,15 +228,13 @@ impl<'p> Race<'p> {
         let notes: Vec<String> = (0..self.fates.len())
             .map(|i| self.describe(i, &self.fates[i]))
             .collect();
-        let partial = Stats {
-            states: self
-                .monitors
-                .iter()
-                .map(|m| m.snapshot().largest_states)
-                .max()
-                .unwrap_or(0),
-            transitions: 0,
-        };
+        let largest = self
+            .monitors
+            .iter()
+            .map(|m| m.snapshot().largest_states)
+            .max()
+            .unwrap_or(0);
+        let partial = Stats::new(largest, 0);
         let any_budget = self
             .fates
             .iter()

@@ -198,10 +198,7 @@ fn run_rule(
         rule(&problem.component_lts(), &property, &ag).map_err(classify)
     })?;
     let verdict = in_problem_terms(problem, report.verdict, groups)?;
-    let stats = Stats {
-        states: seen.largest_states,
-        transitions: 0,
-    };
+    let stats = Stats::new(seen.largest_states, 0);
     Ok(MethodReport::new(verdict, stats)
         .with_counter("membership_queries", report.stats.membership_queries)
         .with_counter("equivalence_queries", report.stats.equivalence_queries))

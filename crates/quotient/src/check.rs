@@ -51,6 +51,7 @@ pub struct Stage {
 
 /// The result of a check with quotient assumptions.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct QuotientReport {
     /// Holds (with every stage's assumption in the certificate, standing for its component) or
     /// Violated (with a counterexample of the *original* components).
@@ -138,10 +139,7 @@ pub fn check_with_quotients(
             let stats = synthesis
                 .violation
                 .as_ref()
-                .map_or_else(Stats::default, |v| Stats {
-                    states: v.visited,
-                    transitions: v.moves,
-                });
+                .map_or_else(Stats::default, |v| Stats::new(v.visited, v.moves));
             stages.push(Stage {
                 component: ComponentId::must(r),
                 environment_states: m.num_states(),

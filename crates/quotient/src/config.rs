@@ -19,6 +19,7 @@ use guarantor_compose::Config;
 /// assert!(config.refine);
 /// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct QuotientConfig {
     /// Budget for composing the rest of the system, the final check and counterexample lifting;
     /// exhausting it is an error. Default: unlimited.
