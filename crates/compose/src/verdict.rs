@@ -127,6 +127,11 @@ pub struct Assumption {
     /// The assumption itself.
     #[cfg_attr(feature = "serde", serde(serialize_with = "ser::lts"))]
     pub lts: Lts,
+    /// For a quotient assumption of one component: the state of `lts` each state of the
+    /// component maps to (the homomorphism that shows the component's language is included in
+    /// the assumption's); `None` for other assumptions.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub classes: Option<Vec<u32>>,
 }
 
 impl Assumption {
@@ -135,7 +140,19 @@ impl Assumption {
         let mut components: Vec<ComponentId> = components.into_iter().collect();
         components.sort_unstable();
         components.dedup();
-        Self { components, lts }
+        Self {
+            components,
+            lts,
+            classes: None,
+        }
+    }
+
+    /// The same assumption with the class (state of the assumption) of each state of the one
+    /// component it stands for: a quotient's homomorphism.
+    #[must_use]
+    pub fn with_classes(mut self, classes: Vec<u32>) -> Self {
+        self.classes = Some(classes);
+        self
     }
 }
 

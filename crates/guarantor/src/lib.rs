@@ -332,6 +332,7 @@
 //! ([`program::ProgramReport::last_check`]: its components and assumptions).
 
 mod assume;
+pub mod certificate;
 mod checker;
 pub mod model;
 pub mod portfolio;
@@ -339,10 +340,12 @@ pub mod program;
 pub mod registry;
 
 pub use assume::ComponentAssumption;
+pub use certificate::CertificateError;
 pub use checker::{
     AssumptionSummary, CheckError, Checker, METHODS, MethodKind, MethodOptions, MethodStats,
     Outcome,
 };
+pub use guarantor_certify as certify;
 pub use guarantor_circ as circ;
 pub use guarantor_compose as compose;
 pub use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};

@@ -227,7 +227,10 @@ fn certificate(stages: &[Stage]) -> Certificate {
     Certificate::new(
         stages
             .iter()
-            .map(|s| Assumption::new([s.component], s.synthesis.assumption.clone())),
+            .map(|s| {
+                Assumption::new([s.component], s.synthesis.assumption.clone())
+                    .with_classes(s.synthesis.homomorphism.classes.clone())
+            }),
     )
 }
 
