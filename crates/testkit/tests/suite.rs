@@ -35,6 +35,9 @@ use guarantor_testkit::{Case, Expected, check_verdict_evidence, load_manifest};
 #[path = "../../guarantor/examples/custom_method.rs"]
 mod custom_method;
 
+/// Certificates of every verdict, re-checked by `guarantor-certify`, and their mutations.
+mod certificates;
+
 /// A method under test: its name (as the manifest's `slow` and `known_wrong` lists spell it) and
 /// its value.
 #[derive(Clone)]
@@ -113,6 +116,9 @@ fn check_pair(case: &Case, subject: &Subject) -> std::result::Result<Duration, S
     let elapsed = started.elapsed();
     check_run(case, subject, &outcome.verdict, outcome.states)
         .map_err(|e| format!("through the facade: {e}"))?;
+    let custom = !BUILTIN.iter().any(|e| e.name == subject.name);
+    certificates::check_certificate(&checker, &outcome, custom, &certificates::TALLY)
+        .map_err(|e| format!("certificate: {e}"))?;
     let config = Config::default().with_timeout(budget());
     let direct = subject
         .method
@@ -316,6 +322,10 @@ fn every_method_agrees_with_the_manifest() {
         } else {
             ""
         }
+    );
+    eprintln!(
+        "certificates and their mutations:\n{}",
+        certificates::TALLY.lines()
     );
     if !near.is_empty() {
         eprintln!("passed, but in more than half the budget:\n{near}");
