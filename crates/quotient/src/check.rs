@@ -133,8 +133,17 @@ pub fn check_with_quotients(
     let mut stages = Vec::new();
     let mut replaced_originals = Vec::new();
     for &r in order {
-        let m = rest(&current, r, &config.compose)?;
-        let synthesis = synthesize(&m, &current[r], properties, config)?;
+        // One running total for the check (Config::holding): each construction may use only
+        // what the ones still alive leave of the state limit. The stages so far are kept to the
+        // end; `M` is kept while its synthesis runs.
+        let kept = stages_units(&stages);
+        let m = rest(&current, r, &config.compose.holding(kept))?;
+        let synthesis = synthesize(
+            &m,
+            &current[r],
+            properties,
+            &holding(config, kept + Config::units_of(&m)),
+        )?;
         if let Some(found) = confirmed_violation(components, properties, &synthesis)? {
             let stats = synthesis
                 .violation
@@ -156,14 +165,15 @@ pub fn check_with_quotients(
         });
     }
     let refs: Vec<&Lts> = current.iter().collect();
-    let report = check_safety(&refs, properties, &config.compose)?;
+    let compose = config.compose.holding(stages_units(&stages));
+    let report = check_safety(&refs, properties, &compose)?;
     let verdict = match report.verdict {
         Verdict::Violated(_) => Verdict::Violated(lift(
             &mut current,
             &stages,
             replaced_originals,
             properties,
-            &config.compose,
+            &compose,
         )?),
         _ => Verdict::Holds(certificate(&stages)),
     };
@@ -207,6 +217,26 @@ fn validate(components: &[&Lts], order: &[usize]) -> Result<(), QuotientError> {
     Ok(())
 }
 
+/// `config` with both budgets holding `units` of the state limit (see [`Config::holding`]).
+fn holding(config: &QuotientConfig, units: usize) -> QuotientConfig {
+    config
+        .clone()
+        .with_compose(config.compose.holding(units))
+        .with_refinement(config.refinement.holding(units))
+}
+
+/// What the stages keep to the end of the check, in units of the state limit: each assumption
+/// and its homomorphism (a class per state of the replaced component).
+fn stages_units(stages: &[Stage]) -> usize {
+    stages
+        .iter()
+        .map(|s| {
+            Config::units_of(&s.synthesis.assumption)
+                + Config::units_for_bytes(s.synthesis.homomorphism.classes.len() * 4)
+        })
+        .sum()
+}
+
 /// The composition of every current component but `r` (one state, empty alphabet, if none).
 fn rest(current: &[Lts], r: usize, config: &Config) -> Result<Lts, QuotientError> {
     let others: Vec<&Lts> = current
@@ -224,14 +254,10 @@ fn rest(current: &[Lts], r: usize, config: &Config) -> Result<Lts, QuotientError
 }
 
 fn certificate(stages: &[Stage]) -> Certificate {
-    Certificate::new(
-        stages
-            .iter()
-            .map(|s| {
-                Assumption::new([s.component], s.synthesis.assumption.clone())
-                    .with_classes(s.synthesis.homomorphism.classes.clone())
-            }),
-    )
+    Certificate::new(stages.iter().map(|s| {
+        Assumption::new([s.component], s.synthesis.assumption.clone())
+            .with_classes(s.synthesis.homomorphism.classes.clone())
+    }))
 }
 
 fn summarise(verdict: Verdict, stages: Vec<Stage>, check_stats: Stats) -> QuotientReport {
@@ -268,6 +294,8 @@ fn lift(
         let r = stage.component.index();
         let quotient_system: Vec<&Lts> = current.iter().chain(&errs).collect();
         let relevant = relevant_tuples(&quotient_system, config)?;
+        // The search below runs next to the relevant tuples: a unit each, as a store state.
+        let config = &config.holding(relevant.len());
         let abstract_lts = std::mem::replace(&mut current[r], original);
         let concrete: Vec<&Lts> = current.iter().chain(&errs).collect();
         let map = &stage.synthesis.homomorphism.classes;
@@ -428,7 +456,7 @@ fn trace(
 
 #[cfg(test)]
 mod budget_tests {
-    use guarantor_compose::Config;
+    use guarantor_compose::{ComposeError, Config};
     use guarantor_lts::{Lts, LtsBuilder, StateId};
 
     use super::*;
@@ -456,5 +484,61 @@ mod budget_tests {
             Err(QuotientError::Compose(e)) => assert!(e.is_budget(), "{e:?}"),
             other => panic!("expected a budget error, got {other:?}"),
         }
+    }
+
+    /// A ring of 6 states on `a` with ten self-loops per state: a rest `M` whose transitions
+    /// weigh more than its states.
+    fn busy_ring() -> Lts {
+        let mut b = ring(6, "a").to_builder();
+        for s in 0..6 {
+            for x in 0..10 {
+                b.add_transition_named(StateId::must(s), &format!("x{x}"), StateId::must(s))
+                    .unwrap();
+            }
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn constructions_that_fit_alone_but_not_together_stop_with_a_budget_error() {
+        let (m, n, p) = (busy_ring(), ring(200, "b"), ring(1, "a"));
+        let exact = |limit: usize| {
+            let config = Config::default().with_max_states(limit);
+            QuotientConfig::default()
+                .with_refine(false)
+                .with_compose(config.clone())
+                .with_refinement(config)
+        };
+        // The smallest limit under which the exact synthesis against the composed rest finishes
+        // when nothing else is held.
+        let rest = compose(&[&m], &Config::default()).unwrap();
+        let converges =
+            |limit| synthesize(&rest, &n, &[&p], &exact(limit)).is_ok_and(|s| s.converged);
+        let limit = (1..100_000).find(|&l| converges(l)).unwrap();
+        // Each construction of the check fits that limit alone: composing the rest, the
+        // synthesis, and the final check with the assumption it finds.
+        let alone = Config::default().with_max_states(limit);
+        assert!(compose(&[&m], &alone).is_ok());
+        let synthesis = synthesize(&rest, &n, &[&p], &exact(limit)).unwrap();
+        let fin = check_safety(&[&m, &synthesis.assumption], &[&p], &alone).unwrap();
+        assert!(fin.verdict.is_holds());
+        // Together they do not: the synthesis runs next to `M` and stops at the limit, and the
+        // final check of the whole system (the assumption is then `N` itself) does not fit.
+        assert!(Config::units_of(&rest) > 0);
+        assert!(m.num_states() * n.num_states() > limit);
+        match check_with_quotient(&[&m, &n], &[&p], 1, &exact(limit)) {
+            Err(QuotientError::Compose(ComposeError::StateLimit { limit: l })) => {
+                assert_eq!(l, limit);
+            }
+            other => panic!("expected the state limit, got {other:?}"),
+        }
+        // With the rest's units to spare, the check answers.
+        let roomy = exact(limit + Config::units_of(&rest));
+        assert!(
+            check_with_quotient(&[&m, &n], &[&p], 1, &roomy)
+                .unwrap()
+                .verdict
+                .is_holds()
+        );
     }
 }

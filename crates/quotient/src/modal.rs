@@ -18,7 +18,7 @@
 //! refinement loop steps that split blocks for no change of any label.) With the discrete
 //! partition every may edge is a must edge and the graph is the concrete `Q = M || P_err`.
 
-use guarantor_compose::Budget;
+use guarantor_compose::{Budget, Config};
 use guarantor_lts::StateId;
 use rustc_hash::FxHashMap;
 
@@ -91,7 +91,8 @@ fn concrete_edges(env: &Env<'_>, part: &Partition) -> Vec<AbsEdge> {
         })
         .collect();
     let by_src = Csr::from_pairs(part.num_blocks(), &moves);
-    let mut edges = Vec::with_capacity(moves.len());
+    drop(moves);
+    let mut edges = Vec::with_capacity(by_src.len());
     let mut row = Vec::new();
     for src in 0..part.num_blocks() as u32 {
         row.clear();
@@ -177,6 +178,15 @@ pub(crate) struct QGraph {
 /// the incoming list made from it (16), and the outgoing and incoming CSR copies (12 each).
 const GRAPH_EDGE_BYTES: usize = 56;
 
+/// What grouping `M`'s moves by source block costs per move of `M` while the abstract edges are
+/// computed ([`abstract_edges`]: a row of five `u32`s, or for the exact construction a 12-byte
+/// move and its 8-byte copy in a list by block), charged before it starts.
+const GROUPING_MOVE_BYTES: usize = 20;
+
+/// What [`QGraph::build_for`] keeps per abstract edge of `M` while it builds: the edge and its
+/// entry in the list by source block.
+const ABSTRACT_EDGE_BYTES: usize = std::mem::size_of::<AbsEdge>() + 4;
+
 /// Label sets a round of synthesis keeps per node at once: lower and upper bounds forward and
 /// backward, and the pending rows of the fixpoint running.
 const ROUND_LABEL_SETS: usize = 5;
@@ -195,7 +205,7 @@ pub(crate) fn graph_units(
 ) -> usize {
     let row = cols.div_ceil(64) * 8;
     nodes
-        + guarantor_compose::Config::units_for_bytes(
+        + Config::units_for_bytes(
             edges.saturating_mul(edge_bytes) + nodes.saturating_mul(label_sets * row),
         )
 }
@@ -214,20 +224,29 @@ impl QGraph {
     /// Builds the nodes reachable from `(block(m0), p0)` by may edges for a round of synthesis
     /// whose labels have `cols` bits a row. The state budget counts the nodes, edges and the
     /// round's label rows ([`graph_units`]), so the limit is hit while the graph is built rather
-    /// than when the labels are allocated.
+    /// than when the labels are allocated; also the abstract edges of `M` it builds from, kept
+    /// until it is built, and before those the grouping of `M`'s moves that computes them.
     pub(crate) fn build_for(
         env: &Env<'_>,
         part: &Partition,
         cols: usize,
         budget: &mut Budget<'_>,
     ) -> Result<Self, QuotientError> {
+        budget.check_states(Config::units_for_bytes(
+            env.m.num_transitions() * GROUPING_MOVE_BYTES,
+        ))?;
         let medges = abstract_edges(env, part);
-        let by_src: Vec<(u32, u32)> = medges
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.src, i as u32))
-            .collect();
-        let by_src = Csr::from_pairs(part.num_blocks(), &by_src);
+        let mut by_src = Csr::default();
+        by_src.rebuild(
+            part.num_blocks(),
+            || medges.iter().enumerate().map(|(i, e)| (e.src, i as u32)),
+            &mut Vec::new(),
+            0,
+        );
+        let kept = Config::units_for_bytes(
+            medges.len() * ABSTRACT_EDGE_BYTES + (part.num_blocks() + 1) * 4,
+        );
+        budget.check_states(kept)?;
         let m_err = env.m.error_state().map(|s| part.block_of(s.as_u32()));
         let p_err = env.p.error_state().map(StateId::as_u32);
         let mut g = Builder {
@@ -285,13 +304,15 @@ impl QGraph {
                     },
                 ));
             }
-            budget.check_states(graph_units(
-                g.nodes.len(),
-                edges.len(),
-                GRAPH_EDGE_BYTES,
-                ROUND_LABEL_SETS,
-                cols,
-            ))?;
+            budget.check_states(
+                kept + graph_units(
+                    g.nodes.len(),
+                    edges.len(),
+                    GRAPH_EDGE_BYTES,
+                    ROUND_LABEL_SETS,
+                    cols,
+                ),
+            )?;
         }
         let k = g.nodes.len();
         let inc: Vec<(u32, QEdge)> = edges

@@ -30,7 +30,7 @@
 //! Nodes that are no longer reachable in the may graph (their block was split so that no edge
 //! reaches them) keep their labels but are left out of edge choice and of class extraction.
 
-use guarantor_compose::Budget;
+use guarantor_compose::{Budget, Config};
 use guarantor_lts::{Lts, StateId, ops};
 use rustc_hash::FxHashMap;
 
@@ -310,6 +310,8 @@ pub(crate) struct Refiner<'a> {
     /// Work done by the steps so far, in items gone over: `M`'s moves scanned to recompute block
     /// edges, and the abstract graph's nodes and edges regrouped and searched after each split.
     work: usize,
+    /// What the refiner keeps of `M`'s size, in units of `max_states` ([`Refiner::m_units`]).
+    m_units: usize,
 }
 
 impl<'a> Refiner<'a> {
@@ -322,25 +324,39 @@ impl<'a> Refiner<'a> {
         budget: &mut Budget<'_>,
     ) -> Result<Self, QuotientError> {
         let m = env.m;
+        let m_units = Self::m_units(m);
+        // Charged before it is allocated: on a large `M` this, not the abstract graph, is most
+        // of what the loop holds.
+        budget.check_states(m_units)?;
         let mut part = Partition::new(m.num_states());
         part.isolate(m.initial().as_u32());
         if let Some(e) = m.error_state() {
             part.isolate(e.as_u32());
         }
-        let (mut outs, mut ins) = (Vec::new(), Vec::new());
-        for t in m.transitions().filter(|t| !m.is_error(t.source)) {
-            let (s, d) = (t.source.as_u32(), t.target.as_u32());
-            outs.push((s, (t.action.as_u32(), d)));
-            ins.push((d, (s, t.action.as_u32())));
-        }
         let k = m.num_states();
+        // Grouped straight from `M` (two passes), without a list of pairs as large again.
+        let moves = || m.transitions().filter(|t| !m.is_error(t.source));
+        let (mut m_out, mut m_in, mut fill) = (Csr::default(), Csr::default(), Vec::new());
+        m_out.rebuild(
+            k,
+            || moves().map(|t| (t.source.as_u32(), (t.action.as_u32(), t.target.as_u32()))),
+            &mut fill,
+            (0, 0),
+        );
+        m_in.rebuild(
+            k,
+            || moves().map(|t| (t.target.as_u32(), (t.source.as_u32(), t.action.as_u32()))),
+            &mut fill,
+            (0, 0),
+        );
+        drop(fill);
         let mut r = Self {
             env,
             n,
             subject,
             parent: vec![NONE; part.num_blocks()],
-            m_out: Csr::from_pairs(k, &outs),
-            m_in: Csr::from_pairs(k, &ins),
+            m_out,
+            m_in,
             m_err: m.error_state().map(|e| part.block_of(e.as_u32())),
             p_err: env.p.error_state().map(StateId::as_u32),
             bedges: Vec::new(),
@@ -373,6 +389,7 @@ impl<'a> Refiner<'a> {
             before: FxHashMap::default(),
             scratch_edges: EdgeScratch::default(),
             work: 0,
+            m_units,
             split_all,
             part,
         };
@@ -1007,12 +1024,12 @@ impl<'a> Refiner<'a> {
         rows
     }
 
-    /// The number of nodes of the abstract graph (unreachable ones included: nodes never go).
     /// What the refiner holds, in units of `max_states` ([`graph_units`]): a unit per node of the
     /// abstract graph, plus its edges (each kept in `out` and `inc`, 24 bytes apiece, counted from
     /// the last rebuild of `inc`) and the rows of both lower labellings with their pending rows
-    /// (four label sets of a bit per state of `N`).
-    fn units(&self) -> usize {
+    /// (four label sets of a bit per state of `N`), plus its copy of `M`'s moves and its
+    /// partition ([`Refiner::m_units`]) and the dense node table.
+    pub(crate) fn units(&self) -> usize {
         const REFINER_EDGE_BYTES: usize = 2 * std::mem::size_of::<Edge>();
         graph_units(
             self.nodes.len(),
@@ -1020,9 +1037,18 @@ impl<'a> Refiner<'a> {
             REFINER_EDGE_BYTES,
             4,
             self.subject.n,
-        )
+        ) + self.m_units
+            + Config::units_for_bytes(self.dense.len() * 4)
     }
 
+    /// What the refiner keeps of `M`'s size, in units of `max_states`: its moves by source and by
+    /// target (8 bytes each, and a 4-byte offset per state for each list) and the partition of
+    /// `M`'s states (three 4-byte entries per state).
+    fn m_units(m: &Lts) -> usize {
+        Config::units_for_bytes(m.num_transitions() * 16 + m.num_states() * (8 + 12))
+    }
+
+    /// The number of nodes of the abstract graph (unreachable ones included: nodes never go).
     pub(crate) fn num_nodes(&self) -> usize {
         self.nodes.len()
     }

@@ -250,6 +250,8 @@ impl Run<'_> {
         let switch = config.switch_every.max(1);
         let mut steps = 0;
         let mut refiner = None;
+        // The abstraction reached, once the loop's own state is gone.
+        let mut reached: Option<Partition> = None;
         let stop = loop {
             let r = match refiner.as_mut() {
                 Some(r) => r,
@@ -261,7 +263,13 @@ impl Run<'_> {
                 }
             };
             if config.record_sizes && self.sizes.last().is_none_or(|s| s.step != steps) {
-                if let Err(e) = self.round(&r.part, steps, budget) {
+                // The round's graph is built next to the loop's, which it holds.
+                let held = config.refinement.holding(r.units());
+                if let Err(e) = held
+                    .budget()
+                    .map_err(Into::into)
+                    .and_then(|mut b| self.round(&r.part, steps, &mut b))
+                {
                     break Some(budget_stop(e)?);
                 }
             }
@@ -279,12 +287,20 @@ impl Run<'_> {
             // Not finished, and the steps have cost their share of the exact construction: it is
             // cheaper to finish with that than to go on splitting.
             if over_work_bound(config, r, self.env.m) {
+                // The exact construction needs nothing of the loop's: the loop's memory goes
+                // first, but for its partition, kept for the closing round should the exact
+                // one not fit.
+                let part = r.part.clone();
+                refiner = None;
                 match self.round(&discrete_partition(self.env.m), steps, budget) {
                     Ok(()) => {
                         self.exact_fallback = true;
                         return Ok(self.finish(steps, true, None));
                     }
-                    Err(e) => break Some(budget_stop(e)?),
+                    Err(e) => {
+                        reached = Some(part);
+                        break Some(budget_stop(e)?);
+                    }
                 }
             }
             let dir = if (steps / switch) % 2 == 0 {
@@ -307,11 +323,11 @@ impl Run<'_> {
         // Stopped early: one round on the abstraction reached gives the (still invertible)
         // assumption. It runs under the compose budget, since the loop's may be spent; if that
         // runs out too (a shared deadline), the assumption is `N` itself and the final check will
-        // report the budget.
+        // report the budget. The loop's memory goes first: the round needs only its partition.
         if !config.record_sizes || stop.is_some() {
-            let part = match &refiner {
-                Some(r) => r.part.clone(),
-                None => initial_partition(self.env.m),
+            let part = match refiner.take() {
+                Some(r) => r.part,
+                None => reached.unwrap_or_else(|| initial_partition(self.env.m)),
             };
             match config.compose.budget() {
                 Ok(mut budget) => {
