@@ -21,7 +21,7 @@
 
 use std::time::{Duration, Instant};
 
-use guarantor_circ::{CircConfig, Mode, check_circ};
+use guarantor_circ::{CircConfig, Decomposition, check_circ};
 use guarantor_compose::{Config, check_safety, compose};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
 
@@ -281,7 +281,7 @@ fn main() {
         };
         let c: Vec<&Lts> = comps.iter().collect();
         let p: Vec<&Lts> = props.iter().collect();
-        let two = Mode::TwoWay { first: None };
+        let two = Decomposition::TwoWay { first: None };
         let base = CircConfig::default();
         let nwar = run(&c, &p, base.clone(), timeout);
         let nw = run(

@@ -3,15 +3,15 @@
 //! with the other methods: `cargo run -p guarantor-benches --example dump_abstract -- P.gc OUTDIR`.
 
 use guarantor_lts::io::aut::{AutWriteOptions, to_aut_string};
-use guarantor_predabs::{Config, System, check_program};
+use guarantor_predabs::{Config, Program, check_cegar};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(path), Some(out)) = (args.first(), args.get(1)) else {
         return Err("usage: dump_abstract PROGRAM.gc OUTDIR".into());
     };
-    let sys = System::parse(&std::fs::read_to_string(path)?, path)?;
-    let report = check_program(&sys, &Config::default())?;
+    let sys = Program::parse(&std::fs::read_to_string(path)?, path)?;
+    let report = check_cegar(&sys, &Config::default())?;
     let abs = &report.abstraction;
     std::fs::create_dir_all(out)?;
     let opts = AutWriteOptions::default();

@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use guarantor_predabs::{Config, ProgramVerdict, System, check_program};
+use guarantor_predabs::{Config, Program, ProgramVerdict, check_cegar};
 
 include!("../../crates/predabs/tests/shared/philosophers.rs");
 
@@ -46,9 +46,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("|---|---|---|---|---|---|---|---|");
     for n in from..=to {
-        let sys = System::parse(&philosophers(n), "philosophers.gc")?;
+        let sys = Program::parse(&philosophers(n), "philosophers.gc")?;
         let start = Instant::now();
-        let report = check_program(&sys, &Config::default())?;
+        let report = check_cegar(&sys, &Config::default())?;
         let secs = start.elapsed().as_secs_f64();
         let verdict = if report.verdict == ProgramVerdict::Holds {
             "holds"

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use guarantor_predabs::prover::SmtLibProver;
-use guarantor_predabs::{Backend, Config, Mode, ProgramVerdict, System, check_program};
+use guarantor_predabs::{Abstraction, Backend, Config, Program, ProgramVerdict, check_cegar};
 
 include!("../../crates/predabs/tests/shared/philosophers.rs");
 
@@ -37,18 +37,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("| program | mode | backend | verdict | iterations | prover questions | time (s) |");
     println!("|---|---|---|---|---|---|---|");
     for (name, src) in &programs {
-        let sys = System::parse(src, name)?;
+        let sys = Program::parse(src, name)?;
         for (mode_name, mode) in [
-            ("exact", Mode::Exact),
-            ("cartesian 3", Mode::Cartesian { max_cube: 3 }),
-            ("elimination", Mode::Elimination),
+            ("exact", Abstraction::Exact),
+            ("cartesian 3", Abstraction::Cartesian { max_cube: 3 }),
+            ("elimination", Abstraction::Elimination),
         ] {
             for (backend_name, backend) in &backends {
                 let config = Config::default()
                     .with_mode(mode)
                     .with_backend(backend.clone());
                 let start = Instant::now();
-                let report = check_program(&sys, &config)?;
+                let report = check_cegar(&sys, &config)?;
                 let secs = start.elapsed().as_secs_f64();
                 let verdict = match report.verdict {
                     ProgramVerdict::Holds => "holds",

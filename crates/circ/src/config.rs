@@ -1,6 +1,6 @@
 //! [`CircConfig`]: what a CIRC-AG_N run may do and how much it may spend.
 //!
-//! The knobs fall in three groups: the *rule* (decomposition [`Mode`], assumption [`Policy`],
+//! The knobs fall in three groups: the *rule* (decomposition [`Decomposition`], assumption [`Policy`],
 //! alphabet refinement on or off), the *SAT encoding* (symmetry breaking, incremental solving, how
 //! disjunctions are encoded), and the *budgets* (iterations, SAT conflicts, total assumption size,
 //! and the composition budgets of [`guarantor_compose::Config`], whose deadline also bounds the
@@ -13,7 +13,7 @@ use guarantor_lts::ComponentId;
 /// How the system is decomposed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Mode {
+pub enum Decomposition {
     /// One assumption per component (the paper's NW). Default.
     #[default]
     NWay,
@@ -95,16 +95,16 @@ impl Default for CexPerIteration {
 /// encoding optimisations and no budgets.
 ///
 /// ```
-/// use guarantor_circ::{CircConfig, Mode};
-/// let config = CircConfig::default().with_alphabet_refinement(false).with_mode(Mode::TwoWay { first: None });
+/// use guarantor_circ::{CircConfig, Decomposition};
+/// let config = CircConfig::default().with_alphabet_refinement(false).with_mode(Decomposition::TwoWay { first: None });
 /// assert!(!config.alphabet_refinement);
 /// ```
 #[derive(Clone, Debug)]
 #[allow(clippy::struct_excessive_bools)] // independent switches, each measured separately
 #[non_exhaustive]
 pub struct CircConfig {
-    /// Decomposition. Default: [`Mode::NWay`].
-    pub mode: Mode,
+    /// Decomposition. Default: [`Decomposition::NWay`].
+    pub mode: Decomposition,
     /// Assumption sets of the rule. Default: [`Policy::AllOthers`].
     pub policy: Policy,
     /// Start from the property's alphabet and refine (AR); otherwise use the completeness
@@ -156,7 +156,7 @@ pub struct CircConfig {
 impl Default for CircConfig {
     fn default() -> Self {
         Self {
-            mode: Mode::NWay,
+            mode: Decomposition::NWay,
             policy: Policy::AllOthers,
             alphabet_refinement: true,
             reuse_constraints: true,
@@ -186,7 +186,7 @@ impl CircConfig {
 
     /// Sets [`CircConfig::mode`].
     #[must_use]
-    pub fn with_mode(mut self, mode: Mode) -> Self {
+    pub fn with_mode(mut self, mode: Decomposition) -> Self {
         self.mode = mode;
         self
     }

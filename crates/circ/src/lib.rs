@@ -171,7 +171,7 @@ mod violations;
 
 use guarantor_lts::Lts;
 
-pub use config::{CexPerIteration, CircConfig, Disjunction, Mode, Policy};
+pub use config::{CexPerIteration, CircConfig, Decomposition, Disjunction, Policy};
 pub use error::CircError;
 pub use method::Circ;
 pub use report::{CircReport, RuleSummary};

@@ -19,7 +19,7 @@
 //! matched by [`PreparedSystem::stands_for`](crate::PreparedSystem::stands_for)).
 //!
 //! ```
-//! use guarantor_circ::{Circ, CircConfig, Mode};
+//! use guarantor_circ::{Circ, CircConfig, Decomposition};
 //! use guarantor_compose::{Config, Method, Problem};
 //! use guarantor_lts::Lts;
 //!
@@ -56,7 +56,7 @@ use guarantor_compose::method::monitored;
 use guarantor_compose::{Config, Method, MethodError, MethodReport, Problem, Stats};
 use guarantor_lts::ComponentId;
 
-use crate::config::{CircConfig, Mode};
+use crate::config::{CircConfig, Decomposition};
 use crate::error::CircError;
 
 /// CIRC-AG_N ([`check_circ`](crate::check_circ)) as a [`Method`], with every switch of
@@ -68,7 +68,7 @@ use crate::error::CircError;
 ///   assumption size) stay. [`Circ::with_split`] chooses two-way mode with a given first group.
 /// - **Refuses** action priority and deadlock detection ([`MethodError::Unsupported`]); a split
 ///   naming a component the problem does not have, or none or all of its components, a malformed
-///   [`Mode::TwoWay`] grouping or [`Policy::Given`](crate::Policy::Given) sets, and a problem
+///   [`Decomposition::TwoWay`] grouping or [`Policy::Given`](crate::Policy::Given) sets, and a problem
 ///   without components are [`MethodError::BadSettings`].
 /// - **Report.** The statistics are those of the largest product a premise check or composition
 ///   explored; the counters are `iterations`, `alphabet_refinements`, `sat_calls` and `max_k` (the
@@ -96,7 +96,7 @@ impl Circ {
         self
     }
 
-    /// Checks in two-way mode ([`Mode::TwoWay`]), with `first` as the first group and every other
+    /// Checks in two-way mode ([`Decomposition::TwoWay`]), with `first` as the first group and every other
     /// component as the second; this replaces the config's mode. Naming a component twice is
     /// naming it once.
     #[must_use]
@@ -116,7 +116,7 @@ impl Circ {
     }
 
     /// The mode for `problem`: the config's, or two-way with the split's groups.
-    fn mode(&self, problem: &Problem) -> Result<Mode, MethodError> {
+    fn mode(&self, problem: &Problem) -> Result<Decomposition, MethodError> {
         let Some(first) = &self.split else {
             return Ok(self.config.mode.clone());
         };
@@ -136,7 +136,7 @@ impl Circ {
                 n.saturating_sub(1)
             )));
         }
-        Ok(Mode::TwoWay {
+        Ok(Decomposition::TwoWay {
             first: Some(first.clone()),
         })
     }

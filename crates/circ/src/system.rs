@@ -28,7 +28,7 @@ use guarantor_compose::{Config, compose, error_lts, merge_properties};
 use guarantor_lts::{ActionId, ComponentId, Lts, LtsBuilder, StateId};
 use rustc_hash::FxHashMap;
 
-use crate::config::Mode;
+use crate::config::Decomposition;
 use crate::error::CircError;
 
 /// A set of global actions.
@@ -61,7 +61,7 @@ pub struct PreparedSystem {
 pub fn prepare(
     components: &[&Lts],
     properties: &[&Lts],
-    mode: &Mode,
+    mode: &Decomposition,
     config: &Config,
 ) -> Result<PreparedSystem, CircError> {
     if components.is_empty() {
@@ -98,7 +98,7 @@ pub fn prepare(
         comps.push(env);
         stands_for.push(Vec::new());
     }
-    if let Mode::TwoWay { first } = mode {
+    if let Decomposition::TwoWay { first } = mode {
         (comps, stands_for) = group(
             &comps,
             &stands_for,

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use guarantor_circ::{Circ, CircConfig, Mode, Policy, check_circ, prepare};
+use guarantor_circ::{Circ, CircConfig, Decomposition, Policy, check_circ, prepare};
 use guarantor_compose::ag::check_circular_premise;
 use guarantor_compose::replay::{find_violation, replay, violates};
 use guarantor_compose::{
@@ -85,7 +85,7 @@ fn agrees(
 fn recheck(
     parts: &[&Lts],
     props: &[&Lts],
-    mode: &Mode,
+    mode: &Decomposition,
     cert: &Certificate,
 ) -> Result<(), TestCaseError> {
     let sys = prepare(parts, props, mode, &Config::default()).unwrap();
@@ -129,8 +129,8 @@ fn recheck(
     Ok(())
 }
 
-fn two_way() -> Mode {
-    Mode::TwoWay { first: None }
+fn two_way() -> Decomposition {
+    Decomposition::TwoWay { first: None }
 }
 
 proptest! {
@@ -181,7 +181,7 @@ proptest! {
                 }
                 let mode = match method.split() {
                     None => method.config().mode.clone(),
-                    Some(first) => Mode::TwoWay { first: Some(first.to_vec()) },
+                    Some(first) => Decomposition::TwoWay { first: Some(first.to_vec()) },
                 };
                 recheck(&parts, &props, &mode, cert)?;
             }
@@ -259,7 +259,7 @@ fn the_method_refuses_what_it_cannot_decide_and_settings_that_do_not_fit() {
             .check(&problem, &config);
         assert!(bad(e.unwrap_err()), "split {split:?}");
     }
-    let wrong_groups = CircConfig::default().with_mode(Mode::TwoWay {
+    let wrong_groups = CircConfig::default().with_mode(Decomposition::TwoWay {
         first: Some(vec![ComponentId::must(7)]),
     });
     assert!(bad(Circ::new()

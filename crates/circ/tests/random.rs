@@ -2,7 +2,9 @@
 //! mode (NW, NW+AR, 2W, 2W+AR) agrees with the monolithic check; counterexamples replay and
 //! violate; certificates re-check premise by premise with compose.
 
-use guarantor_circ::{CexPerIteration, CircConfig, CircReport, Mode, Policy, check_circ, prepare};
+use guarantor_circ::{
+    CexPerIteration, CircConfig, CircReport, Decomposition, Policy, check_circ, prepare,
+};
 use guarantor_compose::ag::check_circular_premise;
 use guarantor_compose::replay::{replay, violates};
 use guarantor_compose::{Config, check_safety};
@@ -20,12 +22,13 @@ fn modes() -> Vec<(&'static str, CircConfig)> {
         (
             "2W",
             base.clone()
-                .with_mode(Mode::TwoWay { first: None })
+                .with_mode(Decomposition::TwoWay { first: None })
                 .with_alphabet_refinement(false),
         ),
         (
             "2W+AR",
-            base.clone().with_mode(Mode::TwoWay { first: None }),
+            base.clone()
+                .with_mode(Decomposition::TwoWay { first: None }),
         ),
         (
             "NW+AR neighbours",

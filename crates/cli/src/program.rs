@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use guarantor::compose::Config;
-use guarantor::predabs::{ProgramVerdict, System};
+use guarantor::predabs::{Program, ProgramVerdict};
 use guarantor::program::{ProgramReport, check_program_with_options};
 use guarantor::{MethodKind, MethodOptions};
 use serde_json::{Value, json};
@@ -28,7 +28,7 @@ pub(crate) fn run(
 ) -> Result<ExitCode, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| input_error(anyhow::anyhow!("cannot read {}: {e}", path.display())))?;
-    let program = System::parse(&text, &path.display().to_string()).map_err(input_error)?;
+    let program = Program::parse(&text, &path.display().to_string()).map_err(input_error)?;
     let mut options = MethodOptions::default();
     options.weakest = weakest;
     if let Some(split) = split {
@@ -77,7 +77,7 @@ pub(crate) fn run(
 
 /// The predicates as `(owner, printed predicates)`: `"shared"` for predicates over globals, then
 /// each component by name.
-fn predicates(program: &System, report: &ProgramReport) -> Vec<(String, Vec<String>)> {
+fn predicates(program: &Program, report: &ProgramReport) -> Vec<(String, Vec<String>)> {
     let p = &report.predabs.predicates;
     let show = |fs: &[guarantor::predabs::formula::Formula]| {
         fs.iter().map(|f| program.show(f)).collect::<Vec<_>>()
@@ -93,7 +93,7 @@ fn predicates(program: &System, report: &ProgramReport) -> Vec<(String, Vec<Stri
         .collect()
 }
 
-fn to_json(program: &System, method: &str, report: &ProgramReport) -> Value {
+fn to_json(program: &Program, method: &str, report: &ProgramReport) -> Value {
     let r = &report.predabs;
     let (verdict, trace, values) = match &r.verdict {
         ProgramVerdict::Violated(t) => (
@@ -140,7 +140,7 @@ fn to_json(program: &System, method: &str, report: &ProgramReport) -> Value {
     v
 }
 
-fn print_text(program: &System, method: &str, report: &ProgramReport) {
+fn print_text(program: &Program, method: &str, report: &ProgramReport) {
     let r = &report.predabs;
     match &r.verdict {
         ProgramVerdict::Violated(t) => {

@@ -40,7 +40,7 @@ pub(crate) struct NestedComp {
     pub(crate) parts: Vec<Comp>,
     /// Hiding written on the composite: (labels, whether it is an interface `@`).
     pub(crate) hide: Option<(Vec<String>, bool)>,
-    pub(crate) priority: Option<crate::Priority>,
+    pub(crate) priority: Option<crate::CompositePriority>,
     pub(crate) minimal: bool,
     pub(crate) renames: Vec<Rename>,
 }
@@ -234,7 +234,7 @@ impl<'m> Ctx<'m> {
                 None => None,
             };
             let priority = match &def.priority {
-                Some(p) => Some(crate::Priority {
+                Some(p) => Some(crate::CompositePriority {
                     high: p.high,
                     actions: inner_env.set(&p.set)?,
                 }),
@@ -276,7 +276,7 @@ impl<'m> Ctx<'m> {
 fn nest(
     parts: Vec<Comp>,
     hide: Option<(Vec<String>, bool)>,
-    priority: Option<crate::Priority>,
+    priority: Option<crate::CompositePriority>,
     minimal: bool,
 ) -> Comp {
     let names: Vec<&str> = parts.iter().map(|c| c.name.as_str()).collect();

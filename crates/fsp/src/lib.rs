@@ -170,14 +170,14 @@ pub enum Hiding {
 
 /// Priority on a composite: `<<{...}` (high) or `>>{...}` (low).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Priority {
+pub struct CompositePriority {
     /// `true` for `<<` (these actions are preferred), `false` for `>>` (these are avoided).
     pub high: bool,
     /// The labels; each also covers the actions it prefixes.
     pub actions: Vec<String>,
 }
 
-impl Priority {
+impl CompositePriority {
     /// Whether `action` is one of the listed actions.
     pub fn lists(&self, action: &str) -> bool {
         prefix_listed(&self.actions, action)
@@ -210,7 +210,7 @@ pub struct Nested {
     /// Its own nested composites, to build first.
     pub nested: Vec<Nested>,
     /// Priority written on it, to apply while composing it.
-    pub priority: Option<Priority>,
+    pub priority: Option<CompositePriority>,
     /// Whether it is minimised (observational equivalence) after hiding.
     pub minimal: bool,
     hide: Option<Hiding>,
@@ -302,7 +302,7 @@ pub struct System {
     /// Hiding written on the target composite, to apply after composing.
     pub hiding: Option<Hiding>,
     /// Priority written on the target composite, to apply while composing.
-    pub priority: Option<Priority>,
+    pub priority: Option<CompositePriority>,
     /// The target was declared `minimal` (LTSA minimises the product).
     pub minimal: bool,
     /// The target was declared `deterministic` (LTSA determinises the product).
@@ -546,7 +546,7 @@ impl Model {
                 });
             }
             if let Some(p) = &def.priority {
-                system.priority = Some(Priority {
+                system.priority = Some(CompositePriority {
                     high: p.high,
                     actions: env.set(&p.set)?,
                 });

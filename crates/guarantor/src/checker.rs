@@ -14,7 +14,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use guarantor_circ::{Circ, CircConfig, CircError, Mode, Policy};
+use guarantor_circ::{Circ, CircConfig, CircError, Decomposition, Policy};
 use guarantor_compose::method::{Counter, Method, MethodError, MethodReport, Monolithic, Problem};
 use guarantor_compose::replay::{first_violation, replay};
 use guarantor_compose::{
@@ -445,9 +445,9 @@ impl Checker {
             (Some(split), true) => {
                 Arc::new(circ.with_config(settings).with_split(self.ids(split)?))
             }
-            (None, true) => {
-                Arc::new(circ.with_config(settings.with_mode(Mode::TwoWay { first: None })))
-            }
+            (None, true) => Arc::new(
+                circ.with_config(settings.with_mode(Decomposition::TwoWay { first: None })),
+            ),
             _ => Arc::new(circ.with_config(settings)),
         })
     }

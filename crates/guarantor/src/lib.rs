@@ -273,7 +273,7 @@
 //! [`Checker::quotient_assumption`] (with the class of each of the component's states).
 //!
 //! ## Programs
-//! A component program with integer and boolean variables ([`predabs::System`]) is checked by
+//! A component program with integer and boolean variables ([`predabs::Program`]) is checked by
 //! predicate abstraction with counterexample-guided refinement: each component is abstracted to
 //! an LTS, the abstract system is checked with the [`MethodKind`] you choose, and an abstract
 //! counterexample is either confirmed on the concrete program (a trace with values) or refines
@@ -282,7 +282,7 @@
 //!
 //! ```
 //! use guarantor::MethodKind;
-//! use guarantor::predabs::{ProgramVerdict, System};
+//! use guarantor::predabs::{Program, ProgramVerdict};
 //! use guarantor::program::check_program;
 //!
 //! // Two processes taking turns through a shared variable; the property: their critical
@@ -298,7 +298,7 @@
 //!     property Mutex { s0 -> s1 on enter0; s1 -> s0 on exit0;
 //!                      s0 -> s2 on enter1; s2 -> s0 on exit1; }
 //! ";
-//! let program = System::parse(source, "turns.gc")?;
+//! let program = Program::parse(source, "turns.gc")?;
 //! let report = check_program(
 //!     &program,
 //!     &guarantor::predabs::Config::default(),
@@ -310,7 +310,7 @@
 //! println!("{} iterations, {} predicates", loop_report.iterations, loop_report.predicates.len());
 //!
 //! // P1 no longer waits for its turn: a concrete counterexample, with the values on the way.
-//! let buggy = System::parse(&source.replace("when turn == 1", "when turn >= 0"), "bug.gc")?;
+//! let buggy = Program::parse(&source.replace("when turn == 1", "when turn >= 0"), "bug.gc")?;
 //! let report = check_program(
 //!     &buggy,
 //!     &guarantor::predabs::Config::default(),

@@ -128,7 +128,7 @@ impl Checker {
 }
 
 /// The composition engine's form of an FSP priority.
-pub fn priority_of(p: &guarantor_fsp::Priority) -> Priority {
+pub fn priority_of(p: &guarantor_fsp::CompositePriority) -> Priority {
     let listed = p.actions.iter().cloned();
     if p.high {
         Priority::high(listed)
@@ -157,7 +157,7 @@ fn parts_of(
 
 fn compose_parts(
     parts: &[Lts],
-    priority: Option<&guarantor_fsp::Priority>,
+    priority: Option<&guarantor_fsp::CompositePriority>,
     config: &Config,
 ) -> Result<Lts, ComposeError> {
     let refs: Vec<&Lts> = parts.iter().collect();

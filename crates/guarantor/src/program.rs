@@ -27,7 +27,7 @@ use guarantor_lts::{ComponentId, Lts};
 use guarantor_predabs::abstraction::AbstractSystem;
 use guarantor_predabs::cegar::CheckOutcome;
 use guarantor_predabs::prover::{NativeProver, SmtLibProver};
-use guarantor_predabs::{Backend, Config, PredabsError, PredabsReport, System, check_program_with};
+use guarantor_predabs::{Backend, Config, PredabsError, PredabsReport, Program, check_cegar_with};
 
 use crate::{AssumptionSummary, CheckError, Checker, MethodKind, MethodOptions, MethodStats};
 
@@ -91,7 +91,7 @@ pub struct ProgramReport {
 /// # Errors
 /// [`ProgramError`]: the loop's errors (budgets included) and the method's.
 pub fn check_program(
-    program: &System,
+    program: &Program,
     config: &Config,
     method: MethodKind,
     abstract_config: &guarantor_compose::Config,
@@ -112,7 +112,7 @@ pub fn check_program(
 /// # Errors
 /// As [`check_program`].
 pub fn check_program_with_options(
-    program: &System,
+    program: &Program,
     config: &Config,
     method: MethodKind,
     options: &MethodOptions,
@@ -164,13 +164,13 @@ pub fn check_program_with_options(
         }
     };
     let result = match &config.backend {
-        Backend::SmtLib(cmd) => check_program_with(
+        Backend::SmtLib(cmd) => check_cegar_with(
             program,
             config,
             &mut SmtLibProver::new(cmd.clone()),
             &mut check,
         ),
-        _ => check_program_with(program, config, &mut NativeProver::new(), &mut check),
+        _ => check_cegar_with(program, config, &mut NativeProver::new(), &mut check),
     };
     match (result, failure.into_inner()) {
         (_, Some(e)) => Err(e.into()),
@@ -189,7 +189,7 @@ type CheckerParts = (Checker, Vec<usize>, Vec<String>);
 /// Builds the [`CheckerParts`] for one abstract system.
 fn abstract_checker(
     abs: &AbstractSystem,
-    program: &System,
+    program: &Program,
     method: MethodKind,
     options: &MethodOptions,
     config: &guarantor_compose::Config,
@@ -225,11 +225,11 @@ fn abstract_checker(
     Ok((checker.method(method).config(config.clone()), owners, names))
 }
 
-fn shared_name(abs: &AbstractSystem, program: &System, k: usize) -> String {
+fn shared_name(abs: &AbstractSystem, program: &Program, k: usize) -> String {
     format!("[{}]", program.show(&abs.shared[k].predicate))
 }
 
-fn ungrouped(abs: &AbstractSystem, program: &System) -> Vec<(usize, String, Lts)> {
+fn ungrouped(abs: &AbstractSystem, program: &Program) -> Vec<(usize, String, Lts)> {
     let comps = abs
         .components
         .iter()
@@ -246,7 +246,7 @@ fn ungrouped(abs: &AbstractSystem, program: &System) -> Vec<(usize, String, Lts)
 /// Each shared process composed into the component sharing the most labels with it.
 fn grouped(
     abs: &AbstractSystem,
-    program: &System,
+    program: &Program,
     config: &guarantor_compose::Config,
 ) -> Result<Vec<(usize, String, Lts)>, CheckError> {
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); abs.components.len()];

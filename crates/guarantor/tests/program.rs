@@ -4,7 +4,7 @@
 //! counterexample.
 
 use guarantor::compose::Config;
-use guarantor::predabs::{ProgramVerdict, System};
+use guarantor::predabs::{Program, ProgramVerdict};
 use guarantor::program::check_program_with_options;
 use guarantor::{MethodKind, MethodOptions};
 
@@ -16,7 +16,7 @@ fn without_lock(n: usize) -> String {
 }
 
 fn verdict(text: &str, method: MethodKind, weakest: bool) -> ProgramVerdict {
-    let program = System::parse(text, "philosophers.gc").unwrap();
+    let program = Program::parse(text, "philosophers.gc").unwrap();
     let mut options = MethodOptions::default();
     options.weakest = weakest;
     let report = check_program_with_options(
@@ -58,7 +58,7 @@ fn computed_weakest_assumptions_agree_with_the_monolithic_check_on_the_philosoph
 /// ones get the plain groups.
 #[test]
 fn only_computed_assumptions_get_a_context() {
-    let program = System::parse(&philosophers(3), "philosophers.gc").unwrap();
+    let program = Program::parse(&philosophers(3), "philosophers.gc").unwrap();
     for (weakest, context) in [(true, true), (false, false)] {
         let mut options = MethodOptions::default();
         options.weakest = weakest;

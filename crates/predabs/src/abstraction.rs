@@ -13,7 +13,7 @@
 //! others keep their values (frame). Post values determined syntactically — the assignment makes the
 //! predicate constant, or equal to a pre-state predicate, possibly after substituting equalities of
 //! the guard — are computed without the prover (Bensalem et al.'s substitution). The rest are
-//! decided per [`Mode`].
+//! decided per [`Abstraction`].
 //!
 //! **Global variables.** Predicates over global variables only are *shared*: their values live in a
 //! two-state process per predicate ([`SharedPredicate`]), not in the components. A transition whose
@@ -26,7 +26,7 @@
 //! value would live in the component's state, yet another component can change the globals without
 //! the owner taking part in the step, so keeping it sound would mean havocking it on every foreign
 //! write (the owner synchronising on all of them). User predicates of that kind are rejected by the
-//! parser and by [`crate::check_program_with`] ([`PredabsError::MixedPredicate`]); such atoms met in
+//! parser and by [`crate::check_cegar_with`] ([`PredabsError::MixedPredicate`]); such atoms met in
 //! guards or weakest preconditions are recorded in [`Predicates::skipped`] and reported. Guards
 //! themselves are always used exactly (they are part of every prover question), so skipping an
 //! atom costs precision, never soundness; if refinement finds nothing else, the loop stops with
@@ -36,10 +36,10 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use guarantor_lts::{Lts, LtsBuilder, StateId};
 
-use crate::config::Mode;
+use crate::config::Abstraction;
 use crate::error::PredabsError;
 use crate::formula::{Formula, Sym};
-use crate::program::System;
+use crate::program::Program;
 use crate::prover::{Prover, SatResult};
 
 /// Rows of an enumeration: shared pre values and open post values.
@@ -76,7 +76,7 @@ pub struct Predicates {
 
 impl Predicates {
     /// No predicates.
-    pub fn empty(sys: &System) -> Self {
+    pub fn empty(sys: &Program) -> Self {
         Self {
             global: Vec::new(),
             local: vec![Vec::new(); sys.components.len()],
@@ -86,7 +86,7 @@ impl Predicates {
 
     /// The initial predicates: the atoms of every guard, of the user predicates in the program and
     /// of `extra`. Atoms mixing locals and globals are left out.
-    pub fn initial(sys: &System, extra: &[Formula]) -> Self {
+    pub fn initial(sys: &Program, extra: &[Formula]) -> Self {
         let mut p = Self::empty(sys);
         let guards = sys
             .components
@@ -102,7 +102,7 @@ impl Predicates {
     }
 
     /// Where `atom` would live, or `None` if it mixes scopes.
-    pub fn scope(sys: &System, atom: &Formula) -> Option<Scope> {
+    pub fn scope(sys: &Program, atom: &Formula) -> Option<Scope> {
         let owners: BTreeSet<Option<usize>> = atom
             .syms()
             .iter()
@@ -123,7 +123,7 @@ impl Predicates {
 
     /// Adds an atom; returns its scope when it is new and supported. An atom mixing scopes is
     /// recorded in [`Predicates::skipped`] instead.
-    pub fn add(&mut self, sys: &System, atom: Formula) -> Option<Scope> {
+    pub fn add(&mut self, sys: &Program, atom: Formula) -> Option<Scope> {
         let Some(scope) = Self::scope(sys, &atom) else {
             if !self.skipped.contains(&atom) {
                 self.skipped.push(atom);
@@ -253,7 +253,7 @@ fn lit(f: &Formula, v: bool) -> Formula {
 }
 
 /// The cones of every transition of component `c`: predicates connected to its variables.
-pub(crate) fn cones(sys: &System, c: usize, preds: &Predicates) -> Vec<(Vec<usize>, Vec<usize>)> {
+pub(crate) fn cones(sys: &Program, c: usize, preds: &Predicates) -> Vec<(Vec<usize>, Vec<usize>)> {
     let lsyms: Vec<BTreeSet<Sym>> = preds.local[c].iter().map(Formula::syms).collect();
     let gsyms: Vec<BTreeSet<Sym>> = preds.global.iter().map(Formula::syms).collect();
     sys.components[c]
@@ -311,11 +311,11 @@ fn guard_equalities(guard: &Formula) -> HashMap<Sym, crate::formula::Term> {
 }
 
 struct Builder<'a> {
-    sys: &'a System,
+    sys: &'a Program,
     c: usize,
     preds: &'a Predicates,
     infos: Vec<TransInfo>,
-    mode: Mode,
+    mode: Abstraction,
     prover: &'a mut dyn Prover,
     cache: HashMap<(usize, Vec<bool>), Vec<Succ>>,
 }
@@ -326,10 +326,10 @@ struct Builder<'a> {
 /// [`PredabsError::StateLimit`] past `max_states` abstract states, [`PredabsError::ConeTooLarge`]
 /// when a transition needs more than 16 predicates enumerated, prover and overflow errors.
 pub fn abstract_component(
-    sys: &System,
+    sys: &Program,
     c: usize,
     preds: &Predicates,
-    mode: Mode,
+    mode: Abstraction,
     substitution: bool,
     max_states: usize,
     prover: &mut dyn Prover,
@@ -553,9 +553,9 @@ impl Builder<'_> {
             return Err(self.too_large(t, gforms.len() + open.len()));
         }
         let rows = match self.mode {
-            Mode::Exact => self.rows_exact(&pre, &gforms, &open)?,
-            Mode::Elimination => self.rows_elimination(&pre, &gforms, &open)?,
-            Mode::Cartesian { max_cube } => {
+            Abstraction::Exact => self.rows_exact(&pre, &gforms, &open)?,
+            Abstraction::Elimination => self.rows_elimination(&pre, &gforms, &open)?,
+            Abstraction::Cartesian { max_cube } => {
                 self.rows_cartesian(&pre_lits, t, &gforms, &open, max_cube)?
             }
         };
@@ -958,7 +958,7 @@ fn expand(lts: &Lts, by_base: &HashMap<&str, Vec<&str>>) -> Result<Lts, PredabsE
 /// # Errors
 /// [`PredabsError::SharedGlobalAction`] when two components own variants of one action.
 pub fn assemble(
-    sys: &System,
+    sys: &Program,
     preds: &Predicates,
     parts: Vec<AbstractComponent>,
 ) -> Result<AbstractSystem, PredabsError> {
@@ -1018,7 +1018,7 @@ pub fn assemble(
 }
 
 fn shared_process(
-    sys: &System,
+    sys: &Program,
     pred: &Formula,
     k: usize,
     parts: &[AbstractComponent],
@@ -1053,7 +1053,7 @@ fn shared_process(
 }
 
 /// The value of a global predicate in the initial state, if the globals it reads are initialised.
-fn initial_value(sys: &System, pred: &Formula) -> Result<Option<bool>, PredabsError> {
+fn initial_value(sys: &Program, pred: &Formula) -> Result<Option<bool>, PredabsError> {
     use crate::program::Value;
     if pred
         .syms()

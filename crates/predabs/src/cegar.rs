@@ -21,10 +21,10 @@ use crate::abstraction::{
     AbstractComponent, AbstractSystem, Predicates, abstract_component, assemble, cones,
 };
 use crate::concrete::{self, ConcreteState, ConcreteTrace, Step};
-use crate::config::{Backend, Config, Mode};
+use crate::config::{Abstraction, Backend, Config};
 use crate::error::PredabsError;
 use crate::formula::{Affine, Formula, Sym, Term};
-use crate::program::{System, Type, Value};
+use crate::program::{Program, Type, Value};
 use crate::prover::{CountingProver, NativeProver, Prover, ProverStats, SatResult, SmtLibProver};
 
 /// The outcome for the concrete program.
@@ -67,7 +67,7 @@ pub struct PredabsStats {
     pub elapsed: Duration,
 }
 
-/// The result of [`check_program`].
+/// The result of [`check_cegar`].
 #[derive(Clone, Debug)]
 pub struct PredabsReport {
     /// The verdict.
@@ -89,24 +89,24 @@ pub type CheckOutcome = (Verdict, usize);
 /// checking each abstract system monolithically with [`guarantor_compose::check_safety`].
 ///
 /// ```
-/// use guarantor_predabs::{check_program, Config, ProgramVerdict, System};
+/// use guarantor_predabs::{check_cegar, Config, ProgramVerdict, Program};
 /// let src = "component C {\n var x: int = 0;\n loc run, bad;\n error bad;\n\
 ///            run -> run when x < 10 do x := x + 1;\n run -> bad when x == 11;\n}\n";
-/// let sys = System::parse(src, "counter.gc")?;
-/// let report = check_program(&sys, &Config::default())?;
+/// let sys = Program::parse(src, "counter.gc")?;
+/// let report = check_cegar(&sys, &Config::default())?;
 /// assert_eq!(report.verdict, ProgramVerdict::Holds);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// # Errors
 /// See [`PredabsError`].
-pub fn check_program(sys: &System, config: &Config) -> Result<PredabsReport, PredabsError> {
+pub fn check_cegar(sys: &Program, config: &Config) -> Result<PredabsReport, PredabsError> {
     let compose = config.compose_config();
     let mut check = |abs: &AbstractSystem| monolithic(abs, &compose);
     match &config.backend {
-        Backend::Native => check_program_with(sys, config, &mut NativeProver::new(), &mut check),
+        Backend::Native => check_cegar_with(sys, config, &mut NativeProver::new(), &mut check),
         Backend::SmtLib(cmd) => {
-            check_program_with(sys, config, &mut SmtLibProver::new(cmd.clone()), &mut check)
+            check_cegar_with(sys, config, &mut SmtLibProver::new(cmd.clone()), &mut check)
         }
     }
 }
@@ -123,12 +123,12 @@ pub fn monolithic(
     Ok((r.verdict, r.stats.states))
 }
 
-/// [`check_program`] with an explicit prover and abstract-system checker.
+/// [`check_cegar`] with an explicit prover and abstract-system checker.
 ///
 /// # Errors
 /// See [`PredabsError`].
-pub fn check_program_with(
-    sys: &System,
+pub fn check_cegar_with(
+    sys: &Program,
     config: &Config,
     prover: &mut dyn Prover,
     check: &mut dyn FnMut(&AbstractSystem) -> Result<CheckOutcome, ComposeError>,
@@ -192,9 +192,9 @@ pub fn check_program_with(
             Feasibility::Infeasible(k) => {
                 let added = refine(sys, &steps[..k], &mut preds)?;
                 if added.is_empty() {
-                    if matches!(mode, Mode::Cartesian { .. }) {
+                    if matches!(mode, Abstraction::Cartesian { .. }) {
                         // The cartesian abstraction was too coarse, not the predicates.
-                        mode = Mode::Exact;
+                        mode = Abstraction::Exact;
                         cache.fill(None);
                         continue;
                     }
@@ -217,7 +217,7 @@ pub fn check_program_with(
 }
 
 /// The error for an atom that mixes scopes (names the first component whose locals it reads).
-fn mixed(sys: &System, atom: &Formula) -> PredabsError {
+fn mixed(sys: &Program, atom: &Formula) -> PredabsError {
     let component = atom
         .syms()
         .iter()
@@ -232,10 +232,10 @@ fn mixed(sys: &System, atom: &Formula) -> PredabsError {
 
 /// Re-abstracts the components whose predicates or cones changed; returns their indices.
 fn refresh(
-    sys: &System,
+    sys: &Program,
     preds: &Predicates,
     cache: &mut [Option<AbstractComponent>],
-    mode: Mode,
+    mode: Abstraction,
     config: &Config,
     prover: &mut dyn Prover,
 ) -> Result<Vec<usize>, PredabsError> {
@@ -269,7 +269,7 @@ struct MatchedStep {
 
 /// Matches the trace to a path of every component's abstract LTS.
 fn reconstruct(
-    sys: &System,
+    sys: &Program,
     abs: &AbstractSystem,
     trace: &[String],
     violation: Violation,
@@ -368,7 +368,7 @@ struct Ssa {
     syms_after: Vec<Vec<Sym>>,
 }
 
-fn rename(current: &[Sym], sys: &System) -> impl Fn(Sym) -> Option<Term> + use<> {
+fn rename(current: &[Sym], sys: &Program) -> impl Fn(Sym) -> Option<Term> + use<> {
     let map: Vec<Term> = current
         .iter()
         .enumerate()
@@ -380,7 +380,7 @@ fn rename(current: &[Sym], sys: &System) -> impl Fn(Sym) -> Option<Term> + use<>
     move |s: Sym| map.get(s.0 as usize).cloned()
 }
 
-fn ssa(sys: &System, steps: &[MatchedStep]) -> Result<Ssa, PredabsError> {
+fn ssa(sys: &Program, steps: &[MatchedStep]) -> Result<Ssa, PredabsError> {
     let n = sys.vars.len();
     let mut cur: Vec<Sym> = (0..n).map(|v| Sym(v as u32)).collect();
     let mut next = n as u32;
@@ -423,7 +423,7 @@ fn ssa(sys: &System, steps: &[MatchedStep]) -> Result<Ssa, PredabsError> {
 }
 
 fn feasibility(
-    sys: &System,
+    sys: &Program,
     steps: &[MatchedStep],
     prover: &mut dyn Prover,
 ) -> Result<Feasibility, PredabsError> {
@@ -463,7 +463,7 @@ fn feasibility(
 }
 
 fn concretise(
-    sys: &System,
+    sys: &Program,
     steps: &[MatchedStep],
     enc: &Ssa,
     m: &crate::prover::Model,
@@ -501,7 +501,7 @@ fn concretise(
 
 /// Adds the atoms of the weakest preconditions along an infeasible prefix; returns the new ones.
 fn refine(
-    sys: &System,
+    sys: &Program,
     prefix: &[MatchedStep],
     preds: &mut Predicates,
 ) -> Result<Vec<String>, PredabsError> {

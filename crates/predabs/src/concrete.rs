@@ -14,7 +14,7 @@ use guarantor_lts::{Lts, StateId};
 
 use crate::error::PredabsError;
 use crate::formula::{Formula, Sym, Term};
-use crate::program::{System, Type, Value};
+use crate::program::{Program, Type, Value};
 
 /// Locations and variable values.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -57,14 +57,14 @@ impl ConcreteTrace {
     }
 
     /// A readable listing: one line per state, with locations and values.
-    pub fn display<'a>(&'a self, sys: &'a System) -> impl fmt::Display + 'a {
+    pub fn display<'a>(&'a self, sys: &'a Program) -> impl fmt::Display + 'a {
         Listing { trace: self, sys }
     }
 }
 
 struct Listing<'a> {
     trace: &'a ConcreteTrace,
-    sys: &'a System,
+    sys: &'a Program,
 }
 
 impl Listing<'_> {
@@ -101,7 +101,7 @@ impl fmt::Display for Listing<'_> {
 /// Why a concrete trace does not replay.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("step {step}: {message}")]
-pub struct ReplayError {
+pub struct ConcreteReplayError {
     /// 0-based step index (`usize::MAX` for the initial state).
     pub step: usize,
     /// What is wrong.
@@ -134,7 +134,7 @@ fn value(s: &ConcreteState, t: &Term) -> Result<Value, PredabsError> {
 
 /// The state after `moves` from `s`, or `None` if some move is not enabled.
 pub fn apply(
-    sys: &System,
+    sys: &Program,
     s: &ConcreteState,
     moves: &[(usize, usize)],
 ) -> Result<Option<ConcreteState>, PredabsError> {
@@ -157,7 +157,7 @@ pub fn apply(
 /// Every enabled step from `s`: `(label, moves)`. A state with a component at an error location
 /// has none (an `ERROR` state ends every run, as in LTSA); actions that only properties know are
 /// always enabled, with no moves.
-pub fn enabled(sys: &System, s: &ConcreteState) -> Vec<(String, Vec<(usize, usize)>)> {
+pub fn enabled(sys: &Program, s: &ConcreteState) -> Vec<(String, Vec<(usize, usize)>)> {
     let stopped = |c: usize| sys.components[c].error_locations.contains(&s.locations[c]);
     let mut out = Vec::new();
     if (0..sys.components.len()).any(stopped) {
@@ -231,10 +231,10 @@ pub fn enabled(sys: &System, s: &ConcreteState) -> Vec<(String, Vec<(usize, usiz
 /// moves are exactly the synchronising components' enabled transitions and produce `after`.
 ///
 /// # Errors
-/// A [`ReplayError`] naming the first step that does not replay.
-pub fn replay(sys: &System, trace: &ConcreteTrace) -> Result<(), ReplayError> {
+/// A [`ConcreteReplayError`] naming the first step that does not replay.
+pub fn replay(sys: &Program, trace: &ConcreteTrace) -> Result<(), ConcreteReplayError> {
     let init = &trace.initial;
-    let bad = |step: usize, message: String| Err(ReplayError { step, message });
+    let bad = |step: usize, message: String| Err(ConcreteReplayError { step, message });
     if init.locations != sys.components.iter().map(|c| c.initial).collect::<Vec<_>>() {
         return bad(usize::MAX, "initial locations differ".into());
     }
@@ -271,7 +271,7 @@ pub fn replay(sys: &System, trace: &ConcreteTrace) -> Result<(), ReplayError> {
 
 /// Whether the run ends in a violation: a component at an error location, or the labels driving a
 /// property to its error state.
-pub fn violates(sys: &System, trace: &ConcreteTrace) -> bool {
+pub fn violates(sys: &Program, trace: &ConcreteTrace) -> bool {
     let last = trace.last();
     let at_error = sys
         .components
@@ -297,7 +297,7 @@ pub struct ExplicitResult {
 /// # Errors
 /// [`PredabsError::StateLimit`] past `max_states` states; overflow errors.
 pub fn check_explicit(
-    sys: &System,
+    sys: &Program,
     domain: std::ops::RangeInclusive<i128>,
     max_states: usize,
 ) -> Result<ExplicitResult, PredabsError> {
@@ -391,7 +391,7 @@ fn trace_to(nodes: &[Node], mut i: usize) -> ConcreteTrace {
 }
 
 /// Every initial state, uninitialised integers over `domain` and booleans over both values.
-fn initial_states(sys: &System, domain: std::ops::RangeInclusive<i128>) -> Vec<ConcreteState> {
+fn initial_states(sys: &Program, domain: std::ops::RangeInclusive<i128>) -> Vec<ConcreteState> {
     let locations: Vec<usize> = sys.components.iter().map(|c| c.initial).collect();
     let mut out = vec![Vec::new()];
     for v in &sys.vars {

@@ -5,17 +5,17 @@ use std::time::{Duration, Instant};
 /// How abstract successors are computed for a transition from an abstract state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Mode {
+pub enum Abstraction {
     /// Exact boolean abstraction: all successor valuations, enumerated by projected all-SAT
     /// (one prover call per abstract successor, plus one).
     Exact,
     /// Bensalem, Lakhnech, Owre's elimination: start from every candidate successor valuation and
     /// drop each one whose Hoare triple `{pre} t {not post}` is valid (one call per candidate).
-    /// Same result as [`Mode::Exact`], more calls; kept for comparison.
+    /// Same result as [`Abstraction::Exact`], more calls; kept for comparison.
     Elimination,
     /// Cartesian abstraction: each post predicate is decided on its own, from a pre-state summary of
     /// at most `max_cube` predicate literals (those sharing variables with it first). Coarser and
-    /// cheaper; the loop switches to [`Mode::Exact`] when a refinement finds no new predicate.
+    /// cheaper; the loop switches to [`Abstraction::Exact`] when a refinement finds no new predicate.
     Cartesian {
         /// The longest pre-state cube used per post predicate.
         max_cube: usize,
@@ -32,11 +32,11 @@ pub enum Backend {
     SmtLib(Vec<String>),
 }
 
-/// Settings of [`crate::check_program`]. Every field has a default; setters return `Self`.
+/// Settings of [`crate::check_cegar`]. Every field has a default; setters return `Self`.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// Abstraction mode. Default: [`Mode::Exact`].
-    pub mode: Mode,
+    /// Abstraction mode. Default: [`Abstraction::Exact`].
+    pub mode: Abstraction,
     /// Bensalem et al.'s syntactic shortcut: a post predicate whose value the assignments (and
     /// equalities in the guard) determine is computed by substitution, without a prover call.
     /// Default: `true`.
@@ -59,7 +59,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Self {
-            mode: Mode::Exact,
+            mode: Abstraction::Exact,
             substitution: true,
             backend: Backend::Native,
             max_abstract_states: 1_000_000,
@@ -79,7 +79,7 @@ impl Config {
 
     /// Sets the abstraction mode.
     #[must_use]
-    pub fn with_mode(mut self, mode: Mode) -> Self {
+    pub fn with_mode(mut self, mode: Abstraction) -> Self {
         self.mode = mode;
         self
     }

@@ -6,24 +6,24 @@
 //! substitution of Bensalem, Lakhnech, Owre 1998).
 //!
 //! ## What lives here
-//! - [`System`]: programs in a small guarded-command language ([`System::parse`]; grammar in
+//! - [`Program`]: programs in a small guarded-command language ([`Program::parse`]; grammar in
 //!   `docs/formats.md`, "Guarded commands (predabs)"): components with control locations, local
 //!   and global integer and boolean variables, transitions `l -> l' on action when guard do x := e`.
-//!   Errors are [`ParseError`]s with file, line, column and a caret.
+//!   Errors are [`SyntaxError`]s with file, line, column and a caret.
 //! - [`formula`]: linear integer arithmetic and booleans, normalised atoms, substitution.
 //! - [`prover`]: the [`prover::Prover`] trait; [`prover::NativeProver`] (DPLL(T) on varisat,
 //!   Bellman-Ford for difference logic, Fourier-Motzkin for the rest) and
 //!   [`prover::SmtLibProver`] (an external `z3 -in -smt2`).
-//! - [`abstraction`]: existential abstraction of each component into an LTS ([`Mode::Exact`],
-//!   [`Mode::Elimination`], [`Mode::Cartesian`]); shared predicates over global variables become
+//! - [`abstraction`]: existential abstraction of each component into an LTS ([`Abstraction::Exact`],
+//!   [`Abstraction::Elimination`], [`Abstraction::Cartesian`]); shared predicates over global variables become
 //!   two-state processes, so the result is a list of plain LTSs.
-//! - [`cegar`]: [`check_program`] (abstract, check, concretise, refine) and
-//!   [`check_program_with`] (any prover, any abstract-system checker).
+//! - [`cegar`]: [`check_cegar`] (abstract, check, concretise, refine) and
+//!   [`check_cegar_with`] (any prover, any abstract-system checker).
 //! - [`concrete`]: the concrete semantics, counterexample replay, an explicit-state checker.
 //!
 //! ## Example
 //! ```
-//! use guarantor_predabs::{check_program, Config, ProgramVerdict, System};
+//! use guarantor_predabs::{check_cegar, Config, ProgramVerdict, Program};
 //! let src = r"
 //!     global y1: int = 0;
 //!     global y2: int = 0;
@@ -37,8 +37,8 @@
 //!       crit -> idle on exit2 do y2 := 0; }
 //!     property Mutex { s0 -> s1 on enter1; s1 -> s0 on exit1; s0 -> s2 on enter2; s2 -> s0 on exit2; }
 //! ";
-//! let sys = System::parse(src, "bakery.gc")?;
-//! let report = check_program(&sys, &Config::default())?;
+//! let sys = Program::parse(src, "bakery.gc")?;
+//! let report = check_cegar(&sys, &Config::default())?;
 //! assert_eq!(report.verdict, ProgramVerdict::Holds);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -59,7 +59,7 @@
 //!   [`PredabsError::Undecided`].
 //!
 //! ## Error handling
-//! Everything fallible returns [`PredabsError`] (or [`ParseError`] from the parser); budgets
+//! Everything fallible returns [`PredabsError`] (or [`SyntaxError`] from the parser); budgets
 //! (abstract states, iterations, product states, deadline) end in errors for which
 //! [`PredabsError::is_budget`] is true. Nothing panics on bad input.
 
@@ -73,11 +73,11 @@ pub mod program;
 pub mod prover;
 pub mod syntax;
 
-pub use cegar::{PredabsReport, PredabsStats, ProgramVerdict, check_program, check_program_with};
-pub use config::{Backend, Config, Mode};
+pub use cegar::{PredabsReport, PredabsStats, ProgramVerdict, check_cegar, check_cegar_with};
+pub use config::{Abstraction, Backend, Config};
 pub use error::PredabsError;
-pub use program::System;
-pub use syntax::ParseError;
+pub use program::Program;
+pub use syntax::SyntaxError;
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
 #[doc = include_str!("../README.md")]

@@ -1,4 +1,4 @@
-//! The concrete programs: a [`System`] of [`Component`]s with control locations, integer and boolean
+//! The concrete programs: a [`Program`] of [`Component`]s with control locations, integer and boolean
 //! variables (local or global), and guarded transitions with simultaneous assignments.
 //!
 //! Variables are numbered system-wide; variable `i` is the formula symbol `Sym(i)`, so guards and
@@ -12,7 +12,7 @@ use std::fmt;
 use guarantor_lts::Lts;
 
 use crate::formula::{Formula, Sym, Term};
-use crate::syntax::{self, ParseError};
+use crate::syntax::{self, SyntaxError};
 
 /// The sort of a variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -131,7 +131,7 @@ pub struct Property {
 
 /// A parsed program: variables, components, properties and user predicates over globals.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct System {
+pub struct Program {
     /// Every variable; variable `i` is `Sym(i)`.
     pub vars: Vec<Variable>,
     /// The components.
@@ -142,16 +142,16 @@ pub struct System {
     pub predicates: Vec<Formula>,
 }
 
-impl System {
+impl Program {
     /// Parses a program in the guarded-command language; `file` names the source in messages.
     ///
     /// ```
     /// let src = "component C {\n  var x: int = 0;\n  loc a, b;\n  a -> b on go when x < 3 do x := x + 1;\n}\n";
-    /// let sys = guarantor_predabs::System::parse(src, "c.gc")?;
+    /// let sys = guarantor_predabs::Program::parse(src, "c.gc")?;
     /// assert_eq!(sys.components[0].transitions.len(), 1);
-    /// # Ok::<(), guarantor_predabs::ParseError>(())
+    /// # Ok::<(), guarantor_predabs::SyntaxError>(())
     /// ```
-    pub fn parse(src: &str, file: &str) -> Result<Self, ParseError> {
+    pub fn parse(src: &str, file: &str) -> Result<Self, SyntaxError> {
         syntax::parse(src, file)
     }
 

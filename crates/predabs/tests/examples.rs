@@ -2,12 +2,12 @@
 //! counterexample), a counter needing refinement, dining philosophers.
 
 use guarantor_predabs::concrete::{replay, violates};
-use guarantor_predabs::{Config, Mode, ProgramVerdict, System, check_program};
+use guarantor_predabs::{Abstraction, Config, Program, ProgramVerdict, check_cegar};
 
-fn load(name: &str) -> System {
+fn load(name: &str) -> Program {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     let src = std::fs::read_to_string(&path).unwrap();
-    System::parse(&src, name).unwrap_or_else(|e| panic!("{e}"))
+    Program::parse(&src, name).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -15,8 +15,8 @@ fn bakery_is_mutually_exclusive() {
     let sys = load("bakery.gc");
     // Elimination gives the same abstraction as Exact with ~100x the prover calls; see the ignored
     // test below.
-    for mode in [Mode::Exact, Mode::Cartesian { max_cube: 3 }] {
-        let report = check_program(&sys, &Config::default().with_mode(mode)).unwrap();
+    for mode in [Abstraction::Exact, Abstraction::Cartesian { max_cube: 3 }] {
+        let report = check_cegar(&sys, &Config::default().with_mode(mode)).unwrap();
         assert_eq!(report.verdict, ProgramVerdict::Holds, "{mode:?}");
         eprintln!(
             "{mode:?}: {} iterations, {} predicates, prover {:?}",
@@ -30,7 +30,7 @@ fn bakery_is_mutually_exclusive() {
 #[test]
 fn buggy_bakery_has_a_concrete_counterexample() {
     let sys = load("bakery_bug.gc");
-    let report = check_program(&sys, &Config::default()).unwrap();
+    let report = check_cegar(&sys, &Config::default()).unwrap();
     let ProgramVerdict::Violated(trace) = &report.verdict else {
         panic!("expected a violation")
     };
@@ -43,8 +43,8 @@ fn buggy_bakery_has_a_concrete_counterexample() {
 #[ignore = "slow in debug builds (about 25,000 prover calls); run with --ignored"]
 fn bakery_with_elimination_matches_exact() {
     let sys = load("bakery.gc");
-    let exact = check_program(&sys, &Config::default()).unwrap();
-    let elim = check_program(&sys, &Config::default().with_mode(Mode::Elimination)).unwrap();
+    let exact = check_cegar(&sys, &Config::default()).unwrap();
+    let elim = check_cegar(&sys, &Config::default().with_mode(Abstraction::Elimination)).unwrap();
     assert_eq!(elim.verdict, ProgramVerdict::Holds);
     assert_eq!(
         exact.abstraction.abstract_states(),
@@ -58,8 +58,8 @@ include!("shared/philosophers.rs");
 fn philosophers_hold_for_small_n() {
     for n in 2..=4 {
         let sys =
-            System::parse(&philosophers(n), "philosophers.gc").unwrap_or_else(|e| panic!("{e}"));
-        let report = check_program(&sys, &Config::default()).unwrap();
+            Program::parse(&philosophers(n), "philosophers.gc").unwrap_or_else(|e| panic!("{e}"));
+        let report = check_cegar(&sys, &Config::default()).unwrap();
         assert_eq!(report.verdict, ProgramVerdict::Holds, "n = {n}");
         // The explicit concrete search agrees (forks and lock stay in {0, 1}).
         let explicit = guarantor_predabs::concrete::check_explicit(&sys, 0..=1, 1_000_000).unwrap();
@@ -71,8 +71,8 @@ fn philosophers_hold_for_small_n() {
 fn philosophers_without_the_lock_violate() {
     // Dropping the lock acquisition lets everybody take the left fork and go right.
     let src = philosophers(3).replace("s0 -> s1 when lock == 0 do lock := 1;", "s0 -> s1;");
-    let sys = System::parse(&src, "nolock.gc").unwrap();
-    let report = check_program(&sys, &Config::default()).unwrap();
+    let sys = Program::parse(&src, "nolock.gc").unwrap();
+    let report = check_cegar(&sys, &Config::default()).unwrap();
     let ProgramVerdict::Violated(trace) = &report.verdict else {
         panic!("expected a violation")
     };
@@ -87,14 +87,14 @@ fn bakery_with_z3_backend() {
         return;
     }
     let z3 = guarantor_predabs::Backend::SmtLib(vec!["z3".into(), "-in".into(), "-smt2".into()]);
-    let report = check_program(
+    let report = check_cegar(
         &load("bakery.gc"),
         &Config::default().with_backend(z3.clone()),
     )
     .unwrap();
     assert_eq!(report.verdict, ProgramVerdict::Holds);
     let sys = load("bakery_bug.gc");
-    let report = check_program(&sys, &Config::default().with_backend(z3)).unwrap();
+    let report = check_cegar(&sys, &Config::default().with_backend(z3)).unwrap();
     let ProgramVerdict::Violated(trace) = &report.verdict else {
         panic!("expected a violation")
     };
@@ -106,12 +106,12 @@ fn counter_needs_refinement() {
     // x counts to 10; the error needs x == 11, which the guards alone do not rule out.
     let src = "component C {\n var x: int = 0;\n loc run, bad;\n error bad;\n\
                run -> run when x < 10 do x := x + 1;\n run -> bad when x == 11;\n}\n";
-    let sys = System::parse(src, "counter.gc").unwrap();
-    let report = check_program(&sys, &Config::default()).unwrap();
+    let sys = Program::parse(src, "counter.gc").unwrap();
+    let report = check_cegar(&sys, &Config::default()).unwrap();
     assert_eq!(report.verdict, ProgramVerdict::Holds);
     // and with x == 10 the error is reachable, with concrete values
-    let sys = System::parse(&src.replace("x == 11", "x == 10"), "counter.gc").unwrap();
-    let report = check_program(&sys, &Config::default()).unwrap();
+    let sys = Program::parse(&src.replace("x == 11", "x == 10"), "counter.gc").unwrap();
+    let report = check_cegar(&sys, &Config::default()).unwrap();
     let ProgramVerdict::Violated(trace) = &report.verdict else {
         panic!("expected a violation")
     };
@@ -123,9 +123,9 @@ fn counter_needs_refinement() {
 fn mixed_predicates_are_rejected_or_reported() {
     let src = "global g: int = 20;\ncomponent C {\n var x: int = 0;\n loc run, bad;\n error bad;\n\
                run -> run when x <= g && x < 10 do x := x + 1;\n run -> bad when x == 11;\n}\n";
-    let sys = System::parse(src, "mixed.gc").unwrap();
+    let sys = Program::parse(src, "mixed.gc").unwrap();
     // A user predicate mixing C's local x with the global g is a typed error, not ignored.
-    let x_le_g = System::parse(
+    let x_le_g = Program::parse(
         &src.replace("loc run", "pred x <= 2 * g;\n loc run"),
         "m.gc",
     )
@@ -133,13 +133,13 @@ fn mixed_predicates_are_rejected_or_reported() {
     .unwrap_err();
     assert!(x_le_g.to_string().contains("mixes"), "{x_le_g}");
     let x_le_g = sys.components[0].transitions[0].guard.clone();
-    let err = check_program(&sys, &Config::default().with_predicates(vec![x_le_g])).unwrap_err();
+    let err = check_cegar(&sys, &Config::default().with_predicates(vec![x_le_g])).unwrap_err();
     assert!(
         matches!(err, guarantor_predabs::PredabsError::MixedPredicate { ref component, .. } if component == "C"),
         "{err}"
     );
     // The same atom in a guard is used exactly by the prover but not tracked; the report says so.
-    let report = check_program(&sys, &Config::default()).unwrap();
+    let report = check_cegar(&sys, &Config::default()).unwrap();
     assert_eq!(report.verdict, ProgramVerdict::Holds);
     let skipped: Vec<String> = report
         .predicates

@@ -1,9 +1,9 @@
 //! Located parse errors, snapshotted: one bad input per message kind.
 
-use guarantor_predabs::System;
+use guarantor_predabs::Program;
 
 fn error(src: &str) -> String {
-    System::parse(src, "bad.gc")
+    Program::parse(src, "bad.gc")
         .expect_err("input must be rejected")
         .to_string()
 }
@@ -82,7 +82,7 @@ fn never_panics_on_garbage() {
     .unwrap();
     for cut in 0..src.len() {
         if src.is_char_boundary(cut) {
-            if let Err(e) = System::parse(&src[..cut], "cut.gc") {
+            if let Err(e) = Program::parse(&src[..cut], "cut.gc") {
                 assert!(e.line >= 1 && e.col >= 1);
             }
         }

@@ -12,7 +12,7 @@ use guarantor_lts::StateId;
 use guarantor_predabs::abstraction::{Predicates, abstract_component, assemble};
 use guarantor_predabs::concrete::{self, ConcreteState};
 use guarantor_predabs::prover::NativeProver;
-use guarantor_predabs::{Config, Mode, PredabsError, ProgramVerdict, System, check_program};
+use guarantor_predabs::{Abstraction, Config, PredabsError, Program, ProgramVerdict, check_cegar};
 use proptest::prelude::*;
 
 /// One random transition: from, to, action (0 = internal, 1 = a, 2 = b), guard atoms, assignments.
@@ -147,7 +147,7 @@ fn render(
 }
 
 /// Concrete label sequences up to `depth` steps.
-fn concrete_runs(sys: &System, depth: usize) -> Vec<Vec<String>> {
+fn concrete_runs(sys: &Program, depth: usize) -> Vec<Vec<String>> {
     let init = ConcreteState {
         locations: sys.components.iter().map(|c| c.initial).collect(),
         values: sys.vars.iter().map(|v| v.init.unwrap()).collect(),
@@ -179,9 +179,9 @@ proptest! {
 
     #[test]
     fn abstraction_simulates_the_program(src in arb_program(), cartesian in any::<bool>()) {
-        let sys = System::parse(&src, "random.gc").unwrap();
+        let sys = Program::parse(&src, "random.gc").unwrap();
         let preds = Predicates::initial(&sys, &[]);
-        let mode = if cartesian { Mode::Cartesian { max_cube: 2 } } else { Mode::Exact };
+        let mode = if cartesian { Abstraction::Cartesian { max_cube: 2 } } else { Abstraction::Exact };
         let mut prover = NativeProver::new();
         let parts: Result<Vec<_>, _> = (0..sys.components.len())
             .map(|c| abstract_component(&sys, c, &preds, mode, true, 100_000, &mut prover))
@@ -206,9 +206,9 @@ proptest! {
 
     #[test]
     fn cegar_agrees_with_explicit_enumeration(src in arb_program()) {
-        let sys = System::parse(&src, "random.gc").unwrap();
+        let sys = Program::parse(&src, "random.gc").unwrap();
         let explicit = concrete::check_explicit(&sys, 0..=3, 100_000).unwrap();
-        let report = match check_program(&sys, &Config::default().with_max_iterations(60)) {
+        let report = match check_cegar(&sys, &Config::default().with_max_iterations(60)) {
             Ok(r) => r,
             // The documented incompleteness: refinement needed an atom mixing a component's
             // locals with `g`, which is not tracked. No verdict, so nothing to compare.

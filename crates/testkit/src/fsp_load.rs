@@ -31,7 +31,7 @@ pub(crate) fn elaborate(path: &Path, target: Option<&str>) -> Result<System, Str
     model.elaborate(&target).map_err(|e| e.to_string())
 }
 
-fn priority_of(p: &guarantor_fsp::Priority) -> Priority {
+fn priority_of(p: &guarantor_fsp::CompositePriority) -> Priority {
     if p.high {
         Priority::high(p.actions.iter().cloned())
     } else {
@@ -43,7 +43,7 @@ fn priority_of(p: &guarantor_fsp::Priority) -> Priority {
 fn product(
     components: &[Component],
     nested: &[Nested],
-    priority: Option<&guarantor_fsp::Priority>,
+    priority: Option<&guarantor_fsp::CompositePriority>,
 ) -> Result<Lts, String> {
     let mut parts = Vec::new();
     for c in components {

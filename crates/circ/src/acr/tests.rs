@@ -18,7 +18,7 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 
 use super::{Acr, View};
-use crate::config::{CircConfig, Mode};
+use crate::config::{CircConfig, Decomposition};
 use crate::encode::{Atom, Constraint};
 use crate::system::{PreparedSystem, prepare};
 
@@ -169,7 +169,8 @@ fn configs() -> [CircConfig; 3] {
     let base = CircConfig::default().with_max_iterations(2_000);
     [
         base.clone(),
-        base.clone().with_mode(Mode::TwoWay { first: None }),
+        base.clone()
+            .with_mode(Decomposition::TwoWay { first: None }),
         base.with_strong_constraints(false),
     ]
 }

@@ -284,7 +284,7 @@ pub fn end_states(sys: &System) -> Vec<Option<StateId>> {
         .collect()
 }
 
-fn compose_priority(p: &guarantor_fsp::Priority) -> guarantor_compose::Priority {
+fn compose_priority(p: &guarantor_fsp::CompositePriority) -> guarantor_compose::Priority {
     let listed = p.actions.iter().cloned();
     if p.high {
         guarantor_compose::Priority::high(listed)
@@ -310,7 +310,7 @@ pub fn parts_of(components: &[guarantor_fsp::Component], nested: &[Nested]) -> V
 
 fn compose_all(
     parts: &[Lts],
-    priority: Option<&guarantor_fsp::Priority>,
+    priority: Option<&guarantor_fsp::CompositePriority>,
 ) -> guarantor_compose::Composition {
     let refs: Vec<&Lts> = parts.iter().collect();
     let config = guarantor_compose::Config::default();

@@ -1,11 +1,11 @@
-//! [`ParseError`]: a located message in the usual compiler shape, `file:line:col: message`, then
+//! [`SyntaxError`]: a located message in the usual compiler shape, `file:line:col: message`, then
 //! the offending line and a caret under the column.
 
 use std::fmt;
 
 /// A syntax or semantic error in a guarded-command file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
+pub struct SyntaxError {
     /// The file name given to the parser.
     pub file: String,
     /// 1-based line.
@@ -18,7 +18,7 @@ pub struct ParseError {
     pub line_text: String,
 }
 
-impl fmt::Display for ParseError {
+impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let gutter = self.line.to_string();
         let pad = " ".repeat(gutter.len());
@@ -33,4 +33,4 @@ impl fmt::Display for ParseError {
     }
 }
 
-impl std::error::Error for ParseError {}
+impl std::error::Error for SyntaxError {}

@@ -1,6 +1,6 @@
 //! Tokens with 1-based positions. Comments run from `//` to the end of the line.
 
-use super::ParseError;
+use super::SyntaxError;
 
 /// What a token is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,8 +31,8 @@ pub(crate) fn error_at(
     line: usize,
     col: usize,
     message: String,
-) -> ParseError {
-    ParseError {
+) -> SyntaxError {
+    SyntaxError {
         file: file.to_string(),
         line,
         col,
@@ -46,7 +46,7 @@ pub(crate) fn error_at(
     }
 }
 
-pub(crate) fn lex(src: &str, file: &str) -> Result<Vec<Token>, ParseError> {
+pub(crate) fn lex(src: &str, file: &str) -> Result<Vec<Token>, SyntaxError> {
     let mut out = Vec::new();
     for (i, text) in src.lines().enumerate() {
         let line = i + 1;

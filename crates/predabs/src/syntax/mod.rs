@@ -2,12 +2,12 @@
 //! section "Guarded commands (predabs)").
 //!
 //! The parser is hand-written recursive descent that resolves names and checks types as it goes,
-//! so the program it returns ([`crate::System`]) is already well-formed: every name declared
+//! so the program it returns ([`crate::Program`]) is already well-formed: every name declared
 //! before use, every expression linear and well-typed, every integer literal within `i128`.
 
 mod error;
 mod lexer;
 mod parser;
 
-pub use error::ParseError;
+pub use error::SyntaxError;
 pub(crate) use parser::parse;

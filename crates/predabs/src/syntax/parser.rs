@@ -4,10 +4,10 @@ use std::collections::{BTreeSet, HashMap};
 
 use guarantor_lts::{LtsBuilder, StateId};
 
-use super::ParseError;
+use super::SyntaxError;
 use super::lexer::{Tok, Token, error_at, lex};
 use crate::formula::{Affine, Formula, Sym, Term};
-use crate::program::{Component, Property, System, Transition, Type, Value, Variable};
+use crate::program::{Component, Program, Property, Transition, Type, Value, Variable};
 
 const KEYWORDS: &[&str] = &[
     "global",
@@ -34,21 +34,21 @@ struct Parser<'s> {
     file: &'s str,
     toks: Vec<Token>,
     pos: usize,
-    sys: System,
+    sys: Program,
     /// Names in scope: globals, plus the current component's locals.
     scope: HashMap<String, usize>,
     component: Option<usize>,
 }
 
-type R<T> = Result<T, ParseError>;
+type R<T> = Result<T, SyntaxError>;
 
-pub(crate) fn parse(src: &str, file: &str) -> Result<System, ParseError> {
+pub(crate) fn parse(src: &str, file: &str) -> Result<Program, SyntaxError> {
     let mut p = Parser {
         src,
         file,
         toks: lex(src, file)?,
         pos: 0,
-        sys: System {
+        sys: Program {
             vars: Vec::new(),
             components: Vec::new(),
             properties: Vec::new(),
