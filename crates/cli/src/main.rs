@@ -8,6 +8,7 @@ mod output;
 mod program;
 mod progress;
 mod stdout;
+mod verify;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -43,6 +44,10 @@ enum Command {
     /// Prints an assumption about the rest of the system under which one component satisfies
     /// the properties: the weakest one (learned) or its quotient.
     Assume(AssumeArgs),
+    /// Re-checks a certificate (`check --certificate`) against the model the inputs give: exit 0
+    /// valid, 1 invalid (the failing premise and its counterexample), 2 bad input (unreadable,
+    /// wrong format or version, or a certificate for another model).
+    Verify(verify::VerifyArgs),
 }
 
 /// How `assume` computes the assumption.
@@ -185,6 +190,13 @@ struct CheckArgs {
     /// (some LTSA exports do); every other check stays strict.
     #[arg(long)]
     lenient: bool,
+    /// Write the verdict's certificate (JSON, docs/formats.md "Certificates"), which `guarantor
+    /// verify` re-checks.
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<PathBuf>,
+    /// Write each assumption of a holds as an .aut file into this directory.
+    #[arg(long, value_name = "DIR")]
+    emit_assumptions: Option<PathBuf>,
 }
 
 /// The search order of the monolithic check.
@@ -303,6 +315,7 @@ fn main() -> ExitCode {
         Command::Check(args) => run_check(&args),
         Command::Export(args) => run_export(&args),
         Command::Assume(args) => run_assume(&args),
+        Command::Verify(args) => verify::run_verify(&args),
     };
     match result {
         // The reason is already on stderr (see the `stdout` module).
@@ -470,6 +483,12 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     };
     let report = Report::new(&checker, &outcome, deadlock.as_ref(), args.deadlock);
     print_report(&report, args.format == Format::Json);
+    if let Some(path) = &args.certificate {
+        verify::write_certificate(&checker, &outcome, path)?;
+    }
+    if let Some(dir) = &args.emit_assumptions {
+        verify::emit_assumptions(&checker, &outcome, dir)?;
+    }
     Ok(ExitCode::from(report.exit_code()))
 }
 

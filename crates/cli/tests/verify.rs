@@ -1,0 +1,170 @@
+//! `guarantor check --certificate` / `--emit-assumptions` and `guarantor verify`: one test per exit
+//! code of `verify` (0 valid, 1 invalid, 2 bad input: unreadable, wrong version, another model).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn guarantor(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_guarantor"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("guarantor-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const MODEL: [&str; 4] = [
+    "--property",
+    "examples/order/Order.aut",
+    "examples/order/Input.aut",
+    "examples/order/Output.aut",
+];
+
+/// `check --method METHOD --certificate FILE` on the order example (or `inputs`); the file.
+fn certificate(dir: &Path, method: &str, inputs: &[&str], code: i32) -> PathBuf {
+    let file = dir.join(format!("{method}.json"));
+    let mut args = vec![
+        "check",
+        "-q",
+        "--method",
+        method,
+        "--certificate",
+        file.to_str().unwrap(),
+    ];
+    args.extend_from_slice(inputs);
+    assert_exit(&guarantor(&args), code);
+    file
+}
+
+fn verify(file: &Path, inputs: &[&str]) -> Output {
+    let mut args = vec!["verify", "--certificate", file.to_str().unwrap()];
+    args.extend_from_slice(inputs);
+    guarantor(&args)
+}
+
+#[test]
+fn verify_exits_zero_for_the_certificate_check_wrote() {
+    let dir = scratch("valid");
+    for method in [
+        "mono",
+        "lstar",
+        "lstar-sym",
+        "lstar-nway",
+        "quotient",
+        "circ",
+        "auto",
+    ] {
+        let file = certificate(&dir, method, &MODEL, 0);
+        let out = verify(&file, &MODEL);
+        assert_exit(&out, 0);
+        assert!(String::from_utf8_lossy(&out.stdout).starts_with("valid: holds"));
+    }
+    let bad = [
+        "--property",
+        "examples/order/Order.aut",
+        "examples/order/Input.aut",
+        "examples/order/OutputBad.aut",
+    ];
+    let file = certificate(&dir, "mono", &bad, 1);
+    let out = verify(&file, &bad);
+    assert_exit(&out, 0);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("valid: violated"));
+}
+
+#[test]
+fn verify_exits_one_with_the_failing_premise_and_its_counterexample() {
+    let dir = scratch("invalid");
+    let file = certificate(&dir, "lstar", &MODEL, 0);
+    let mut cert: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    // The assumption about Output allows nothing: <true> Output <A> fails on Output's first step.
+    cert["assumptions"][0]["lts"]["transitions"] = serde_json::json!([]);
+    std::fs::write(&file, cert.to_string()).unwrap();
+    let out = verify(&file, &MODEL);
+    assert_exit(&out, 1);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("invalid: premise 1 (triple)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("trace: send"), "{stdout}");
+}
+
+#[test]
+fn verify_exits_two_for_an_unreadable_file_or_another_version() {
+    let dir = scratch("unreadable");
+    let out = verify(&dir.join("missing.json"), &MODEL);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+
+    let file = certificate(&dir, "lstar", &MODEL, 0);
+    let mut cert: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    cert["version"] = serde_json::json!(2);
+    std::fs::write(&file, cert.to_string()).unwrap();
+    let out = verify(&file, &MODEL);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("version 2 is not supported"));
+
+    std::fs::write(&file, "not json").unwrap();
+    assert_exit(&verify(&file, &MODEL), 2);
+}
+
+#[test]
+fn verify_exits_two_and_names_a_model_mismatch() {
+    let dir = scratch("mismatch");
+    let file = certificate(&dir, "lstar", &MODEL, 0);
+    // Same names, another Output: a fingerprint mismatch.
+    let other = dir.join("Output.aut");
+    std::fs::copy(root().join("examples/order/OutputBad.aut"), &other).unwrap();
+    let inputs = [
+        "--property",
+        "examples/order/Order.aut",
+        "examples/order/Input.aut",
+        other.to_str().unwrap(),
+    ];
+    let out = verify(&file, &inputs);
+    assert_exit(&out, 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("model mismatch"), "{stderr}");
+    assert!(stderr.contains("fingerprint of Output"), "{stderr}");
+}
+
+#[test]
+fn emit_assumptions_writes_each_assumption_as_aut() {
+    let dir = scratch("emit");
+    let out_dir = dir.join("assumptions");
+    let mut args = vec![
+        "check",
+        "-q",
+        "--method",
+        "lstar-nway",
+        "--emit-assumptions",
+        out_dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(&MODEL);
+    assert_exit(&guarantor(&args), 0);
+    let text = std::fs::read_to_string(out_dir.join("0-Output.aut")).unwrap();
+    assert!(text.starts_with("des (0, "), "{text}");
+}
