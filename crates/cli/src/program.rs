@@ -51,7 +51,7 @@ pub(crate) fn run(
     // The program check's own loop (abstraction, refinement) shares the check's deadline (the
     // caller started the clock).
     if let Some(deadline) = config.effective_deadline() {
-        pconfig.deadline = Some(deadline);
+        pconfig.compose.deadline = Some(deadline);
     }
     let report =
         check_program_with_options(&program, &pconfig, method, &options, config).map_err(|e| {

@@ -12,6 +12,7 @@
 //! monolithic one.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use guarantor_compose::{ComposeError, Verdict, Violation};
@@ -101,8 +102,10 @@ pub type CheckOutcome = (Verdict, usize);
 /// # Errors
 /// See [`PredabsError`].
 pub fn check_cegar(sys: &Program, config: &Config) -> Result<PredabsReport, PredabsError> {
-    let compose = config.compose_config();
-    let mut check = |abs: &AbstractSystem| monolithic(abs, &compose);
+    // One clock for the loop and the abstract checks (clones share it).
+    let config = &config.clone().with_compose(config.compose.started());
+    let compose = &config.compose;
+    let mut check = |abs: &AbstractSystem| monolithic(abs, compose);
     match &config.backend {
         Backend::Native => check_cegar_with(sys, config, &mut NativeProver::new(), &mut check),
         Backend::SmtLib(cmd) => {
@@ -147,9 +150,18 @@ pub fn check_cegar_with(
     let mut cache: Vec<Option<AbstractComponent>> = vec![None; sys.components.len()];
     let mut stats = PredabsStats::default();
     let mut mode = config.mode;
+    // The run's clock (kept if the caller started it).
+    let budget = config.compose.started();
     for iteration in 1..=config.max_iterations {
-        if config.deadline.is_some_and(|d| Instant::now() >= d) {
+        if budget.is_past_deadline() {
             return Err(PredabsError::Deadline);
+        }
+        if budget
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Err(ComposeError::Cancelled.into());
         }
         let redone = refresh(sys, &preds, &mut cache, mode, config, &mut prover)?;
         stats.abstractions += redone.len();

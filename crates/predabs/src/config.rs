@@ -33,7 +33,19 @@ pub enum Backend {
 }
 
 /// Settings of [`crate::check_cegar`]. Every field has a default; setters return `Self`.
+///
+/// ```
+/// use std::time::Duration;
+/// use guarantor_predabs::{Abstraction, Config};
+/// let config = Config::default()
+///     .with_mode(Abstraction::Cartesian { max_cube: 3 })
+///     .with_compose(guarantor_compose::Config::default().with_max_states(100_000))
+///     .with_timeout(Duration::from_secs(60));
+/// assert_eq!(config.compose.max_states, Some(100_000));
+/// assert!(config.compose.deadline.is_some());
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Config {
     /// Abstraction mode. Default: [`Abstraction::Exact`].
     pub mode: Abstraction,
@@ -47,10 +59,10 @@ pub struct Config {
     pub max_abstract_states: usize,
     /// Most refinement iterations. Default: 200.
     pub max_iterations: usize,
-    /// Most product states in the check of the abstract system. Default: unlimited.
-    pub max_product_states: Option<usize>,
-    /// A deadline for the whole run. Default: none.
-    pub deadline: Option<Instant>,
+    /// The budgets: its deadline (and timeout, whose clock starts with the check) and cancel flag
+    /// end the whole run; its state limit, cancel flag and monitor apply to each check of the
+    /// abstract system by [`crate::check_cegar`]. Default: unlimited.
+    pub compose: guarantor_compose::Config,
     /// Extra user predicates (atoms over one component's variables, or over globals), in addition
     /// to those in the program text. Default: none.
     pub predicates: Vec<crate::formula::Formula>,
@@ -64,8 +76,7 @@ impl Default for Config {
             backend: Backend::Native,
             max_abstract_states: 1_000_000,
             max_iterations: 200,
-            max_product_states: None,
-            deadline: None,
+            compose: guarantor_compose::Config::default(),
             predicates: Vec::new(),
         }
     }
@@ -105,10 +116,18 @@ impl Config {
         self
     }
 
-    /// Sets a timeout from now.
+    /// Sets the budgets ([`Config::compose`]).
+    #[must_use]
+    pub fn with_compose(mut self, compose: guarantor_compose::Config) -> Self {
+        self.compose = compose;
+        self
+    }
+
+    /// Sets a deadline `t` from now in [`Config::compose`] (a timeout too long for the clock to
+    /// represent is no limit).
     #[must_use]
     pub fn with_timeout(mut self, t: Duration) -> Self {
-        self.deadline = Instant::now().checked_add(t);
+        self.compose.deadline = Instant::now().checked_add(t);
         self
     }
 
@@ -117,12 +136,5 @@ impl Config {
     pub fn with_predicates(mut self, preds: Vec<crate::formula::Formula>) -> Self {
         self.predicates.extend(preds);
         self
-    }
-
-    pub(crate) fn compose_config(&self) -> guarantor_compose::Config {
-        let mut config = guarantor_compose::Config::new();
-        config.max_states = self.max_product_states;
-        config.deadline = self.deadline;
-        config
     }
 }
