@@ -100,7 +100,7 @@ const RUN_SEARCH_LIMIT: usize = 4_000_000;
 
 impl Checker {
     /// The model a certificate of this checker is about: its components (with end states) and
-    /// properties, by name, for [`guarantor_certify::check`].
+    /// properties, by name, for [`guarantor_certify::check()`].
     pub fn certify_model(&self) -> Model {
         let problem = self.problem();
         let mut model = Model::new();

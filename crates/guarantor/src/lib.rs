@@ -230,10 +230,14 @@
 //! proved the property with, each an [`compose::Assumption`] (which component or group it is
 //! about, and the assumption as an LTS). The monolithic method needs none (its evidence is the
 //! exhaustive search, and [`Outcome::states`] says how large it was). [`Outcome::assumptions`]
-//! lists the same assumptions by size, with component numbers replaced by names. The checker does
-//! not re-check a certificate; its premises can be checked with [`compose::check_triple`] (rule
-//! ASYM), [`compose::check_circular_premise`] (`circ`) or [`quotient::check_homomorphism`]
-//! (`quotient`, with the classes from [`Checker::quotient_assumption`]).
+//! lists the same assumptions by size, with component numbers replaced by names.
+//! [`Checker::certificate`] turns any built-in method's verdict into a certificate of
+//! [`certify`] (the rule, its premises and the assumptions, or the counterexample as a run) and
+//! [`Checker::verify`] re-checks it with that crate's independent checker; module
+//! [`mod@certificate`] says what each method's certificate contains. Single premises can also be
+//! checked with [`compose::check_triple`] (rule ASYM), [`compose::check_circular_premise`]
+//! (`circ`) or [`quotient::check_homomorphism`] (`quotient`, with the classes from
+//! [`Checker::quotient_assumption`]).
 //!
 //! ```
 //! use guarantor::{Checker, MethodKind};
