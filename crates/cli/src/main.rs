@@ -4,6 +4,7 @@
 //! Exit codes: 0 holds, 1 violated (or deadlock with `--deadlock`), 2 bad input or usage, 3 budget
 //! exceeded. clap already exits with 2 on usage errors, which is why bad input uses 2 as well.
 
+mod methods;
 mod output;
 mod program;
 mod progress;
@@ -16,13 +17,12 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
-use guarantor::compose::SearchOrder;
 use guarantor::compose::{Config, compose};
 use guarantor::fsp::System;
 use guarantor::lts::Lts;
 use guarantor::lts::io::aut::{AutWriteOptions, write_aut};
 use guarantor::lts::io::dot::{DotOptions, write_dot};
-use guarantor::{CheckError, Checker, MethodKind, MethodOptions, model, registry};
+use guarantor::{CheckError, Checker, MethodKind, model, registry};
 
 use crate::output::{Report, print_report};
 use crate::progress::Progress;
@@ -269,37 +269,6 @@ fn component_index(checker: &Checker, what: &str) -> Result<usize, Failure> {
         })
 }
 
-fn options_of(args: &CheckArgs, checker: &Checker) -> Result<MethodOptions, Failure> {
-    let mut options = MethodOptions::default();
-    if let Some(split) = &args.split {
-        let indices = split
-            .split(',')
-            .map(|part| component_index(checker, part.trim()))
-            .collect::<Result<Vec<_>, _>>()?;
-        options.split = Some(indices);
-    }
-    if let Some(name) = &args.component {
-        options.quotient_component = Some(component_index(checker, name)?);
-    }
-    options.two_way = args.two_way;
-    options.weakest = args.weakest;
-    options.no_alphabet_refinement = args.no_alphabet_refinement;
-    options.neighbours_only = args.premise_policy == PremisePolicy::Neighbours;
-    options.max_steps = args.max_steps;
-    options.search = match args.search {
-        Search::Bfs => SearchOrder::BreadthFirst,
-        Search::Dfs => SearchOrder::DepthFirst,
-    };
-    options.quotient = options
-        .quotient
-        .with_split_all(args.split_all)
-        .with_refine(!args.exact);
-    if args.no_exact_fallback {
-        options.quotient = options.quotient.with_exact_fallback(None);
-    }
-    Ok(options)
-}
-
 /// The two ways a run can end besides a verdict.
 #[derive(Debug)]
 pub(crate) enum Failure {
@@ -431,15 +400,18 @@ fn checker_of(args: &CheckArgs, config: &Config) -> Result<Checker, Failure> {
     }
     let checker = match args.method {
         MethodChoice::Kind(kind) => {
-            let options = options_of(args, &checker)?;
-            checker.method(kind).options(options)
+            let method = methods::method_of(kind, args, &checker)?;
+            checker.with_method(method)
         }
         MethodChoice::Registry(name) => match registry::method_named(name) {
             Some(method) => checker.with_method(method),
             None => return Err(input_error(anyhow::anyhow!("unknown method {name:?}"))),
         },
     };
-    Ok(checker.deadlock(args.deadlock).config(config.clone()))
+    // Only the monolithic walk looks for deadlocks itself (the others reason about traces and
+    // would refuse the problem); run_check searches separately after any other method.
+    let in_walk = args.deadlock && args.method.name() == "mono";
+    Ok(checker.deadlock(in_walk).config(config.clone()))
 }
 
 fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
@@ -471,12 +443,14 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     drop(progress);
     let outcome = outcome?;
     if !args.quiet {
-        for (method, why) in &outcome.stats.tried {
+        for (method, why) in &output::tried(&outcome) {
             eprintln!("{method}: {why}");
         }
     }
-    // The monolithic walk looks for deadlocks itself; other methods need a second walk.
-    let deadlock = if args.deadlock && outcome.verdict.is_holds() && outcome.method != "mono" {
+    // The monolithic walk looks for deadlocks itself; other methods (a portfolio's monolithic
+    // member included: the portfolio's problem has no deadlock search) need a second walk.
+    let in_walk = args.method.name() == "mono";
+    let deadlock = if args.deadlock && outcome.verdict.is_holds() && !in_walk {
         checker.find_deadlock().map_err(classify)?
     } else {
         None

@@ -4,8 +4,9 @@
 //! later methods add fields, never rename these.
 
 use crate::stdout::outln;
+use guarantor::compose::method::Counter;
 use guarantor::compose::{Counterexample, Verdict, Violation};
-use guarantor::{AssumptionSummary, Checker, MethodStats, Outcome};
+use guarantor::{AssumptionSummary, Checker, Outcome};
 use serde_json::{Value, json};
 
 /// Everything printed about one check.
@@ -21,7 +22,19 @@ pub(crate) struct Report {
     transitions: usize,
     seconds: f64,
     assumptions: Vec<AssumptionSummary>,
-    stats: MethodStats,
+    counters: Vec<Counter>,
+    /// For `auto`: what became of each member that did not answer, as `(member, fate)`.
+    tried: Vec<(String, String)>,
+}
+
+/// A portfolio's notes, `"member: fate"`, as pairs.
+pub(crate) fn tried(outcome: &Outcome) -> Vec<(String, String)> {
+    outcome
+        .notes
+        .iter()
+        .filter_map(|n| n.split_once(": "))
+        .map(|(m, why)| (m.to_owned(), why.to_owned()))
+        .collect()
 }
 
 impl Report {
@@ -63,7 +76,8 @@ impl Report {
             transitions: outcome.transitions,
             seconds: outcome.elapsed.as_secs_f64(),
             assumptions: outcome.assumptions.clone(),
-            stats: outcome.stats.clone(),
+            counters: outcome.counters.clone(),
+            tried: tried(outcome),
         }
     }
 
@@ -98,27 +112,25 @@ impl Report {
         v
     }
 
-    /// Adds the counters the answering method reported, under the names the issues promise.
+    /// Adds the counters the answering method reported under their names, the two L* query
+    /// counts as `queries`.
     fn add_stats(&self, v: &mut Value) {
-        let s = &self.stats;
-        if let (Some(m), Some(e)) = (s.membership_queries, s.equivalence_queries) {
+        let get = |name: &str| {
+            self.counters
+                .iter()
+                .find(|c| c.name == name)
+                .map(|c| c.value)
+        };
+        if let (Some(m), Some(e)) = (get("membership_queries"), get("equivalence_queries")) {
             v["queries"] = json!({"membership": m, "equivalence": e});
         }
-        let counters = [
-            ("refinement_steps", s.refinement_steps),
-            ("exact_fallbacks", s.exact_fallbacks),
-            ("iterations", s.iterations),
-            ("alphabet_refinements", s.alphabet_refinements),
-            ("sat_calls", s.sat_calls),
-            ("max_k", s.max_k),
-        ];
-        for (name, value) in counters {
-            if let Some(x) = value {
-                v[name] = json!(x);
+        for c in &self.counters {
+            if !c.name.ends_with("_queries") {
+                v[c.name.as_ref()] = json!(c.value);
             }
         }
-        if !s.tried.is_empty() {
-            v["tried"] = s
+        if !self.tried.is_empty() {
+            v["tried"] = self
                 .tried
                 .iter()
                 .map(|(m, why)| json!({"method": m, "gave_up": why}))

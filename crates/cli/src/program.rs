@@ -6,10 +6,12 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use guarantor::MethodKind;
 use guarantor::compose::Config;
+use guarantor::lstar::Asym;
+use guarantor::lts::ComponentId;
 use guarantor::predabs::{Program, ProgramVerdict};
-use guarantor::program::{ProgramReport, check_program_with_options};
-use guarantor::{MethodKind, MethodOptions};
+use guarantor::program::{ProgramMethod, ProgramReport, check_program_with_method};
 use serde_json::{Value, json};
 
 use crate::stdout::outln;
@@ -29,38 +31,45 @@ pub(crate) fn run(
     let text = std::fs::read_to_string(path)
         .map_err(|e| input_error(anyhow::anyhow!("cannot read {}: {e}", path.display())))?;
     let program = Program::parse(&text, &path.display().to_string()).map_err(input_error)?;
-    let mut options = MethodOptions::default();
-    options.weakest = weakest;
-    if let Some(split) = split {
-        let index = |part: &str| {
-            program
-                .components
-                .iter()
-                .position(|c| c.name == part)
-                .or_else(|| part.parse().ok().filter(|&i| i < program.components.len()))
-                .ok_or_else(|| input_error(anyhow::anyhow!("--split: no component `{part}`")))
-        };
-        options.split = Some(
-            split
+    let index = |part: &str| {
+        program
+            .components
+            .iter()
+            .position(|c| c.name == part)
+            .or_else(|| part.parse().ok().filter(|&i| i < program.components.len()))
+            .map(ComponentId::must)
+            .ok_or_else(|| input_error(anyhow::anyhow!("--split: no component `{part}`")))
+    };
+    // The method sees one component per program component, in program order, so a split names
+    // program components.
+    let checking = match (method, split) {
+        (MethodKind::Lstar, Some(split)) => {
+            let first = split
                 .split(',')
                 .map(|p| index(p.trim()))
-                .collect::<Result<_, _>>()?,
-        );
-    }
+                .collect::<Result<Vec<_>, _>>()?;
+            ProgramMethod::new(Asym::new().with_split(first))
+        }
+        (MethodKind::LstarNway, _) if weakest => {
+            ProgramMethod::named("lstar-weakest").ok_or_else(|| {
+                input_error(anyhow::anyhow!("lstar-weakest is not a built-in method"))
+            })?
+        }
+        _ => ProgramMethod::builtin(method),
+    };
     let mut pconfig = guarantor::predabs::Config::new();
     // The program check's own loop (abstraction, refinement) shares the check's deadline (the
     // caller started the clock).
     if let Some(deadline) = config.effective_deadline() {
         pconfig.compose.deadline = Some(deadline);
     }
-    let report =
-        check_program_with_options(&program, &pconfig, method, &options, config).map_err(|e| {
-            if e.is_budget() {
-                Failure::Budget(e.into())
-            } else {
-                input_error(e)
-            }
-        })?;
+    let report = check_program_with_method(&program, &pconfig, &checking, config).map_err(|e| {
+        if e.is_budget() {
+            Failure::Budget(e.into())
+        } else {
+            input_error(e)
+        }
+    })?;
     let holds = !matches!(report.predabs.verdict, ProgramVerdict::Violated(_));
     let name = if weakest && method == MethodKind::LstarNway {
         format!("{} --weakest", method.name())
@@ -133,8 +142,10 @@ fn to_json(program: &Program, method: &str, report: &ProgramReport) -> Value {
         "assumptions": last.assumptions.iter().map(|a| json!({"component": a.label, "states": a.states, "transitions": a.transitions})).collect::<Vec<_>>(),
         "seconds": stats.elapsed.as_secs_f64(),
     });
-    let s = &last.stats;
-    if let (Some(m), Some(e)) = (s.membership_queries, s.equivalence_queries) {
+    if let (Some(m), Some(e)) = (
+        last.counter("membership_queries"),
+        last.counter("equivalence_queries"),
+    ) {
         v["queries"] = json!({"membership": m, "equivalence": e});
     }
     v

@@ -2,9 +2,10 @@
 //!
 //! A checker collects named components and properties, a method and a [`Config`] with budgets, and
 //! returns an [`Outcome`]: the shared [`Verdict`] plus what the method measured. The method is any
-//! [`Method`] value: a built-in one chosen by [`MethodKind`] and [`MethodOptions`] (what the
-//! command line does; [`Checker::builtin_method`] makes the value), or one of the user's own, given
-//! with [`Checker::with_method`]. The checker turns its components into a [`Problem`] (names and
+//! [`Method`] value: a built-in one with its default settings, chosen by [`MethodKind`]
+//! ([`Checker::builtin_method`] makes the value), or any value given with [`Checker::with_method`]:
+//! a built-in method with settings of your choice (each method crate's value carries its own
+//! settings) or a method of your own. The checker turns its components into a [`Problem`] (names and
 //! typed ids travel with them) and hands it to the method; it knows nothing else about any method.
 //!
 //! Every counterexample a method returns is re-run here on the original components and properties
@@ -14,16 +15,16 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use guarantor_circ::{Circ, CircConfig, CircError, Decomposition, Policy};
+use guarantor_circ::CircError;
 use guarantor_compose::method::{Counter, Method, MethodError, MethodReport, Monolithic, Problem};
 use guarantor_compose::replay::{first_violation, replay};
 use guarantor_compose::{
-    ComposeError, Config, Counterexample, Priority, SearchOrder, SystemOptions, Verdict, Violation,
+    ComposeError, Config, Counterexample, Priority, SystemOptions, Verdict, Violation,
     check_system, merge_properties,
 };
-use guarantor_lstar::{Asym, AsymN, AsymWeakest, LstarError, Sym};
+use guarantor_lstar::LstarError;
 use guarantor_lts::{ComponentId, Lts, PropertyId, StateId};
-use guarantor_quotient::{Quotient, QuotientConfig, QuotientError};
+use guarantor_quotient::QuotientError;
 
 use crate::registry;
 
@@ -33,7 +34,7 @@ use crate::registry;
 #[non_exhaustive]
 pub enum MethodKind {
     /// Build the product on the fly and search it breadth-first (the reference method; depth first
-    /// with [`MethodOptions::search`]).
+    /// with [`Monolithic::with_search`] given to [`Checker::with_method`]).
     #[default]
     Monolithic,
     /// Learned assumptions, rule ASYM, two groups (Cobleigh et al. 2003).
@@ -75,38 +76,6 @@ impl MethodKind {
         let name = if name == "monolithic" { "mono" } else { name };
         METHODS.iter().find(|(_, n)| *n == name).map(|(m, _)| *m)
     }
-}
-
-/// Options that only some methods read.
-// Each bool is an independent switch of one method; an enum per switch would only obscure them.
-#[allow(clippy::struct_excessive_bools)]
-#[derive(Clone, Debug, Default)]
-#[non_exhaustive]
-pub struct MethodOptions {
-    /// `lstar` and `circ` two-way: the components (by index) of the first group; default: the
-    /// first component alone for `lstar`, the first half for two-way `circ`.
-    pub split: Option<Vec<usize>>,
-    /// `lstar-nway`: compute each level's weakest assumption by subset construction instead of
-    /// learning it (no queries, no relearning of inner levels per outer conjecture; see
-    /// [`check_asym_weakest`](guarantor_lstar::ag::check_asym_weakest)).
-    pub weakest: bool,
-    /// `circ`: decompose into two groups (`split`) instead of one assumption per component.
-    pub two_way: bool,
-    /// `circ`: refine the assumption alphabet starting from the property's (default on).
-    pub no_alphabet_refinement: bool,
-    /// `circ`: premises assume only the guarantees of neighbours (components sharing actions).
-    pub neighbours_only: bool,
-    /// `quotient`: the component (by index) to replace; default: the largest.
-    pub quotient_component: Option<usize>,
-    /// `quotient`: the most refinement steps of the modal abstraction.
-    pub max_steps: Option<usize>,
-    /// `quotient`: the synthesis settings to start from (for instance
-    /// [`QuotientConfig::split_all`]); the checker replaces their budgets with its own, and
-    /// `max_steps` above, if set, wins.
-    pub quotient: QuotientConfig,
-    /// `mono` (and `auto`'s monolithic attempt): the search order. Breadth first (the default)
-    /// gives shortest counterexamples; depth first finds deep violations much sooner.
-    pub search: SearchOrder,
 }
 
 /// What went wrong in a check.
@@ -184,51 +153,6 @@ pub struct AssumptionSummary {
     pub transitions: usize,
 }
 
-/// What a method measured besides states: each field is set by the methods it applies to.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct MethodStats {
-    /// L*: membership queries sent to the teacher.
-    pub membership_queries: Option<u64>,
-    /// L*: equivalence queries (conjectures).
-    pub equivalence_queries: Option<u64>,
-    /// Quotient: refinement steps of the modal abstraction.
-    pub refinement_steps: Option<usize>,
-    /// Quotient: how many stages' loops reached their work bound and finished with the exact
-    /// construction ([`QuotientConfig::exact_fallback`]).
-    pub exact_fallbacks: Option<usize>,
-    /// CIRC-AG_N: inner iterations.
-    pub iterations: Option<usize>,
-    /// CIRC-AG_N: alphabet refinements.
-    pub alphabet_refinements: Option<usize>,
-    /// CIRC-AG_N: SAT solver calls.
-    pub sat_calls: Option<usize>,
-    /// CIRC-AG_N: the largest total assumption size bound reached.
-    pub max_k: Option<usize>,
-    /// Auto: what became of each member other than the one that answered, as `(member, fate)`
-    /// ("ran out ...", "stopped, largest product ...", "not started").
-    pub tried: Vec<(String, String)>,
-}
-
-impl MethodStats {
-    /// The statistics the command line prints, read from a report's named counters.
-    fn from_counters(counters: &[Counter]) -> Self {
-        let get = |name: &str| counters.iter().find(|c| c.name == name).map(|c| c.value);
-        let get_usize = |name: &str| get(name).map(|v| usize::try_from(v).unwrap_or(usize::MAX));
-        Self {
-            membership_queries: get("membership_queries"),
-            equivalence_queries: get("equivalence_queries"),
-            refinement_steps: get_usize("refinement_steps"),
-            exact_fallbacks: get_usize("exact_fallbacks"),
-            iterations: get_usize("iterations"),
-            alphabet_refinements: get_usize("alphabet_refinements"),
-            sat_calls: get_usize("sat_calls"),
-            max_k: get_usize("max_k"),
-            tried: Vec::new(),
-        }
-    }
-}
-
 /// The result of a check: the verdict with its evidence, and what it cost.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -246,9 +170,7 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// The sizes of the assumptions in the certificate (empty for monolithic checks).
     pub assumptions: Vec<AssumptionSummary>,
-    /// Method-specific counters, as the command line prints them.
-    pub stats: MethodStats,
-    /// Every counter the method reported, by name, in its order.
+    /// Every counter the method reported, by name, in its order (see [`Outcome::counter`]).
     pub counters: Vec<Counter>,
     /// The method's remarks (for `auto`: what became of each other member).
     pub notes: Vec<String>,
@@ -266,8 +188,7 @@ pub struct Checker {
     /// Whether the monolithic walk also looks for deadlocks (in the same walk).
     deadlock: bool,
     method: MethodKind,
-    options: MethodOptions,
-    /// A method value given with [`Checker::with_method`]; it wins over `method` and `options`.
+    /// A method value given with [`Checker::with_method`]; it wins over `method`.
     custom: Option<Arc<dyn Method>>,
     config: Config,
 }
@@ -342,13 +263,6 @@ impl Checker {
         self
     }
 
-    /// Sets options that only some built-in methods read.
-    #[must_use]
-    pub fn options(mut self, options: MethodOptions) -> Self {
-        self.options = options;
-        self
-    }
-
     /// Sets budgets (states, timeout, deadline, cancellation), shared by every model check of the
     /// method. A timeout counts from the start of [`Checker::check`].
     #[must_use]
@@ -391,65 +305,11 @@ impl Checker {
         problem
     }
 
-    /// The value of a built-in method with this checker's [`MethodOptions`] (splits and
-    /// components by index, as the options give them).
-    pub fn builtin_method(&self, kind: MethodKind) -> Result<Arc<dyn Method>, CheckError> {
-        let options = &self.options;
-        Ok(match kind {
-            MethodKind::Monolithic => Arc::new(Monolithic::new().with_search(options.search)),
-            MethodKind::Lstar => match &options.split {
-                Some(split) => Arc::new(Asym::new().with_split(self.ids(split)?)),
-                None => Arc::new(Asym::new()),
-            },
-            MethodKind::LstarSym => Arc::new(Sym::new()),
-            MethodKind::LstarNway if options.weakest => Arc::new(AsymWeakest::new()),
-            MethodKind::LstarNway => Arc::new(AsymN::new()),
-            MethodKind::Quotient => Arc::new(self.quotient()?),
-            MethodKind::Circ => self.circ()?,
-            MethodKind::Auto => Arc::new(registry::auto()),
-        })
-    }
-
-    fn ids(&self, indices: &[usize]) -> Result<Vec<ComponentId>, CheckError> {
-        indices
-            .iter()
-            .map(|&i| {
-                (i < self.components.len())
-                    .then(|| ComponentId::must(i))
-                    .ok_or_else(|| CheckError::BadOption(format!("no component number {i}")))
-            })
-            .collect()
-    }
-
-    fn quotient(&self) -> Result<Quotient, CheckError> {
-        let mut settings: QuotientConfig = self.options.quotient.clone();
-        if let Some(k) = self.options.max_steps {
-            settings = settings.with_max_steps(k);
-        }
-        let quotient = Quotient::new().with_config(settings);
-        Ok(match self.options.quotient_component {
-            Some(i) => quotient.with_component(self.ids(&[i])?[0]),
-            None => quotient,
-        })
-    }
-
-    fn circ(&self) -> Result<Arc<dyn Method>, CheckError> {
-        let options = &self.options;
-        let mut settings =
-            CircConfig::new().with_alphabet_refinement(!options.no_alphabet_refinement);
-        if options.neighbours_only {
-            settings = settings.with_policy(Policy::Neighbours);
-        }
-        let circ = Circ::new();
-        Ok(match (&options.split, options.two_way) {
-            (Some(split), true) => {
-                Arc::new(circ.with_config(settings).with_split(self.ids(split)?))
-            }
-            (None, true) => Arc::new(
-                circ.with_config(settings.with_mode(Decomposition::TwoWay { first: None })),
-            ),
-            _ => Arc::new(circ.with_config(settings)),
-        })
+    /// The value of a built-in method with its default settings (the registry's, under the
+    /// method's command-line name). For other settings, build the method crate's value and give
+    /// it to [`Checker::with_method`].
+    pub fn builtin_method(&self, kind: MethodKind) -> Arc<dyn Method> {
+        registry::method_named(kind.name()).unwrap_or_else(|| Arc::new(Monolithic::new()))
     }
 
     /// Searches the composed components for a deadlock: a reachable state with no outgoing
@@ -475,7 +335,7 @@ impl Checker {
         let (method, problem) = match &self.custom {
             Some(method) => (Arc::clone(method), self.problem()),
             None => {
-                let method = self.builtin_method(self.method)?;
+                let method = self.builtin_method(self.method);
                 // The built-in compositional methods reason about traces: the deadlock search is
                 // the monolithic walk's (or find_deadlock's, after them).
                 let deadlock = self.deadlock && self.method == MethodKind::Monolithic;
@@ -595,16 +455,17 @@ impl Checker {
 }
 
 impl Outcome {
+    /// The value of the method's counter `name` (`membership_queries`, `sat_calls`, ...), if it
+    /// reported one.
+    pub fn counter(&self, name: &str) -> Option<u64> {
+        self.counters
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.value)
+    }
+
     /// The outcome of a method's report; `ran` is the name of the method that was run.
     fn from_report(report: MethodReport, ran: &str) -> Self {
-        let mut stats = MethodStats::from_counters(&report.counters);
-        // A portfolio's notes read "member: fate".
-        stats.tried = report
-            .notes
-            .iter()
-            .filter_map(|n| n.split_once(": "))
-            .map(|(m, why)| (m.to_owned(), why.to_owned()))
-            .collect();
         Outcome {
             verdict: report.verdict,
             method: report.answered_by.unwrap_or_else(|| ran.to_owned()),
@@ -612,7 +473,6 @@ impl Outcome {
             transitions: report.stats.transitions,
             elapsed: Duration::ZERO,
             assumptions: Vec::new(),
-            stats,
             counters: report.counters,
             notes: report.notes,
         }
@@ -624,7 +484,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counters_become_the_command_lines_statistics() {
+    fn counters_are_read_by_name() {
         let report = MethodReport::new(
             Verdict::Holds(guarantor_compose::Certificate::monolithic()),
             guarantor_compose::Stats::default(),
@@ -632,8 +492,9 @@ mod tests {
         .with_counter("sat_calls", 4_u64)
         .with_counter("membership_queries", 9_u64);
         let outcome = Outcome::from_report(report, "circ");
-        assert_eq!(outcome.stats.sat_calls, Some(4));
-        assert_eq!(outcome.stats.membership_queries, Some(9));
+        assert_eq!(outcome.counter("sat_calls"), Some(4));
+        assert_eq!(outcome.counter("membership_queries"), Some(9));
+        assert_eq!(outcome.counter("max_k"), None);
         assert_eq!(outcome.method, "circ");
         assert_eq!(outcome.counters.len(), 2);
     }

@@ -36,8 +36,9 @@
 //! println!("{} states explored in {:?}", outcome.states, outcome.elapsed);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-//! [`Checker`] is a builder: add named components and properties, pick a method, set
-//! [`MethodOptions`] and budgets ([`compose::Config`]), then [`Checker::check`] returns an
+//! [`Checker`] is a builder: add named components and properties, pick a method (a
+//! [`MethodKind`] with its defaults, or any [`Method`] value with its settings), set budgets
+//! ([`compose::Config`]), then [`Checker::check`] returns an
 //! [`Outcome`]. A verdict is never an error: `Err` means bad input or an exhausted budget
 //! ([`CheckError`]).
 //!
@@ -89,11 +90,16 @@
 //! through [`Checker::with_method`]. docs/methods.md in the repository says what each method
 //! does, when it pays (with measured figures) and what its evidence contains.
 //!
-//! Options that only some methods read are fields of [`MethodOptions`]. The struct is
-//! `#[non_exhaustive]`: start from `MethodOptions::default()` and set fields.
+//! A method's settings travel with its value: each method crate's type has its own `with_*`
+//! setters ([`lstar::Asym::with_split`], [`quotient::Quotient::with_component`],
+//! [`circ::Circ::with_config`], [`compose::method::Monolithic::with_search`], ...), and
+//! [`Checker::with_method`] runs the value.
 //!
 //! ```
-//! use guarantor::{Checker, MethodKind, MethodOptions};
+//! use guarantor::{Checker, MethodKind};
+//! use guarantor::lstar::AsymWeakest;
+//! use guarantor::lts::ComponentId;
+//! use guarantor::quotient::{Quotient, QuotientConfig};
 //! use guarantor::lts::io::aut::parse_aut;
 //! # let input = parse_aut("des (0, 3, 3)\n(0, input, 1)\n(1, send, 2)\n(2, ack, 0)\n")?;
 //! # let output = parse_aut("des (0, 3, 3)\n(0, send, 1)\n(1, output, 2)\n(2, ack, 0)\n")?;
@@ -104,21 +110,19 @@
 //!     .property("Order", order);
 //!
 //! // Rule ASYM recursively, each level's weakest assumption computed rather than learned.
-//! let mut options = MethodOptions::default();
-//! options.weakest = true;
-//! let checker = checker.method(MethodKind::LstarNway).options(options);
+//! let checker = checker.with_method(AsymWeakest::new());
 //! assert!(checker.check()?.verdict.is_holds());
 //!
 //! // Replace component 1 ("Output") by its quotient, splitting on every useful edge per step.
-//! let mut options = MethodOptions::default();
-//! options.quotient_component = Some(1);
-//! options.quotient = options.quotient.with_split_all(true);
-//! let checker = checker.method(MethodKind::Quotient).options(options);
+//! let quotient = Quotient::new()
+//!     .with_component(ComponentId::must(1))
+//!     .with_config(QuotientConfig::new().with_split_all(true));
+//! let checker = checker.with_method(quotient);
 //! assert!(checker.check()?.verdict.is_holds());
 //!
-//! // By command-line name.
+//! // A built-in method with its defaults, by command-line name.
 //! let method = MethodKind::from_name("circ").ok_or("no such method")?;
-//! let outcome = checker.method(method).options(MethodOptions::default()).check()?;
+//! let outcome = checker.method(method).check()?;
 //! assert_eq!(outcome.method, "circ");
 //! assert!(outcome.verdict.is_holds());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -281,8 +285,9 @@
 //! predicate abstraction with counterexample-guided refinement: each component is abstracted to
 //! an LTS, the abstract system is checked with the [`MethodKind`] you choose, and an abstract
 //! counterexample is either confirmed on the concrete program (a trace with values) or refines
-//! the predicates. [`program::check_program`] runs the loop;
-//! [`program::check_program_with_options`] takes [`MethodOptions`] too.
+//! the predicates. [`program::check_program`] runs the loop with a built-in method;
+//! [`program::check_program_with_method`] with any [`Method`] ([`program::ProgramMethod`] says
+//! how the abstract LTSs are grouped for it).
 //!
 //! ```
 //! use guarantor::MethodKind;
@@ -345,10 +350,7 @@ pub mod registry;
 
 pub use assume::ComponentAssumption;
 pub use certificate::CertificateError;
-pub use checker::{
-    AssumptionSummary, CheckError, Checker, METHODS, MethodKind, MethodOptions, MethodStats,
-    Outcome,
-};
+pub use checker::{AssumptionSummary, CheckError, Checker, METHODS, MethodKind, Outcome};
 pub use guarantor_certify as certify;
 pub use guarantor_circ as circ;
 pub use guarantor_compose as compose;

@@ -1,46 +1,38 @@
-//! The abstraction + assume-guarantee loop for infinite-state component programs (Chaki et al.
-//! 2004): `predabs` abstracts each component into an LTS and refines on spurious counterexamples;
-//! this module plugs any [`MethodKind`] of the [`Checker`] in as the step that checks the abstract
-//! system, which is why the loop lives in the facade and not in `predabs`.
+//! Programs through the facade: the predicate-abstraction loop of `predabs` with any [`Method`]
+//! checking each abstract system, and a report of what the method said about the last one.
 //!
-//! **Grouping.** The abstract system is one LTS per component plus one two-state process per
-//! shared predicate (a predicate over global variables). Handed to a compositional method as they
-//! are, the shared processes are components of their own: recursive rule ASYM then has `2n + 1`
-//! levels for `n` components (each level learning against everything after it), and a two-way
-//! split leaves them all on one side. Each shared process is therefore composed into the component
-//! it synchronises with most, before the method runs; such a group is tiny (a component times a
-//! few two-state processes), and the method sees exactly one LTS per program component. Ties go to
-//! the *last* component: rule ASYM learns an assumption about everything after the first
-//! component, and a process every component uses (a lock) inside the first group puts every other
-//! component's use of it into that assumption's alphabet; in the last group it is the innermost
-//! recursion level's business (measured on the dining philosophers: docs/benchmarks.md). The monolithic method gets the LTSs ungrouped (it composes everything anyway).
-//! For `lstar` (two groups) the first half of the components forms the first group by default,
+//! The loop, the grouping of the abstract system into components and the per-group contexts live
+//! in `predabs` ([`guarantor_predabs::groups`]); what this module adds is the choice a command-line
+//! user expects for each built-in method ([`ProgramMethod::builtin`]): the monolithic method gets
+//! the abstract LTSs as they are (it composes everything anyway), computed weakest assumptions get
+//! contexts, and `lstar` (two groups) puts the first half of the components in the first group,
 //! not the first component alone, so neither side holds almost the whole system (which keeps
-//! memory low; `--split` chooses otherwise: the first component alone is faster on the
-//! philosophers but composes all the others, see docs/benchmarks.md).
+//! memory low; a split given with `Asym::with_split` chooses otherwise: the first component alone
+//! is faster on the philosophers but composes all the others, see docs/benchmarks.md).
 
-use std::cell::RefCell;
+use std::borrow::Cow;
+use std::sync::Arc;
 
-use guarantor_compose::{ComposeError, Verdict, Violation, compose};
-use guarantor_lts::ops::{determinize, minimize_dfa, project};
-use guarantor_lts::{ComponentId, Lts};
+use guarantor_compose::Config as ComposeConfig;
+use guarantor_compose::method::{Counter, Method, MethodError, MethodReport, Problem};
+use guarantor_lstar::Asym;
+use guarantor_lts::ComponentId;
 use guarantor_predabs::abstraction::AbstractSystem;
 use guarantor_predabs::cegar::CheckOutcome;
+use guarantor_predabs::groups::{Group, Grouping, check_abstract};
 use guarantor_predabs::prover::{NativeProver, SmtLibProver};
 use guarantor_predabs::{Backend, Config, PredabsError, PredabsReport, Program, check_cegar_with};
 
-use crate::{AssumptionSummary, CheckError, Checker, MethodKind, MethodOptions, MethodStats};
+use crate::{AssumptionSummary, MethodKind, registry};
 
 /// Why a program check failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ProgramError {
-    /// Abstraction, refinement or the prover failed.
+    /// Abstraction, refinement, the prover or the method checking an abstract system failed
+    /// ([`PredabsError::Check`] carries the method's error).
     #[error(transparent)]
     Predabs(#[from] PredabsError),
-    /// Checking an abstract system failed.
-    #[error(transparent)]
-    Check(#[from] CheckError),
 }
 
 impl ProgramError {
@@ -48,7 +40,6 @@ impl ProgramError {
     pub fn is_budget(&self) -> bool {
         match self {
             ProgramError::Predabs(e) => e.is_budget(),
-            ProgramError::Check(e) => e.is_budget(),
         }
     }
 }
@@ -67,9 +58,47 @@ pub struct AbstractCheck {
     /// satisfies the property; empty for the monolithic method.
     pub assumptions: Vec<AssumptionSummary>,
     /// The method's own counters (queries, SAT calls, ...).
-    pub stats: MethodStats,
+    pub counters: Vec<Counter>,
     /// States explored by the largest search the method ran (0 when it does not say).
     pub states: usize,
+}
+
+impl AbstractCheck {
+    /// The value of the method's counter `name`, if it reported one.
+    pub fn counter(&self, name: &str) -> Option<u64> {
+        self.counters
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.value)
+    }
+
+    fn new(groups: &[Group], report: &MethodReport) -> Self {
+        let label = |components: &[ComponentId]| {
+            components
+                .iter()
+                .map(|c| groups.get(c.index()).map_or("?", |g| g.name.as_str()))
+                .collect::<Vec<_>>()
+                .join(" || ")
+        };
+        let assumptions = report.verdict.certificate().map_or_else(Vec::new, |cert| {
+            cert.assumptions
+                .iter()
+                .map(|a| AssumptionSummary {
+                    components: a.components.clone(),
+                    label: label(&a.components),
+                    states: a.lts.num_states(),
+                    transitions: a.lts.num_transitions(),
+                })
+                .collect()
+        });
+        AbstractCheck {
+            components: groups.iter().map(|g| g.name.clone()).collect(),
+            component_states: groups.iter().map(|g| g.lts.num_states()).collect(),
+            assumptions,
+            counters: report.counters.clone(),
+            states: report.stats.states,
+        }
+    }
 }
 
 /// The result of [`check_program`]: the refinement loop's report and what the method said about
@@ -85,8 +114,83 @@ pub struct ProgramReport {
     pub checks: usize,
 }
 
-/// Checks a component program: abstract, check the abstract system with `method`, validate
-/// counterexamples on the concrete program, refine, repeat.
+/// A method for abstract systems and how the abstract LTSs are grouped for it.
+#[derive(Clone, Debug)]
+pub struct ProgramMethod {
+    method: Arc<dyn Method>,
+    grouping: Grouping,
+}
+
+impl ProgramMethod {
+    /// Any method, each shared-predicate process grouped into a component ([`Grouping::Grouped`]:
+    /// the method sees one component per program component).
+    pub fn new(method: impl Method + 'static) -> Self {
+        Self {
+            method: Arc::new(method),
+            grouping: Grouping::Grouped,
+        }
+    }
+
+    /// A built-in method with the grouping that suits it (see the module docs).
+    pub fn builtin(kind: MethodKind) -> Self {
+        Self::named(kind.name()).unwrap_or_else(|| Self::new(Halves))
+    }
+
+    /// The built-in method with this command-line name (see [`registry::BUILTIN`]), with the
+    /// grouping that suits it; `None` for an unknown name.
+    pub fn named(name: &str) -> Option<Self> {
+        let method = match name {
+            "lstar" => Arc::new(Halves) as Arc<dyn Method>,
+            other => registry::method_named(other)?,
+        };
+        let grouping = match name {
+            "mono" | "monolithic" => Grouping::Separate,
+            "lstar-weakest" => Grouping::GroupedWithContext,
+            _ => Grouping::Grouped,
+        };
+        Some(Self { method, grouping })
+    }
+
+    /// Groups the abstract LTSs as `grouping` says.
+    #[must_use]
+    pub fn with_grouping(mut self, grouping: Grouping) -> Self {
+        self.grouping = grouping;
+        self
+    }
+
+    /// The method's name.
+    pub fn name(&self) -> Cow<'_, str> {
+        self.method.name()
+    }
+}
+
+/// Rule ASYM with the first half of the components (rounded down, at least one) against the
+/// rest.
+#[derive(Clone, Copy, Debug)]
+struct Halves;
+
+impl Method for Halves {
+    fn name(&self) -> Cow<'_, str> {
+        Cow::Borrowed("lstar")
+    }
+
+    fn check(
+        &self,
+        problem: &Problem,
+        config: &ComposeConfig,
+    ) -> Result<MethodReport, MethodError> {
+        let n = problem.num_components();
+        let asym = if n > 2 {
+            Asym::new().with_split(ComponentId::range(n / 2))
+        } else {
+            Asym::new()
+        };
+        asym.check(problem, config)
+    }
+}
+
+/// Checks a component program with a built-in method: abstract, check the abstract system,
+/// validate counterexamples on the concrete program, refine, repeat.
 ///
 /// # Errors
 /// [`ProgramError`]: the loop's errors (budgets included) and the method's.
@@ -94,76 +198,44 @@ pub fn check_program(
     program: &Program,
     config: &Config,
     method: MethodKind,
-    abstract_config: &guarantor_compose::Config,
+    abstract_config: &ComposeConfig,
 ) -> Result<ProgramReport, ProgramError> {
-    check_program_with_options(
+    check_program_with_method(
         program,
         config,
-        method,
-        &MethodOptions::default(),
+        &ProgramMethod::builtin(method),
         abstract_config,
     )
 }
 
-/// [`check_program`] with method options for the abstract checks. The method sees one LTS per
-/// program component, in program order, so `options.split` names program components by index;
-/// when it is `None`, `lstar` splits the components into halves.
+/// [`check_program`] with any method (and grouping) checking the abstract systems, under
+/// `abstract_config`'s budgets. The method sees the abstract system as a [`Problem`] whose
+/// components are the groups (one per program component unless the grouping is
+/// [`Grouping::Separate`]), in program order.
 ///
 /// # Errors
 /// As [`check_program`].
-pub fn check_program_with_options(
+pub fn check_program_with_method(
     program: &Program,
     config: &Config,
-    method: MethodKind,
-    options: &MethodOptions,
-    abstract_config: &guarantor_compose::Config,
+    method: &ProgramMethod,
+    abstract_config: &ComposeConfig,
 ) -> Result<ProgramReport, ProgramError> {
-    // The abstract checker may fail in ways a ComposeError cannot say; the real error is kept here
-    // and the loop is stopped with `Cancelled`, then the kept error is returned instead.
-    let failure: RefCell<Option<CheckError>> = RefCell::new(None);
-    let last: RefCell<AbstractCheck> = RefCell::new(AbstractCheck::default());
+    let mut last = AbstractCheck::default();
     let mut checks = 0;
-    let mut check = |abs: &AbstractSystem| -> Result<CheckOutcome, ComposeError> {
+    let mut check = |abs: &AbstractSystem| -> Result<CheckOutcome, PredabsError> {
         checks += 1;
-        let (checker, owners, names) =
-            match abstract_checker(abs, program, method, options, abstract_config) {
-                Ok(c) => c,
-                Err(other) => {
-                    *failure.borrow_mut() = Some(other);
-                    return Err(ComposeError::Cancelled);
-                }
-            };
-        let component_states = checker.components().map(|(_, l)| l.num_states()).collect();
-        match checker.check() {
-            Ok(mut outcome) => {
-                // Error-state violations name the group; predabs wants the program component.
-                if let Verdict::Violated(cex) = &mut outcome.verdict {
-                    if let Violation::ErrorState { component } = &mut cex.violation {
-                        if let Some(&c) =
-                            owners.get(component.index()).filter(|&&c| c != usize::MAX)
-                        {
-                            *component = ComponentId::must(c);
-                        }
-                    }
-                }
-                let assumptions = outcome.assumptions.clone();
-                *last.borrow_mut() = AbstractCheck {
-                    components: names,
-                    component_states,
-                    assumptions,
-                    stats: outcome.stats.clone(),
-                    states: outcome.states,
-                };
-                Ok((outcome.verdict, outcome.states))
-            }
-            Err(CheckError::Compose(e)) => Err(e),
-            Err(other) => {
-                *failure.borrow_mut() = Some(other);
-                Err(ComposeError::Cancelled)
-            }
-        }
+        let (groups, report) = check_abstract(
+            abs,
+            program,
+            &method.method,
+            method.grouping,
+            abstract_config,
+        )?;
+        last = AbstractCheck::new(&groups, &report);
+        Ok((report.verdict, report.stats.states))
     };
-    let result = match &config.backend {
+    let predabs = match &config.backend {
         Backend::SmtLib(cmd) => check_cegar_with(
             program,
             config,
@@ -171,199 +243,10 @@ pub fn check_program_with_options(
             &mut check,
         ),
         _ => check_cegar_with(program, config, &mut NativeProver::new(), &mut check),
-    };
-    match (result, failure.into_inner()) {
-        (_, Some(e)) => Err(e.into()),
-        (r, None) => Ok(ProgramReport {
-            predabs: r?,
-            last_check: last.into_inner(),
-            checks,
-        }),
-    }
-}
-
-/// The checker for one abstract system, the program component behind each of its components
-/// (`usize::MAX` for a lone shared process) and the components' names.
-type CheckerParts = (Checker, Vec<usize>, Vec<String>);
-
-/// Builds the [`CheckerParts`] for one abstract system.
-fn abstract_checker(
-    abs: &AbstractSystem,
-    program: &Program,
-    method: MethodKind,
-    options: &MethodOptions,
-    config: &guarantor_compose::Config,
-) -> Result<CheckerParts, CheckError> {
-    let groups = if method == MethodKind::Monolithic {
-        ungrouped(abs, program)
-    } else if method == MethodKind::LstarNway && options.weakest {
-        with_context(abs, grouped(abs, program, config)?, config)?
-    } else {
-        grouped(abs, program, config)?
-    };
-    let n = groups.len();
-    let mut owners = Vec::with_capacity(n);
-    let mut names = Vec::with_capacity(n);
-    let mut checker = Checker::new();
-    for (owner, name, lts) in groups {
-        owners.push(owner);
-        names.push(name.clone());
-        checker = checker.component(name, lts);
-    }
-    for (i, p) in abs.property_ltss().into_iter().enumerate() {
-        let name = program
-            .properties
-            .get(i)
-            .map_or_else(|| format!("property {i}"), |p| p.name.clone());
-        checker = checker.property(name, p.clone());
-    }
-    let mut options = options.clone();
-    if method == MethodKind::Lstar && n > 2 && options.split.is_none() {
-        options.split = Some((0..n / 2).collect());
-    }
-    checker = checker.options(options);
-    Ok((checker.method(method).config(config.clone()), owners, names))
-}
-
-fn shared_name(abs: &AbstractSystem, program: &Program, k: usize) -> String {
-    format!("[{}]", program.show(&abs.shared[k].predicate))
-}
-
-fn ungrouped(abs: &AbstractSystem, program: &Program) -> Vec<(usize, String, Lts)> {
-    let comps = abs
-        .components
-        .iter()
-        .enumerate()
-        .map(|(c, l)| (c, program.components[c].name.clone(), l.clone()));
-    let shared = abs
-        .shared
-        .iter()
-        .enumerate()
-        .map(|(k, s)| (usize::MAX, shared_name(abs, program, k), s.lts.clone()));
-    comps.chain(shared).collect()
-}
-
-/// Each shared process composed into the component sharing the most labels with it.
-fn grouped(
-    abs: &AbstractSystem,
-    program: &Program,
-    config: &guarantor_compose::Config,
-) -> Result<Vec<(usize, String, Lts)>, CheckError> {
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); abs.components.len()];
-    let mut alone = Vec::new();
-    for (k, s) in abs.shared.iter().enumerate() {
-        let best = abs
-            .components
-            .iter()
-            .enumerate()
-            .map(|(c, l)| {
-                let common = s
-                    .lts
-                    .alphabet()
-                    .iter()
-                    .filter(|(_, a)| l.alphabet().contains(a))
-                    .count();
-                (common, c)
-            })
-            .max()
-            .filter(|&(common, _)| common > 0);
-        match best {
-            Some((_, c)) => members[c].push(k),
-            None => alone.push(k),
-        }
-    }
-    let mut out = Vec::with_capacity(abs.components.len() + alone.len());
-    for (c, ks) in members.iter().enumerate() {
-        let mut name = program.components[c].name.clone();
-        let lts = if ks.is_empty() {
-            abs.components[c].clone()
-        } else {
-            let mut parts: Vec<&Lts> = vec![&abs.components[c]];
-            for &k in ks {
-                parts.push(&abs.shared[k].lts);
-                name.push_str(" + ");
-                name.push_str(&shared_name(abs, program, k));
-            }
-            compose(&parts, config)?
-        };
-        out.push((c, name, lts));
-    }
-    for k in alone {
-        out.push((
-            usize::MAX,
-            shared_name(abs, program, k),
-            abs.shared[k].lts.clone(),
-        ));
-    }
-    Ok(out)
-}
-
-/// For computed weakest assumptions: each group composed with a *context* per deterministic
-/// shared process it synchronises with — a copy of the process and, for every other group using
-/// it, that group's behaviour projected onto the process's labels (determinised, minimised).
-///
-/// **Why.** A weakest assumption must be right for every environment, including ones the system
-/// never is: with the lock in the last group, the abstract release `lock := 0` may come from any
-/// philosopher (the predicate does not say who holds the lock), so the assumption of each level
-/// tracks the set of inner philosophers that might be inside the lock at once and doubles per
-/// level. With the context, a level knows that a philosopher releases only what it took, and the
-/// assumptions stay polynomial (docs/benchmarks.md).
-///
-/// **Sound and complete.** Every context process is deterministic and its language contains the
-/// projection of the system's own traces (it is a copy of a component, or a projection of one),
-/// so composing it in blocks nothing and each system state has one context state: the system with
-/// contexts has exactly the traces and violations of the system without. Groups with an `ERROR`
-/// state are given none (the projection would have to keep it).
-fn with_context(
-    abs: &AbstractSystem,
-    groups: Vec<(usize, String, Lts)>,
-    config: &guarantor_compose::Config,
-) -> Result<Vec<(usize, String, Lts)>, CheckError> {
-    let usable = |l: &Lts| l.is_deterministic() && !l.has_tau() && l.error_state().is_none();
-    if groups.iter().any(|(_, _, l)| l.error_state().is_some()) {
-        return Ok(groups);
-    }
-    let shares = |l: &Lts, s: &Lts| s.alphabet().iter().any(|(_, a)| l.alphabet().contains(a));
-    // Per shared process: the projection of each group onto its labels (None: no common label).
-    let mut projections: Vec<Vec<Option<Lts>>> = Vec::new();
-    for s in abs.shared.iter().map(|s| &s.lts) {
-        let mut per_group = Vec::with_capacity(groups.len());
-        for (_, _, g) in &groups {
-            per_group.push(if usable(s) && shares(g, s) {
-                let keep: Vec<&str> = s.alphabet().iter().map(|(_, a)| a).collect();
-                let projected = determinize(&project(g, keep))?;
-                Some(minimize_dfa(&projected)?)
-            } else {
-                None
-            });
-        }
-        projections.push(per_group);
-    }
-    let mut out = Vec::with_capacity(groups.len());
-    for (k, (owner, name, g)) in groups.iter().enumerate() {
-        let mut parts: Vec<&Lts> = vec![g];
-        for (s, per_group) in abs.shared.iter().zip(&projections) {
-            if per_group[k].is_none() {
-                continue;
-            }
-            parts.push(&s.lts);
-            parts.extend(
-                per_group
-                    .iter()
-                    .enumerate()
-                    .filter(|&(j, _)| j != k)
-                    .filter_map(|(_, p)| p.as_ref()),
-            );
-        }
-        if parts.len() == 1 {
-            out.push((*owner, name.clone(), g.clone()));
-        } else {
-            out.push((
-                *owner,
-                format!("{name} + context"),
-                compose(&parts, config)?,
-            ));
-        }
-    }
-    Ok(out)
+    }?;
+    Ok(ProgramReport {
+        predabs,
+        last_check: last,
+        checks,
+    })
 }

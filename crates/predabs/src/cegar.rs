@@ -105,7 +105,7 @@ pub fn check_cegar(sys: &Program, config: &Config) -> Result<PredabsReport, Pred
     // One clock for the loop and the abstract checks (clones share it).
     let config = &config.clone().with_compose(config.compose.started());
     let compose = &config.compose;
-    let mut check = |abs: &AbstractSystem| monolithic(abs, compose);
+    let mut check = |abs: &AbstractSystem| Ok(monolithic(abs, compose)?);
     match &config.backend {
         Backend::Native => check_cegar_with(sys, config, &mut NativeProver::new(), &mut check),
         Backend::SmtLib(cmd) => {
@@ -134,7 +134,7 @@ pub fn check_cegar_with(
     sys: &Program,
     config: &Config,
     prover: &mut dyn Prover,
-    check: &mut dyn FnMut(&AbstractSystem) -> Result<CheckOutcome, ComposeError>,
+    check: &mut dyn FnMut(&AbstractSystem) -> Result<CheckOutcome, PredabsError>,
 ) -> Result<PredabsReport, PredabsError> {
     let start = Instant::now();
     let mut prover = CountingProver::new(prover);

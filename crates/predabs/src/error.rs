@@ -5,15 +5,20 @@
 //! refinement that cannot make progress.
 
 use guarantor_compose::ComposeError;
+use guarantor_compose::method::MethodError;
 use guarantor_lts::LtsError;
 
 use crate::formula::ArithError;
 use crate::prover::ProverError;
 
 /// Why a run stopped without a verdict.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PredabsError {
+    /// The method checking an abstract system gave no verdict (a budget, settings that do not
+    /// fit, a failure; see [`MethodError`]).
+    #[error("checking the abstract system: {0}")]
+    Check(#[from] MethodError),
     /// The prover failed (process error, protocol error).
     #[error(transparent)]
     Prover(#[from] ProverError),
@@ -113,6 +118,7 @@ impl PredabsError {
     pub fn is_budget(&self) -> bool {
         match self {
             Self::Compose(e) => e.is_budget(),
+            Self::Check(e) => e.is_budget(),
             Self::StateLimit { .. } | Self::IterationLimit { .. } | Self::Deadline => true,
             _ => false,
         }

@@ -69,6 +69,7 @@ pub mod concrete;
 pub mod config;
 pub mod error;
 pub mod formula;
+pub mod groups;
 pub mod program;
 pub mod prover;
 pub mod syntax;

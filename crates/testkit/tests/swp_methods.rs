@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 
 use guarantor::compose::Config;
 use guarantor::fsp::parse;
-use guarantor::{Checker, METHODS, MethodKind, MethodOptions};
+use guarantor::lts::ComponentId;
+use guarantor::quotient::{Quotient, QuotientConfig};
+use guarantor::{Checker, METHODS, MethodKind};
 use guarantor_testkit::{check_verdict_evidence, workspace_root};
 
 /// The size checked: the smallest with a colour besides white.
@@ -98,13 +100,22 @@ fn checker(text: &str, target: &str, method: MethodKind, max_steps: Option<usize
         .components()
         .position(|(name, _)| name == "RECEIVER")
         .expect("a component named RECEIVER");
-    let mut options = MethodOptions::default();
-    options.quotient_component = Some(receiver);
-    options.max_steps = max_steps;
-    checker
-        .method(method)
-        .options(options)
-        .config(Config::default().with_timeout(BUDGET))
+    // The quotient replaces the receiver (in at most `max_steps` refinement steps); every other
+    // method with its defaults.
+    let checker = if method == MethodKind::Quotient {
+        let mut settings = QuotientConfig::new();
+        if let Some(k) = max_steps {
+            settings = settings.with_max_steps(k);
+        }
+        checker.with_method(
+            Quotient::new()
+                .with_config(settings)
+                .with_component(ComponentId::must(receiver)),
+        )
+    } else {
+        checker.method(method)
+    };
+    checker.config(Config::default().with_timeout(BUDGET))
 }
 
 fn run(text: &str, target: &str, expected: &str, method: MethodKind, max_steps: Option<usize>) {

@@ -1,0 +1,84 @@
+//! The method value a `check` runs: the built-in method chosen with `--method`, with the settings
+//! its command-line flags give it. Each method crate's value carries its own settings; this is the
+//! one place that turns flags into them.
+
+use std::sync::Arc;
+
+use guarantor::circ::{Circ, CircConfig, Decomposition, Policy};
+use guarantor::compose::SearchOrder;
+use guarantor::compose::method::{Method, Monolithic};
+use guarantor::lstar::{Asym, AsymN, AsymWeakest, Sym};
+use guarantor::lts::ComponentId;
+use guarantor::quotient::{Quotient, QuotientConfig};
+use guarantor::{Checker, MethodKind, registry};
+
+use crate::{CheckArgs, Failure, PremisePolicy, Search, component_index};
+
+/// The value of `kind` with the settings `args` give it; components in `--split` and
+/// `--component` are looked up in `checker`.
+pub(crate) fn method_of(
+    kind: MethodKind,
+    args: &CheckArgs,
+    checker: &Checker,
+) -> Result<Arc<dyn Method>, Failure> {
+    Ok(match kind {
+        MethodKind::Monolithic => Arc::new(Monolithic::new().with_search(match args.search {
+            Search::Bfs => SearchOrder::BreadthFirst,
+            Search::Dfs => SearchOrder::DepthFirst,
+        })),
+        MethodKind::Lstar => match split(args, checker)? {
+            Some(first) => Arc::new(Asym::new().with_split(first)),
+            None => Arc::new(Asym::new()),
+        },
+        MethodKind::LstarSym => Arc::new(Sym::new()),
+        MethodKind::LstarNway if args.weakest => Arc::new(AsymWeakest::new()),
+        MethodKind::LstarNway => Arc::new(AsymN::new()),
+        MethodKind::Quotient => Arc::new(quotient(args, checker)?),
+        MethodKind::Circ => circ(args, checker)?,
+        _ => Arc::new(registry::auto()),
+    })
+}
+
+/// `--split`: component names or numbers, comma-separated.
+fn split(args: &CheckArgs, checker: &Checker) -> Result<Option<Vec<ComponentId>>, Failure> {
+    let Some(split) = &args.split else {
+        return Ok(None);
+    };
+    split
+        .split(',')
+        .map(|part| component_index(checker, part.trim()).map(ComponentId::must))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+fn quotient(args: &CheckArgs, checker: &Checker) -> Result<Quotient, Failure> {
+    let mut settings = QuotientConfig::new()
+        .with_split_all(args.split_all)
+        .with_refine(!args.exact);
+    if args.no_exact_fallback {
+        settings = settings.with_exact_fallback(None);
+    }
+    if let Some(k) = args.max_steps {
+        settings = settings.with_max_steps(k);
+    }
+    let quotient = Quotient::new().with_config(settings);
+    Ok(match &args.component {
+        Some(name) => quotient.with_component(ComponentId::must(component_index(checker, name)?)),
+        None => quotient,
+    })
+}
+
+fn circ(args: &CheckArgs, checker: &Checker) -> Result<Arc<dyn Method>, Failure> {
+    let mut settings = CircConfig::new().with_alphabet_refinement(!args.no_alphabet_refinement);
+    if args.premise_policy == PremisePolicy::Neighbours {
+        settings = settings.with_policy(Policy::Neighbours);
+    }
+    let circ = Circ::new();
+    Ok(match (split(args, checker)?, args.two_way) {
+        (Some(first), true) => Arc::new(circ.with_config(settings).with_split(first)),
+        (None, true) => {
+            Arc::new(circ.with_config(settings.with_mode(Decomposition::TwoWay { first: None })))
+        }
+        _ => Arc::new(circ.with_config(settings)),
+    })
+}
