@@ -19,9 +19,9 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use guarantor::compose::{Config, compose};
 use guarantor::fsp::System;
-use guarantor::lts::Lts;
 use guarantor::lts::io::aut::{AutWriteOptions, write_aut};
 use guarantor::lts::io::dot::{DotOptions, write_dot};
+use guarantor::lts::{ComponentId, Lts};
 use guarantor::{CheckError, Checker, MethodKind, model, registry};
 
 use crate::output::{Report, print_report};
@@ -252,7 +252,7 @@ fn parse_method(name: &str) -> Result<MethodChoice, String> {
 }
 
 /// Resolves a component named by its name or its number.
-fn component_index(checker: &Checker, what: &str) -> Result<usize, Failure> {
+fn component_index(checker: &Checker, what: &str) -> Result<ComponentId, Failure> {
     let by_name = checker.components().position(|(n, _)| n == what);
     by_name
         .or_else(|| {
@@ -260,6 +260,7 @@ fn component_index(checker: &Checker, what: &str) -> Result<usize, Failure> {
                 .ok()
                 .filter(|&i| i < checker.components().len())
         })
+        .map(ComponentId::must)
         .ok_or_else(|| {
             let names: Vec<&str> = checker.components().map(|(n, _)| n).collect();
             input_error(anyhow::anyhow!(
@@ -382,7 +383,7 @@ fn checker_of(args: &CheckArgs, config: &Config) -> Result<Checker, Failure> {
     let mut checker = match fsp_input(&args.components)? {
         Some(path) => {
             let system = load_fsp(path, args.target.as_deref())?;
-            Checker::from_fsp(&system, config).map_err(|e| classify(e.into()))?
+            Checker::from_fsp(&system, config).map_err(classify)?
         }
         None => {
             if args.target.is_some() {
@@ -484,7 +485,7 @@ fn run_assume(args: &AssumeArgs) -> Result<ExitCode, Failure> {
     };
     let config = Config::default();
     let system = load_fsp(path, args.target.as_deref())?;
-    let checker = Checker::from_fsp(&system, &config).map_err(|e| classify(e.into()))?;
+    let checker = Checker::from_fsp(&system, &config).map_err(classify)?;
     let component = component_index(&checker, &args.component)?;
     match args.method {
         AssumeMethod::Lstar => {

@@ -46,7 +46,7 @@ fn split(args: &CheckArgs, checker: &Checker) -> Result<Option<Vec<ComponentId>>
     };
     split
         .split(',')
-        .map(|part| component_index(checker, part.trim()).map(ComponentId::must))
+        .map(|part| component_index(checker, part.trim()))
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }
@@ -63,7 +63,7 @@ fn quotient(args: &CheckArgs, checker: &Checker) -> Result<Quotient, Failure> {
     }
     let quotient = Quotient::new().with_config(settings);
     Ok(match &args.component {
-        Some(name) => quotient.with_component(ComponentId::must(component_index(checker, name)?)),
+        Some(name) => quotient.with_component(component_index(checker, name)?),
         None => quotient,
     })
 }

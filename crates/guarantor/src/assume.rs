@@ -4,7 +4,7 @@
 
 use guarantor_compose::{Config, compose};
 use guarantor_lstar::ag::{AgConfig, weakest_assumption};
-use guarantor_lts::Lts;
+use guarantor_lts::{ComponentId, Lts};
 use guarantor_quotient::{QuotientConfig, synthesize};
 
 use crate::{CheckError, Checker};
@@ -20,21 +20,24 @@ pub struct ComponentAssumption {
 }
 
 impl Checker {
-    fn rest_of(&self, component: usize, config: &Config) -> Result<Lts, CheckError> {
+    fn rest_of(&self, component: ComponentId, config: &Config) -> Result<Lts, CheckError> {
         let rest: Vec<&Lts> = self
             .components()
             .enumerate()
-            .filter(|(i, _)| *i != component)
+            .filter(|(i, _)| *i != component.index())
             .map(|(_, (_, l))| l)
             .collect();
         Ok(compose(&rest, config)?)
     }
 
-    fn component_at(&self, component: usize) -> Result<&Lts, CheckError> {
+    fn component_at(&self, component: ComponentId) -> Result<&Lts, CheckError> {
         self.components()
-            .nth(component)
+            .nth(component.index())
             .map(|(_, l)| l)
-            .ok_or_else(|| CheckError::BadOption(format!("no component number {component}")))
+            .ok_or_else(|| CheckError::NoSuchComponent {
+                component,
+                components: self.components().len(),
+            })
     }
 
     /// The weakest assumption of component `component` about the others (rule ASYM's `A_w`): the
@@ -42,7 +45,7 @@ impl Checker {
     /// violation. `extra_states` bounds the W-method's conformance test.
     pub fn weakest_assumption(
         &self,
-        component: usize,
+        component: ComponentId,
         extra_states: usize,
         config: &Config,
     ) -> Result<Lts, CheckError> {
@@ -66,7 +69,7 @@ impl Checker {
     /// with the class of each of its states.
     pub fn quotient_assumption(
         &self,
-        component: usize,
+        component: ComponentId,
         config: &QuotientConfig,
     ) -> Result<ComponentAssumption, CheckError> {
         let n = self.component_at(component)?;

@@ -78,16 +78,29 @@ impl MethodKind {
     }
 }
 
-/// What went wrong in a check.
+/// What went wrong: the one error type of the facade, from loading a model to checking it (a
+/// program's check included). A verdict is never an error.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CheckError {
     /// The checker was given no component.
     #[error("no component to check")]
     NoComponents,
-    /// A split or component index does not name a component.
-    #[error("{0}")]
-    BadOption(String),
+    /// A component id that does not name one of the checker's components.
+    #[error("no component {component} (the checker has {components})")]
+    NoSuchComponent {
+        /// The id asked for.
+        component: ComponentId,
+        /// How many components the checker has.
+        components: usize,
+    },
+    /// A model could not be loaded (a file, `.aut` or FSP syntax, FSP elaboration).
+    #[error(transparent)]
+    Model(#[from] crate::model::ModelError),
+    /// The predicate-abstraction loop of a program check failed (abstraction, refinement, the
+    /// prover, or the method checking an abstract system).
+    #[error(transparent)]
+    Program(#[from] guarantor_predabs::PredabsError),
     /// Composition or checking failed (including budgets: see [`CheckError::is_budget`]).
     #[error(transparent)]
     Compose(#[from] ComposeError),
@@ -122,7 +135,9 @@ impl CheckError {
     /// cancellation) ran out.
     pub fn is_budget(&self) -> bool {
         match self {
-            CheckError::Compose(e) => e.is_budget(),
+            CheckError::Compose(e) | CheckError::Model(crate::model::ModelError::Compose(e)) => {
+                e.is_budget()
+            }
             CheckError::Lstar(e) => match e {
                 LstarError::Compose(c) => c.is_budget(),
                 LstarError::RoundLimit { .. }
@@ -133,6 +148,7 @@ impl CheckError {
             CheckError::Quotient(e) => e.is_budget(),
             CheckError::Circ(e) => e.is_budget(),
             CheckError::Method(e) => e.is_budget(),
+            CheckError::Program(e) => e.is_budget(),
             _ => false,
         }
     }

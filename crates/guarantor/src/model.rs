@@ -13,7 +13,7 @@ use guarantor_fsp::{Component, FspError, Nested, System, Warning};
 use guarantor_lts::Lts;
 use guarantor_lts::io::aut::{AutFileError, AutReadOptions, read_aut_file_with};
 
-use crate::Checker;
+use crate::{CheckError, Checker};
 
 /// Why a model could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -100,9 +100,9 @@ impl Checker {
     /// assert!(checker.check()?.verdict.is_holds());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn from_fsp_str(source: &str, target: Option<&str>) -> Result<Checker, ModelError> {
+    pub fn from_fsp_str(source: &str, target: Option<&str>) -> Result<Checker, CheckError> {
         let system = parse_fsp(source, "<string>", target)?;
-        Ok(Checker::from_fsp(&system, &Config::default())?)
+        Checker::from_fsp(&system, &Config::default())
     }
 
     /// A checker over an elaborated FSP system: its processes become components (with their `END`
@@ -110,7 +110,7 @@ impl Checker {
     /// composes first (`minimal`, prioritised, or relabelled so that labels merge) are composed,
     /// finished and added as one component each. `config` bounds that composition and becomes
     /// the checker's [`Checker::config`] too (budgets given once apply to the whole check).
-    pub fn from_fsp(system: &System, config: &Config) -> Result<Checker, ComposeError> {
+    pub fn from_fsp(system: &System, config: &Config) -> Result<Checker, CheckError> {
         let mut checker = system.components.iter().fold(Checker::new(), |checker, c| {
             if c.is_property {
                 checker.property(c.name.clone(), c.lts.clone())
@@ -199,6 +199,9 @@ mod tests {
         let checker = Checker::from_fsp_str("P = (a -> P).\nQ = (b -> Q).\n", None).unwrap();
         assert_eq!(checker.components().len(), 1);
         let err = Checker::from_fsp_str("P = (a -> P).\n", Some("NOPE")).unwrap_err();
-        assert!(matches!(err, ModelError::Fsp(_)), "{err}");
+        assert!(
+            matches!(err, CheckError::Model(ModelError::Fsp(_))),
+            "{err}"
+        );
     }
 }

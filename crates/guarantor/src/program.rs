@@ -23,26 +23,7 @@ use guarantor_predabs::groups::{Group, Grouping, check_abstract};
 use guarantor_predabs::prover::{NativeProver, SmtLibProver};
 use guarantor_predabs::{Backend, Config, PredabsError, PredabsReport, Program, check_cegar_with};
 
-use crate::{AssumptionSummary, MethodKind, registry};
-
-/// Why a program check failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ProgramError {
-    /// Abstraction, refinement, the prover or the method checking an abstract system failed
-    /// ([`PredabsError::Check`] carries the method's error).
-    #[error(transparent)]
-    Predabs(#[from] PredabsError),
-}
-
-impl ProgramError {
-    /// Whether a budget (time, iterations, states) ran out.
-    pub fn is_budget(&self) -> bool {
-        match self {
-            ProgramError::Predabs(e) => e.is_budget(),
-        }
-    }
-}
+use crate::{AssumptionSummary, CheckError, MethodKind, registry};
 
 /// What the method reported on the last abstract system it checked (the one that decided).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -193,13 +174,14 @@ impl Method for Halves {
 /// validate counterexamples on the concrete program, refine, repeat.
 ///
 /// # Errors
-/// [`ProgramError`]: the loop's errors (budgets included) and the method's.
+/// [`CheckError::Program`]: the loop's errors (budgets included) and the method's
+/// ([`PredabsError::Check`]).
 pub fn check_program(
     program: &Program,
     config: &Config,
     method: MethodKind,
     abstract_config: &ComposeConfig,
-) -> Result<ProgramReport, ProgramError> {
+) -> Result<ProgramReport, CheckError> {
     check_program_with_method(
         program,
         config,
@@ -220,7 +202,7 @@ pub fn check_program_with_method(
     config: &Config,
     method: &ProgramMethod,
     abstract_config: &ComposeConfig,
-) -> Result<ProgramReport, ProgramError> {
+) -> Result<ProgramReport, CheckError> {
     let mut last = AbstractCheck::default();
     let mut checks = 0;
     let mut check = |abs: &AbstractSystem| -> Result<CheckOutcome, PredabsError> {
