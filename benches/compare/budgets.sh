@@ -7,23 +7,27 @@
 # monolithic checker's store, Config::STATE_BYTES; mono measured 46-50 bytes/state), column "2x mem".
 # Writes benchmarks/results/budgets.csv and prints a markdown table.
 #
-# Usage: benches/compare/budgets.sh [--timeout S] [--max-states N] [CASE...]
+# Usage: benches/compare/budgets.sh [--timeout S] [--max-states N] [--methods M1,M2] [CASE...]
 #        CASE = family:target:N (default: gas:SYS:10 mer:SYS:12 dining:SYS:10 bakery:SYS:4)
+#        --methods: only these methods of the registry (default: all of them); the CSV is then
+#        benchmarks/results/budgets-M1-M2.csv, so a partial run leaves the full one as it is
 # Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-TIMEOUT=20; MAX_STATES=10000000; CASES=()
+TIMEOUT=20; MAX_STATES=10000000; CASES=(); ONLY=
 while [ $# -gt 0 ]; do
     case $1 in
         --timeout) TIMEOUT=$2; shift 2 ;;
         --max-states) MAX_STATES=$2; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        --methods) ONLY=$2; shift 2 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) CASES+=("$1"); shift ;;
     esac
 done
 [ ${#CASES[@]} -gt 0 ] || CASES=(gas:SYS:10 mer:SYS:12 dining:SYS:10 bakery:SYS:4)
 METHODS=(mono lstar lstar-sym lstar-nway lstar-weakest quotient circ circ-neighbours auto)
+[ -z "$ONLY" ] || IFS=, read -r -a METHODS <<< "$ONLY"
 
 HARD=$(awk -v t="$TIMEOUT" 'BEGIN { printf "%d", 4 * t + 20 }')
 LIMIT=$(awk -v t="$TIMEOUT" 'BEGIN { printf "%.1f", 1.1 * t + 2 }')
@@ -31,7 +35,7 @@ MEM_MB=$(awk -v n="$MAX_STATES" 'BEGIN { printf "%d", 2 * 48 * n / 1048576 }')
 build_cli
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$ROOT/benchmarks/results"
-CSV="$ROOT/benchmarks/results/budgets.csv"
+CSV="$ROOT/benchmarks/results/budgets${ONLY:+-${ONLY//,/-}}.csv"
 echo "family,target,n,method,exit,seconds,peak_kb" > "$CSV"
 
 echo "| case | method | exit | wall s | peak MB | within $LIMIT s | within $MEM_MB MB |"
