@@ -193,6 +193,11 @@ impl<T: Copy> Csr<T> {
     pub(crate) fn of(&self, k: u32) -> &[T] {
         &self.data[self.off[k as usize] as usize..self.off[k as usize + 1] as usize]
     }
+
+    /// The items of key `k`, to reorder in place.
+    pub(crate) fn of_mut(&mut self, k: u32) -> &mut [T] {
+        &mut self.data[self.off[k as usize] as usize..self.off[k as usize + 1] as usize]
+    }
 }
 
 #[cfg(test)]

@@ -56,23 +56,31 @@ pub(crate) fn abstract_edges(env: &Env<'_>, part: &Partition) -> Vec<AbsEdge> {
     if part.num_blocks() == m.num_states() {
         return concrete_edges(env, part);
     }
-    let mut rows: Vec<(u32, u32, u32, u32, u32)> = m
-        .transitions()
-        .filter(|t| !m.is_error(t.source))
-        .map(|t| {
-            let (s, d) = (t.source.as_u32(), t.target.as_u32());
-            (part.block_of(s), t.action.as_u32(), part.block_of(d), s, d)
-        })
-        .collect();
-    rows.sort_unstable();
+    // `M`'s moves as `(action, target block, source, target)` rows by source block (a counting
+    // sort straight from `M`: 16 bytes a move, no other copy), each block's rows sorted in place.
+    let mut rows = Csr::default();
+    rows.rebuild(
+        part.num_blocks(),
+        || {
+            m.transitions().filter(|t| !m.is_error(t.source)).map(|t| {
+                let (s, d) = (t.source.as_u32(), t.target.as_u32());
+                (
+                    part.block_of(s),
+                    (t.action.as_u32(), part.block_of(d), s, d),
+                )
+            })
+        },
+        &mut Vec::new(),
+        (0, 0, 0, 0),
+    );
     let mut edges = Vec::new();
     let mut scratch = Vec::new();
-    for group in rows.chunk_by(|x, y| x.0 == y.0) {
-        let mut tail: Vec<(u32, u32, u32, u32)> = group
-            .iter()
-            .map(|&(_, a, bd, s, d)| (a, bd, s, d))
-            .collect();
-        group_edges(env, part, group[0].0, &mut tail, &mut scratch, &mut edges);
+    for b in 0..part.num_blocks() as u32 {
+        let group = rows.of_mut(b);
+        if !group.is_empty() {
+            group.sort_unstable();
+            group_edges(env, part, b, group, &mut scratch, &mut edges);
+        }
     }
     edges
 }
@@ -82,16 +90,18 @@ pub(crate) fn abstract_edges(env: &Env<'_>, part: &Partition) -> Vec<AbsEdge> {
 /// and dropping duplicate transitions is all there is to do.
 fn concrete_edges(env: &Env<'_>, part: &Partition) -> Vec<AbsEdge> {
     let m = env.m;
-    let moves: Vec<(u32, (u32, u32))> = m
-        .transitions()
-        .filter(|t| !m.is_error(t.source))
-        .map(|t| {
-            let block = |s: StateId| part.block_of(s.as_u32());
-            (block(t.source), (t.action.as_u32(), block(t.target)))
-        })
-        .collect();
-    let by_src = Csr::from_pairs(part.num_blocks(), &moves);
-    drop(moves);
+    let block = |s: StateId| part.block_of(s.as_u32());
+    let mut by_src = Csr::default();
+    by_src.rebuild(
+        part.num_blocks(),
+        || {
+            m.transitions()
+                .filter(|t| !m.is_error(t.source))
+                .map(|t| (block(t.source), (t.action.as_u32(), block(t.target))))
+        },
+        &mut Vec::new(),
+        (0, 0),
+    );
     let mut edges = Vec::with_capacity(by_src.len());
     let mut row = Vec::new();
     for src in 0..part.num_blocks() as u32 {
@@ -179,9 +189,12 @@ pub(crate) struct QGraph {
 const GRAPH_EDGE_BYTES: usize = 56;
 
 /// What grouping `M`'s moves by source block costs per move of `M` while the abstract edges are
-/// computed ([`abstract_edges`]: a row of five `u32`s, or for the exact construction a 12-byte
-/// move and its 8-byte copy in a list by block), charged before it starts.
-const GROUPING_MOVE_BYTES: usize = 20;
+/// computed ([`abstract_edges`]: a row of four `u32`s), charged before it starts.
+const GROUPING_MOVE_BYTES: usize = 16;
+
+/// The same for the exact construction: a move of 8 bytes in the list by block and the edge it
+/// becomes, both alive until the list goes.
+const CONCRETE_MOVE_BYTES: usize = 8 + std::mem::size_of::<AbsEdge>();
 
 /// What [`QGraph::build_for`] keeps per abstract edge of `M` while it builds: the edge and its
 /// entry in the list by source block.
@@ -232,9 +245,12 @@ impl QGraph {
         cols: usize,
         budget: &mut Budget<'_>,
     ) -> Result<Self, QuotientError> {
-        budget.check_states(Config::units_for_bytes(
-            env.m.num_transitions() * GROUPING_MOVE_BYTES,
-        ))?;
+        let per_move = if part.num_blocks() == env.m.num_states() {
+            CONCRETE_MOVE_BYTES
+        } else {
+            GROUPING_MOVE_BYTES
+        };
+        budget.check_states(Config::units_for_bytes(env.m.num_transitions() * per_move))?;
         let medges = abstract_edges(env, part);
         let mut by_src = Csr::default();
         by_src.rebuild(
