@@ -13,7 +13,7 @@ mod verify;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -26,6 +26,7 @@ use guarantor::{CheckError, Checker, MethodKind, model, registry};
 
 use crate::output::{Report, print_report};
 use crate::progress::Progress;
+use serde_json::Value;
 
 /// Compositional verification of labelled transition systems.
 #[derive(Debug, Parser)]
@@ -282,7 +283,7 @@ pub(crate) enum Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check(args) => run_check(&args),
+        Command::Check(args) => check(&args),
         Command::Export(args) => run_export(&args),
         Command::Assume(args) => run_assume(&args),
         Command::Verify(args) => verify::run_verify(&args),
@@ -324,22 +325,10 @@ fn fsp_input(inputs: &[PathBuf]) -> Result<Option<&Path>, Failure> {
 /// Prints each warning once per source location: an indexed process can repeat the same warning
 /// for thousands of index values, and one line with a count says as much.
 fn print_warnings(system: &System) {
-    let mut seen: Vec<(usize, usize, usize)> = Vec::new(); // (line, column, repeats)
-    let mut first = Vec::new();
-    for w in model::warnings(system) {
-        let key = (w.location.line, w.location.column);
-        match seen.iter_mut().find(|(l, c, _)| (*l, *c) == key) {
-            Some(entry) => entry.2 += 1,
-            None => {
-                seen.push((key.0, key.1, 0));
-                first.push(w);
-            }
-        }
-    }
-    for (w, (_, _, repeats)) in first.iter().zip(&seen) {
+    for (w, count) in output::warning_groups(&system.warnings) {
         eprintln!("{w}");
-        if *repeats > 0 {
-            eprintln!("  (and {repeats} more warnings at this place)");
+        if count > 1 {
+            eprintln!("  (and {} more warnings at this place)", count - 1);
         }
     }
 }
@@ -379,10 +368,16 @@ fn classify(e: CheckError) -> Failure {
     }
 }
 
-fn checker_of(args: &CheckArgs, config: &Config) -> Result<Checker, Failure> {
+/// The checker of `check`'s inputs; the FSP warnings, for the JSON object, into `warnings`.
+fn checker_of(
+    args: &CheckArgs,
+    config: &Config,
+    warnings: &mut Vec<Value>,
+) -> Result<Checker, Failure> {
     let mut checker = match fsp_input(&args.components)? {
         Some(path) => {
             let system = load_fsp(path, args.target.as_deref())?;
+            *warnings = output::warnings_json(&system.warnings);
             Checker::from_fsp(&system, config).map_err(classify)?
         }
         None => {
@@ -415,7 +410,31 @@ fn checker_of(args: &CheckArgs, config: &Config) -> Result<Checker, Failure> {
     Ok(checker.deadlock(in_walk).config(config.clone()))
 }
 
-fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
+/// `guarantor check`: with `--format json`, a run that ends without a verdict prints its one
+/// object too (`unknown` for a budget, `error` for bad input) before exiting with 3 or 2.
+fn check(args: &CheckArgs) -> Result<ExitCode, Failure> {
+    let started = Instant::now();
+    let mut warnings = Vec::new();
+    match run_check(args, &mut warnings) {
+        Err(failure) if args.format == Format::Json => {
+            let v = output::failure_json(
+                &failure,
+                args.method.name(),
+                started.elapsed(),
+                args.timeout,
+                &warnings,
+            );
+            stdout::outln!("{v}");
+            Ok(ExitCode::from(match failure {
+                Failure::Input(_) => 2,
+                Failure::Budget(_) => 3,
+            }))
+        }
+        result => result,
+    }
+}
+
+fn run_check(args: &CheckArgs, warnings: &mut Vec<Value>) -> Result<ExitCode, Failure> {
     // One clock for the whole run: loading (FSP elaboration composes too) and checking share the
     // --timeout.
     let config = config_of(args)?.started();
@@ -437,7 +456,7 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
             args.format == Format::Json,
         );
     }
-    let checker = checker_of(args, &config)?;
+    let checker = checker_of(args, &config, warnings)?;
     let (config, progress) = Progress::start(config, args.method.name(), args.quiet);
     let checker = checker.config(config);
     let outcome = checker.check().map_err(classify);
@@ -456,15 +475,45 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     } else {
         None
     };
-    let report = Report::new(&checker, &outcome, deadlock.as_ref(), args.deadlock);
-    print_report(&report, args.format == Format::Json);
+    let outcome = match deadlock {
+        Some(d) => outcome.with_deadlock(d),
+        None => outcome,
+    };
+    let code = Report::new(&outcome).exit_code();
+    if args.format == Format::Text {
+        print_report(&Report::new(&outcome));
+        write_evidence(args, &checker, &outcome)?;
+        return Ok(ExitCode::from(code));
+    }
+    // One object whatever happens: the evidence is written first, and a failure to write it
+    // becomes the object's `error` (exit 2) beside the verdict.
+    let written = write_evidence(args, &checker, &outcome);
+    let certificate = args.certificate.as_deref().filter(|_| written.is_ok());
+    let mut v = output::check_json(&outcome, args.deadlock, warnings, certificate);
+    let code = match written {
+        Ok(()) => code,
+        Err(Failure::Input(e) | Failure::Budget(e)) => {
+            v["error"] = output::error_json(&e);
+            2
+        }
+    };
+    stdout::outln!("{v}");
+    Ok(ExitCode::from(code))
+}
+
+/// `--certificate` and `--emit-assumptions`.
+fn write_evidence(
+    args: &CheckArgs,
+    checker: &Checker,
+    outcome: &guarantor::Outcome,
+) -> Result<(), Failure> {
     if let Some(path) = &args.certificate {
-        verify::write_certificate(&checker, &outcome, path)?;
+        verify::write_certificate(checker, outcome, path)?;
     }
     if let Some(dir) = &args.emit_assumptions {
-        verify::emit_assumptions(&checker, &outcome, dir)?;
+        verify::emit_assumptions(checker, outcome, dir)?;
     }
-    Ok(ExitCode::from(report.exit_code()))
+    Ok(())
 }
 
 fn write_lts(lts: &Lts, dot: bool) {

@@ -1,30 +1,34 @@
 //! Printing a check's result as text or as one JSON object.
 //!
-//! The JSON fields `verdict`, `method`, `counterexample` and `states` are a contract with scripts:
-//! later methods add fields, never rename these.
+//! The JSON object of a verdict is the facade's serialisation of the [`Outcome`] (the `serde`
+//! feature: one schema for library users and scripts, docs/formats.md "JSON output (schema)")
+//! plus the fields only the command line knows: `warnings`, `deadlock` under `--deadlock`,
+//! `certificate` with `--certificate`, and `error` when writing the evidence failed. A run that
+//! ends without a verdict prints one object too: `"verdict": "unknown"` with the `reason` for a
+//! budget, an `error` object for bad input. The fields `verdict`, `method`, `counterexample` and
+//! `states` are a contract with scripts: later methods add fields, never rename these.
 
+use std::path::Path;
+use std::time::Duration;
+
+use crate::Failure;
 use crate::stdout::outln;
-use guarantor::compose::method::Counter;
-use guarantor::compose::{Counterexample, Verdict, Violation};
-use guarantor::{AssumptionSummary, Checker, Outcome};
+use guarantor::fsp::Warning;
+use guarantor::predabs::SyntaxError;
+use guarantor::{AssumptionSummary, BudgetKind, CheckError, Outcome};
 use serde_json::{Value, json};
 
-/// Everything printed about one check.
+/// Everything printed about one check as text.
 #[derive(Debug)]
 pub(crate) struct Report {
     verdict: &'static str,
     method: String,
-    counterexample: Option<Vec<String>>,
+    trace: Option<Vec<String>>,
     violated: Option<String>,
-    deadlock: Option<Vec<String>>,
-    deadlock_checked: bool,
     states: usize,
     transitions: usize,
     seconds: f64,
     assumptions: Vec<AssumptionSummary>,
-    counters: Vec<Counter>,
-    /// For `auto`: what became of each member that did not answer, as `(member, fate)`.
-    tried: Vec<(String, String)>,
 }
 
 /// A portfolio's notes, `"member: fate"`, as pairs.
@@ -38,46 +42,18 @@ pub(crate) fn tried(outcome: &Outcome) -> Vec<(String, String)> {
 }
 
 impl Report {
-    pub(crate) fn new(
-        checker: &Checker,
-        outcome: &Outcome,
-        deadlock: Option<&Counterexample>,
-        deadlock_checked: bool,
-    ) -> Self {
-        let walk_deadlock = match &outcome.verdict {
-            Verdict::Violated(cex) if cex.violation == Violation::Deadlock => Some(cex),
-            _ => None,
-        };
-        let deadlock = deadlock.or(walk_deadlock);
-        let (verdict, counterexample, violated) = match &outcome.verdict {
-            Verdict::Holds(_) => ("holds", None, None),
-            Verdict::Violated(cex) if cex.violation == Violation::Deadlock => {
-                ("deadlock", None, None)
-            }
-            Verdict::Violated(cex) => (
-                "violated",
-                Some(cex.trace.clone()),
-                Some(checker.describe(&cex.violation)),
-            ),
-            _ => ("unknown", None, None),
-        };
+    /// The report of an outcome (a deadlock found by a separate search already in it:
+    /// [`Outcome::with_deadlock`]).
+    pub(crate) fn new(outcome: &Outcome) -> Self {
         Self {
-            verdict: if deadlock.is_some() {
-                "deadlock"
-            } else {
-                verdict
-            },
+            verdict: outcome.verdict_name(),
             method: outcome.method.clone(),
-            counterexample,
-            violated,
-            deadlock: deadlock.map(|d| d.trace.clone()),
-            deadlock_checked,
+            trace: outcome.verdict.counterexample().map(|c| c.trace.clone()),
+            violated: outcome.violated.clone(),
             states: outcome.states,
             transitions: outcome.transitions,
             seconds: outcome.elapsed.as_secs_f64(),
             assumptions: outcome.assumptions.clone(),
-            counters: outcome.counters.clone(),
-            tried: tried(outcome),
         }
     }
 
@@ -85,56 +61,133 @@ impl Report {
     pub(crate) fn exit_code(&self) -> u8 {
         u8::from(self.verdict != "holds")
     }
+}
 
-    fn to_json(&self) -> Value {
-        let mut v = json!({
-            "verdict": self.verdict,
-            "method": self.method,
-            "counterexample": self.counterexample,
-            "violated": self.violated,
-            "states": self.states,
-            "transitions": self.transitions,
-            "seconds": self.seconds,
-        });
-        if self.deadlock_checked {
-            v["deadlock"] = json!(self.deadlock);
+/// FSP warnings, each once per source location with the number of times it was given there: an
+/// indexed process can repeat the same warning for thousands of index values.
+pub(crate) fn warning_groups(warnings: &[Warning]) -> Vec<(&Warning, usize)> {
+    let mut groups: Vec<(&Warning, usize)> = Vec::new();
+    for w in warnings {
+        let key = (w.location.line, w.location.column);
+        match groups
+            .iter_mut()
+            .find(|(g, _)| (g.location.line, g.location.column) == key)
+        {
+            Some(group) => group.1 += 1,
+            None => groups.push((w, 1)),
         }
-        if self.method != "mono" {
-            v["assumptions"] = self
-                .assumptions
-                .iter()
-                .map(|a| {
-                    json!({"component": a.label, "states": a.states, "transitions": a.transitions})
-                })
-                .collect();
-        }
-        self.add_stats(&mut v);
-        v
     }
+    groups
+}
 
-    /// Adds the counters the answering method reported under their names, the two L* query
-    /// counts as `queries`.
-    fn add_stats(&self, v: &mut Value) {
-        let get = |name: &str| {
-            self.counters
-                .iter()
-                .find(|c| c.name == name)
-                .map(|c| c.value)
-        };
-        if let (Some(m), Some(e)) = (get("membership_queries"), get("equivalence_queries")) {
-            v["queries"] = json!({"membership": m, "equivalence": e});
-        }
-        for c in &self.counters {
-            if !c.name.ends_with("_queries") {
-                v[c.name.as_ref()] = json!(c.value);
+/// The `warnings` list of the JSON object.
+pub(crate) fn warnings_json(warnings: &[Warning]) -> Vec<Value> {
+    warning_groups(warnings)
+        .into_iter()
+        .map(|(w, count)| {
+            json!({
+                "message": w.message,
+                "file": w.location.file,
+                "line": w.location.line,
+                "column": w.location.column,
+                "count": count,
+            })
+        })
+        .collect()
+}
+
+/// The JSON object of a verdict: the outcome as the facade serialises it, plus the command
+/// line's fields.
+pub(crate) fn check_json(
+    outcome: &Outcome,
+    deadlock_checked: bool,
+    warnings: &[Value],
+    certificate: Option<&Path>,
+) -> Value {
+    let mut v = serde_json::to_value(outcome)
+        .unwrap_or_else(|e| json!({"error": {"message": e.to_string()}}));
+    if deadlock_checked {
+        // Kept from before the deadlock trace moved into `counterexample`.
+        v["deadlock"] = match &outcome.verdict {
+            guarantor::compose::Verdict::Violated(cex)
+                if cex.violation == guarantor::compose::Violation::Deadlock =>
+            {
+                json!(cex.trace)
             }
+            _ => Value::Null,
+        };
+    }
+    v["warnings"] = json!(warnings);
+    if let Some(path) = certificate {
+        v["certificate"] = json!(path.display().to_string());
+    }
+    v
+}
+
+/// The `error` object of bad input: the message, and the file, line and column where known.
+pub(crate) fn error_json(e: &anyhow::Error) -> Value {
+    for cause in e.chain() {
+        let located = if let Some(c) = cause.downcast_ref::<CheckError>() {
+            c.location()
+        } else if let Some(m) = cause.downcast_ref::<guarantor::model::ModelError>() {
+            m.location()
+        } else if let Some(s) = cause.downcast_ref::<SyntaxError>() {
+            return json!({
+                "message": s.message,
+                "file": s.file,
+                "line": s.line,
+                "column": s.col,
+            });
+        } else {
+            None
+        };
+        if let Some(l) = located {
+            let mut v = json!({"message": l.message, "file": l.file});
+            if let Some(line) = l.line {
+                v["line"] = json!(line);
+            }
+            if let Some(column) = l.column {
+                v["column"] = json!(column);
+            }
+            return v;
         }
-        if !self.tried.is_empty() {
-            v["tried"] = self
-                .tried
-                .iter()
-                .map(|(m, why)| json!({"method": m, "gave_up": why}))
-                .collect();
+    }
+    json!({"message": format!("{e:#}")})
+}
+
+/// The JSON object of a run that ended without a verdict: `unknown` with the reason and the
+/// partial statistics for a budget, an `error` object for bad input.
+pub(crate) fn failure_json(
+    failure: &Failure,
+    method: &str,
+    elapsed: Duration,
+    timeout: Option<f64>,
+    warnings: &[Value],
+) -> Value {
+    match failure {
+        Failure::Input(e) => json!({"error": error_json(e), "warnings": warnings}),
+        Failure::Budget(e) => {
+            let check = e.downcast_ref::<CheckError>();
+            let mut kind = check
+                .and_then(CheckError::budget_kind)
+                .unwrap_or(BudgetKind::Other);
+            // An operation interrupted without saying why, once the timeout has passed.
+            if kind == BudgetKind::Other && timeout.is_some_and(|t| elapsed.as_secs_f64() >= t) {
+                kind = BudgetKind::Time;
+            }
+            let partial = check
+                .and_then(CheckError::partial_stats)
+                .unwrap_or_default();
+            json!({
+                "verdict": "unknown",
+                "method": method,
+                "counterexample": null,
+                "reason": {"kind": kind.name(), "message": e.to_string()},
+                "states": partial.states,
+                "transitions": partial.transitions,
+                "seconds": elapsed.as_secs_f64(),
+                "warnings": warnings,
+            })
         }
     }
 }
@@ -150,24 +203,20 @@ fn print_trace(title: &str, trace: &[String]) {
     }
 }
 
-pub(crate) fn print_report(report: &Report, json: bool) {
-    if json {
-        outln!("{}", report.to_json());
-        return;
-    }
-    match (&report.counterexample, &report.deadlock) {
-        (Some(trace), _) => {
+pub(crate) fn print_report(report: &Report) {
+    match (report.verdict, &report.trace) {
+        ("deadlock", Some(trace)) => {
+            outln!("deadlock");
+            print_trace("trace to deadlock", trace);
+        }
+        (_, Some(trace)) => {
             outln!(
                 "violated: {}",
                 report.violated.as_deref().unwrap_or("property")
             );
             print_trace("counterexample", trace);
         }
-        (None, Some(trace)) => {
-            outln!("deadlock");
-            print_trace("trace to deadlock", trace);
-        }
-        (None, None) => outln!("holds"),
+        _ => outln!("holds"),
     }
     for a in &report.assumptions {
         outln!(

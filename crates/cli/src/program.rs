@@ -141,6 +141,7 @@ fn to_json(program: &Program, method: &str, report: &ProgramReport) -> Value {
         "checked_components": last.components.iter().zip(&last.component_states).map(|(n, s)| json!({"name": n, "states": s})).collect::<Vec<_>>(),
         "assumptions": last.assumptions.iter().map(|a| json!({"component": a.label, "states": a.states, "transitions": a.transitions})).collect::<Vec<_>>(),
         "seconds": stats.elapsed.as_secs_f64(),
+        "warnings": [],
     });
     if let (Some(m), Some(e)) = (
         last.counter("membership_queries"),

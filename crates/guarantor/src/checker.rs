@@ -190,6 +190,9 @@ pub struct Outcome {
     pub counters: Vec<Counter>,
     /// The method's remarks (for `auto`: what became of each other member).
     pub notes: Vec<String>,
+    /// For a violation, what was violated, named as the checker has it (`property Order`,
+    /// `ERROR in Output`, `deadlock`: [`Checker::describe`]); `None` for a `holds`.
+    pub violated: Option<String>,
 }
 
 /// Checks a system of named components against named safety properties.
@@ -361,6 +364,10 @@ impl Checker {
         let report = method.check(&problem, &config)?;
         let mut outcome = Outcome::from_report(report, &method.name());
         self.confirm_counterexample(&mut outcome)?;
+        outcome.violated = outcome
+            .verdict
+            .counterexample()
+            .map(|cex| self.describe(&cex.violation));
         self.name_assumptions(&mut outcome);
         outcome.elapsed = start.elapsed();
         Ok(outcome)
@@ -491,6 +498,7 @@ impl Outcome {
             assumptions: Vec::new(),
             counters: report.counters,
             notes: report.notes,
+            violated: None,
         }
     }
 }

@@ -343,6 +343,7 @@
 mod assume;
 pub mod certificate;
 mod checker;
+pub mod json;
 pub mod model;
 pub mod portfolio;
 pub mod program;
@@ -360,6 +361,7 @@ pub use guarantor_lstar as lstar;
 pub use guarantor_lts as lts;
 pub use guarantor_predabs as predabs;
 pub use guarantor_quotient as quotient;
+pub use json::BudgetKind;
 pub use portfolio::Portfolio;
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot (the

@@ -1,0 +1,328 @@
+//! The result of a check as `guarantor check --format json` prints it (docs/formats.md, "JSON
+//! output (schema)"): with the `serde` feature [`Outcome`] serialises to that object, so a library
+//! user and a script read the same fields. The command line adds only what the library does not
+//! know (`warnings`, `certificate`, and `deadlock` under `--deadlock`).
+//!
+//! Without the feature this module still gives what the schema's other two objects need: why a
+//! budget ran out ([`CheckError::budget_kind`], [`BudgetKind`]), how far the check got
+//! ([`CheckError::partial_stats`]) and where bad input is ([`CheckError::location`]).
+
+use std::error::Error;
+
+use guarantor_circ::CircError;
+use guarantor_compose::method::MethodError;
+use guarantor_compose::{ComposeError, Counterexample, Stats, Verdict, Violation};
+use guarantor_lstar::LstarError;
+use guarantor_lts::LtsError;
+use guarantor_predabs::PredabsError;
+use guarantor_quotient::QuotientError;
+
+use crate::checker::{CheckError, Outcome};
+use crate::model::ModelError;
+
+/// Which budget ran out (the `reason.kind` of an `unknown` verdict).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BudgetKind {
+    /// The state limit (`Config::with_max_states`), or a size limit of a method.
+    States,
+    /// The timeout or deadline.
+    Time,
+    /// The cancel flag.
+    Cancelled,
+    /// Another limit: learning rounds or queries, SAT conflicts, refinement iterations, or an
+    /// interrupted operation that does not say why.
+    Other,
+}
+
+impl BudgetKind {
+    /// The name in the JSON schema: `states`, `time`, `cancelled` or `other`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::States => "states",
+            Self::Time => "time",
+            Self::Cancelled => "cancelled",
+            Self::Other => "other",
+        }
+    }
+}
+
+/// What is wrong with an input file and where (the `error` object's `message`, `file`, `line`,
+/// `column`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct InputLocation {
+    /// What is wrong, without the place.
+    pub message: String,
+    /// The file, as it was named.
+    pub file: String,
+    /// 1-based line, if known.
+    pub line: Option<usize>,
+    /// 1-based column (in characters), if known.
+    pub column: Option<usize>,
+}
+
+fn compose_kind(e: &ComposeError) -> Option<BudgetKind> {
+    match e {
+        ComposeError::StateLimit { .. } => Some(BudgetKind::States),
+        ComposeError::Deadline => Some(BudgetKind::Time),
+        ComposeError::Cancelled => Some(BudgetKind::Cancelled),
+        ComposeError::Lts(l) => lts_kind(l),
+        _ => None,
+    }
+}
+
+fn lts_kind(e: &LtsError) -> Option<BudgetKind> {
+    match e {
+        LtsError::StateLimit { .. } | LtsError::IdOverflow(_) => Some(BudgetKind::States),
+        LtsError::Interrupted => Some(BudgetKind::Other),
+        _ => None,
+    }
+}
+
+/// The budget behind an error of any crate, looking through wrappers (`#[error(transparent)]`
+/// hides the wrapped error from `source()`, hence the explicit cases).
+fn kind_of(e: &(dyn Error + 'static)) -> Option<BudgetKind> {
+    if let Some(c) = e.downcast_ref::<ComposeError>() {
+        return compose_kind(c);
+    }
+    if let Some(l) = e.downcast_ref::<LtsError>() {
+        return lts_kind(l);
+    }
+    if let Some(m) = e.downcast_ref::<MethodError>() {
+        return match m {
+            MethodError::Budget { source, .. } => kind_of(source.as_ref()),
+            _ => None,
+        };
+    }
+    if let Some(l) = e.downcast_ref::<LstarError>() {
+        return match l {
+            LstarError::Compose(c) => compose_kind(c),
+            _ => None,
+        };
+    }
+    if let Some(q) = e.downcast_ref::<QuotientError>() {
+        return match q {
+            QuotientError::Compose(c) => compose_kind(c),
+            QuotientError::Lts(l) => lts_kind(l),
+            _ => None,
+        };
+    }
+    if let Some(c) = e.downcast_ref::<CircError>() {
+        return match c {
+            CircError::Compose(c) => compose_kind(c),
+            CircError::Lts(l) => lts_kind(l),
+            CircError::SizeLimit { .. } => Some(BudgetKind::States),
+            _ => None,
+        };
+    }
+    if let Some(p) = e.downcast_ref::<PredabsError>() {
+        return match p {
+            PredabsError::Compose(c) => compose_kind(c),
+            PredabsError::Check(m) => kind_of(m),
+            PredabsError::StateLimit { .. } => Some(BudgetKind::States),
+            PredabsError::Deadline => Some(BudgetKind::Time),
+            _ => None,
+        };
+    }
+    e.source().and_then(kind_of)
+}
+
+impl CheckError {
+    /// Which budget ran out, if the check ended on one ([`CheckError::is_budget`]); a budget that
+    /// cannot be told apart (learning rounds, SAT conflicts, ...) is [`BudgetKind::Other`].
+    pub fn budget_kind(&self) -> Option<BudgetKind> {
+        if !self.is_budget() {
+            return None;
+        }
+        let kind = match self {
+            CheckError::Compose(e) | CheckError::Model(ModelError::Compose(e)) => compose_kind(e),
+            CheckError::Lstar(e) => kind_of(e),
+            CheckError::Quotient(e) => kind_of(e),
+            CheckError::Circ(e) => kind_of(e),
+            CheckError::Method(e) => kind_of(e),
+            CheckError::Program(e) => kind_of(e),
+            CheckError::Lts(e) => lts_kind(e),
+            _ => None,
+        };
+        Some(kind.unwrap_or(BudgetKind::Other))
+    }
+
+    /// For a budget error, how far the check got: the largest search the method ran before it
+    /// stopped (zero when the method did not say).
+    pub fn partial_stats(&self) -> Option<Stats> {
+        if !self.is_budget() {
+            return None;
+        }
+        let partial = match self {
+            CheckError::Method(e) | CheckError::Program(PredabsError::Check(e)) => {
+                e.partial_stats().copied()
+            }
+            _ => None,
+        };
+        Some(partial.unwrap_or_default())
+    }
+
+    /// Where the bad input is, if the error names a file: see [`ModelError::location`].
+    pub fn location(&self) -> Option<InputLocation> {
+        match self {
+            CheckError::Model(e) => e.location(),
+            _ => None,
+        }
+    }
+}
+
+impl ModelError {
+    /// Where the bad input is: `.aut` and FSP syntax errors and FSP elaboration errors with
+    /// their line and column, unreadable files without; `None` when no file is named.
+    pub fn location(&self) -> Option<InputLocation> {
+        use guarantor_lts::io::aut::AutFileError;
+        let file_only = |path: &std::path::Path, message: String| InputLocation {
+            message,
+            file: path.display().to_string(),
+            line: None,
+            column: None,
+        };
+        match self {
+            ModelError::Io { path, source }
+            | ModelError::Aut(AutFileError::Io { path, source }) => {
+                Some(file_only(path, format!("cannot read: {source}")))
+            }
+            ModelError::NoTarget { path } => Some(file_only(
+                path,
+                "nothing to check (no composite or process)".to_owned(),
+            )),
+            ModelError::Aut(AutFileError::Parse(p)) => p.file().map(|file| InputLocation {
+                message: p.message().to_owned(),
+                file: file.display().to_string(),
+                line: Some(p.line()),
+                column: Some(p.column()),
+            }),
+            ModelError::Fsp(f) => f.location.as_ref().map(|l| InputLocation {
+                message: f.kind.to_string(),
+                file: l.file.clone(),
+                line: Some(l.line),
+                column: Some(l.column),
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl Outcome {
+    /// The outcome of a `holds` after a separate deadlock search found `deadlock` (for methods
+    /// whose walk does not search for deadlocks): the verdict becomes the deadlock, so the
+    /// outcome reads (and serialises) as the monolithic walk's deadlock would.
+    #[must_use]
+    pub fn with_deadlock(mut self, deadlock: Counterexample) -> Self {
+        self.violated = Some("deadlock".to_owned());
+        self.verdict = Verdict::Violated(deadlock);
+        self
+    }
+
+    /// The verdict's name in the schema: `holds`, `violated` or `deadlock`.
+    pub fn verdict_name(&self) -> &'static str {
+        match &self.verdict {
+            Verdict::Violated(cex) if cex.violation == Violation::Deadlock => "deadlock",
+            Verdict::Violated(_) => "violated",
+            _ => "holds",
+        }
+    }
+}
+
+/// The kind of a violation in the schema: `property`, `error_state` or `deadlock`.
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+fn violation_name(v: Violation) -> &'static str {
+    match v {
+        Violation::Property { .. } => "property",
+        Violation::ErrorState { .. } => "error_state",
+        Violation::Deadlock => "deadlock",
+        _ => "other",
+    }
+}
+
+#[cfg(feature = "serde")]
+mod ser {
+    use serde::ser::{Serialize, SerializeMap, Serializer};
+
+    use super::violation_name;
+    use crate::checker::Outcome;
+
+    /// One assumption's size, as `{"component", "states", "transitions"}`.
+    struct Assumption<'a>(&'a crate::AssumptionSummary);
+
+    impl Serialize for Assumption<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut m = s.serialize_map(Some(3))?;
+            m.serialize_entry("component", &self.0.label)?;
+            m.serialize_entry("states", &self.0.states)?;
+            m.serialize_entry("transitions", &self.0.transitions)?;
+            m.end()
+        }
+    }
+
+    /// A portfolio member that did not answer, from its note `"member: fate"`.
+    struct Tried<'a>(&'a str, &'a str);
+
+    impl Serialize for Tried<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut m = s.serialize_map(Some(2))?;
+            m.serialize_entry("method", self.0)?;
+            m.serialize_entry("gave_up", self.1)?;
+            m.end()
+        }
+    }
+
+    struct Queries(u64, u64);
+
+    impl Serialize for Queries {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut m = s.serialize_map(Some(2))?;
+            m.serialize_entry("membership", &self.0)?;
+            m.serialize_entry("equivalence", &self.1)?;
+            m.end()
+        }
+    }
+
+    /// The object `guarantor check --format json` prints, without the command line's own fields.
+    impl Serialize for Outcome {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let cex = self.verdict.counterexample();
+            let mut m = s.serialize_map(None)?;
+            m.serialize_entry("verdict", self.verdict_name())?;
+            m.serialize_entry("method", &self.method)?;
+            m.serialize_entry("counterexample", &cex.map(|c| &c.trace))?;
+            m.serialize_entry("violation", &cex.map(|c| violation_name(c.violation)))?;
+            m.serialize_entry("violated", &self.violated)?;
+            m.serialize_entry("states", &self.states)?;
+            m.serialize_entry("transitions", &self.transitions)?;
+            m.serialize_entry("seconds", &self.elapsed.as_secs_f64())?;
+            if self.method != "mono" {
+                let assumptions: Vec<Assumption<'_>> =
+                    self.assumptions.iter().map(Assumption).collect();
+                m.serialize_entry("assumptions", &assumptions)?;
+            }
+            if let (Some(mq), Some(eq)) = (
+                self.counter("membership_queries"),
+                self.counter("equivalence_queries"),
+            ) {
+                m.serialize_entry("queries", &Queries(mq, eq))?;
+            }
+            for c in &self.counters {
+                if !c.name.ends_with("_queries") {
+                    m.serialize_entry(c.name.as_ref(), &c.value)?;
+                }
+            }
+            let tried: Vec<Tried<'_>> = self
+                .notes
+                .iter()
+                .filter_map(|n| n.split_once(": "))
+                .map(|(method, why)| Tried(method, why))
+                .collect();
+            if !tried.is_empty() {
+                m.serialize_entry("tried", &tried)?;
+            }
+            m.end()
+        }
+    }
+}
