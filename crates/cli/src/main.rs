@@ -417,9 +417,15 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let mut warnings = Vec::new();
     match run_check(args, &mut warnings) {
         Err(failure) if args.format == Format::Json => {
+            let program = matches!(args.components.as_slice(), [one] if one.extension().is_some_and(|e| e == "gc"));
+            let method = if program {
+                format!("predabs+{}", args.method.name())
+            } else {
+                args.method.name().to_owned()
+            };
             let v = output::failure_json(
                 &failure,
-                args.method.name(),
+                &method,
                 started.elapsed(),
                 args.timeout,
                 &warnings,
