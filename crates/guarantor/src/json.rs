@@ -326,3 +326,41 @@ mod ser {
         }
     }
 }
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use crate::Checker;
+    use guarantor_lts::io::aut::parse_aut;
+    use serde_json::json;
+
+    #[test]
+    fn an_outcome_serialises_to_the_schema() {
+        let input = parse_aut("des (0, 2, 2)\n(0, input, 1)\n(1, send, 0)\n").unwrap();
+        let output = parse_aut("des (0, 2, 2)\n(0, send, 1)\n(1, output, 0)\n").unwrap();
+        let order = parse_aut("des (0, 1, 2)\n(0, output, 1)\n").unwrap();
+        let outcome = Checker::new()
+            .component("Input", input)
+            .component("Output", output)
+            .property("Order", order)
+            .check()
+            .unwrap();
+        let mut v = serde_json::to_value(&outcome).unwrap();
+        // A second `output` before the next `input`'s output is the first wrong step.
+        assert_eq!(v["counterexample"].as_array().map(Vec::len), Some(6));
+        assert_eq!(v["counterexample"][5], "output");
+        assert!(v["seconds"].is_f64());
+        v.as_object_mut().unwrap().remove("seconds");
+        assert_eq!(
+            v,
+            json!({
+                "verdict": "violated",
+                "method": "mono",
+                "counterexample": v["counterexample"],
+                "violation": "property",
+                "violated": "property Order",
+                "states": v["states"],
+                "transitions": v["transitions"],
+            })
+        );
+    }
+}
