@@ -76,7 +76,7 @@ pub struct QuotientReport {
 /// assumption against the others.
 ///
 /// ```
-/// use guarantor_lts::{Lts, LtsBuilder, StateId};
+/// use guarantor_lts::{ComponentId, Lts, LtsBuilder, StateId};
 /// use guarantor_quotient::{check_with_quotient, QuotientConfig};
 /// fn lts(edges: &[(usize, &str, usize)]) -> Lts {
 ///     let mut b = LtsBuilder::new();
@@ -89,7 +89,12 @@ pub struct QuotientReport {
 /// let input = lts(&[(0, "input", 1), (1, "send", 2), (2, "ack", 0)]);
 /// let output = lts(&[(0, "send", 1), (1, "output", 2), (2, "ack", 0)]);
 /// let order = lts(&[(0, "input", 1), (1, "output", 0)]);
-/// let report = check_with_quotient(&[&input, &output], &[&order], 1, &QuotientConfig::default())?;
+/// let report = check_with_quotient(
+///     &[&input, &output],
+///     &[&order],
+///     ComponentId::must(1),
+///     &QuotientConfig::default(),
+/// )?;
 /// assert!(report.verdict.is_holds());
 /// assert!(report.assumption_states <= output.num_states());
 /// # Ok::<(), guarantor_quotient::QuotientError>(())
@@ -101,7 +106,7 @@ pub struct QuotientReport {
 pub fn check_with_quotient(
     components: &[&Lts],
     properties: &[&Lts],
-    replaced: usize,
+    replaced: ComponentId,
     config: &QuotientConfig,
 ) -> Result<QuotientReport, QuotientError> {
     check_with_quotients(components, properties, &[replaced], config)
@@ -109,10 +114,11 @@ pub fn check_with_quotient(
 
 /// The default replacement order: every component, largest (by states, then transitions) first,
 /// since a large component has the most to gain and is the most expensive to keep.
-pub fn default_order(components: &[&Lts]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..components.len()).collect();
-    order.sort_by_key(|&i| {
-        std::cmp::Reverse((components[i].num_states(), components[i].num_transitions()))
+pub fn default_order(components: &[&Lts]) -> Vec<ComponentId> {
+    let mut order: Vec<ComponentId> = ComponentId::range(components.len()).collect();
+    order.sort_by_key(|&c| {
+        let lts = components[c.index()];
+        std::cmp::Reverse((lts.num_states(), lts.num_transitions()))
     });
     order
 }
@@ -125,14 +131,14 @@ pub fn default_order(components: &[&Lts]) -> Vec<usize> {
 pub fn check_with_quotients(
     components: &[&Lts],
     properties: &[&Lts],
-    order: &[usize],
+    order: &[ComponentId],
     config: &QuotientConfig,
 ) -> Result<QuotientReport, QuotientError> {
     validate(components, order)?;
     let mut current: Vec<Lts> = components.iter().map(|&c| c.clone()).collect();
     let mut stages = Vec::new();
     let mut replaced_originals = Vec::new();
-    for &r in order {
+    for r in order.iter().map(|c| c.index()) {
         // One running total for the check (Config::holding): each construction may use only
         // what the ones still alive leave of the state limit. The stages so far are kept to the
         // end; `M` is kept while its synthesis runs.
@@ -200,16 +206,18 @@ fn confirmed_violation(
         .map(|(len, violation)| Counterexample::new(v.trace[..len].to_vec(), violation)))
 }
 
-fn validate(components: &[&Lts], order: &[usize]) -> Result<(), QuotientError> {
+fn validate(components: &[&Lts], order: &[ComponentId]) -> Result<(), QuotientError> {
     if components.is_empty() {
         return Err(QuotientError::NoComponents);
     }
     let mut seen = vec![false; components.len()];
     for &r in order {
-        let slot = seen.get_mut(r).ok_or(QuotientError::NoSuchComponent {
-            replaced: r,
-            components: components.len(),
-        })?;
+        let slot = seen
+            .get_mut(r.index())
+            .ok_or(QuotientError::NoSuchComponent {
+                replaced: r,
+                components: components.len(),
+            })?;
         if std::mem::replace(slot, true) {
             return Err(QuotientError::RepeatedInOrder { component: r });
         }
@@ -474,13 +482,18 @@ mod budget_tests {
     #[test]
     fn a_tiny_state_limit_stops_the_quotient_check_with_a_budget_error() {
         let (m, n, p) = (ring(6, "a"), ring(5, "b"), ring(1, "a"));
-        let unlimited = check_with_quotient(&[&m, &n], &[&p], 1, &QuotientConfig::default());
+        let unlimited = check_with_quotient(
+            &[&m, &n],
+            &[&p],
+            ComponentId::must(1),
+            &QuotientConfig::default(),
+        );
         assert!(unlimited.unwrap().verdict.is_holds());
         let tiny = Config::default().with_max_states(3);
         let config = QuotientConfig::default()
             .with_compose(tiny.clone())
             .with_refinement(tiny);
-        match check_with_quotient(&[&m, &n], &[&p], 1, &config) {
+        match check_with_quotient(&[&m, &n], &[&p], ComponentId::must(1), &config) {
             Err(QuotientError::Compose(e)) => assert!(e.is_budget(), "{e:?}"),
             other => panic!("expected a budget error, got {other:?}"),
         }
@@ -526,7 +539,7 @@ mod budget_tests {
         // final check of the whole system (the assumption is then `N` itself) does not fit.
         assert!(Config::units_of(&rest) > 0);
         assert!(m.num_states() * n.num_states() > limit);
-        match check_with_quotient(&[&m, &n], &[&p], 1, &exact(limit)) {
+        match check_with_quotient(&[&m, &n], &[&p], ComponentId::must(1), &exact(limit)) {
             Err(QuotientError::Compose(ComposeError::StateLimit { limit: l })) => {
                 assert_eq!(l, limit);
             }
@@ -535,7 +548,7 @@ mod budget_tests {
         // With the rest's units to spare, the check answers.
         let roomy = exact(limit + Config::units_of(&rest));
         assert!(
-            check_with_quotient(&[&m, &n], &[&p], 1, &roomy)
+            check_with_quotient(&[&m, &n], &[&p], ComponentId::must(1), &roomy)
                 .unwrap()
                 .verdict
                 .is_holds()

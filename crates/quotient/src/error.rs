@@ -6,7 +6,7 @@
 //! [`QuotientError::is_budget`].
 
 use guarantor_compose::ComposeError;
-use guarantor_lts::LtsError;
+use guarantor_lts::{ComponentId, LtsError};
 
 /// Why quotient synthesis or a quotient check stopped without a verdict.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -18,16 +18,16 @@ pub enum QuotientError {
     /// The component to replace does not exist.
     #[error("component {replaced} does not exist (the system has {components})")]
     NoSuchComponent {
-        /// The requested index.
-        replaced: usize,
+        /// The requested component.
+        replaced: ComponentId,
         /// The number of components.
         components: usize,
     },
     /// An order for n-way replacement names a component twice.
     #[error("component {component} appears twice in the replacement order")]
     RepeatedInOrder {
-        /// The repeated index.
-        component: usize,
+        /// The repeated component.
+        component: ComponentId,
     },
     /// Composition, a safety check, or a budget failed.
     #[error(transparent)]

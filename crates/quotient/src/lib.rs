@@ -80,7 +80,7 @@
 //!
 //! ## Example
 //! ```
-//! use guarantor_lts::{Lts, LtsBuilder, StateId};
+//! use guarantor_lts::{ComponentId, Lts, LtsBuilder, StateId};
 //! use guarantor_quotient::{check_homomorphism, check_with_quotient, QuotientConfig};
 //!
 //! fn lts(edges: &[(usize, &str, usize)]) -> Lts {
@@ -95,7 +95,7 @@
 //! let m = lts(&[(0, "send", 1), (1, "ack", 0)]);
 //! let n = lts(&[(0, "tick", 1), (1, "tick", 2), (2, "tick", 3), (3, "send", 4), (4, "ack", 0)]);
 //! let p = lts(&[(0, "send", 1), (1, "ack", 0)]);
-//! let report = check_with_quotient(&[&m, &n], &[&p], 1, &QuotientConfig::default())?;
+//! let report = check_with_quotient(&[&m, &n], &[&p], ComponentId::must(1), &QuotientConfig::default())?;
 //! assert!(report.verdict.is_holds());
 //! let stage = &report.stages[0];
 //! assert!(stage.synthesis.assumption.num_states() < n.num_states());

@@ -141,7 +141,7 @@ impl Method for Quotient {
             check_with_quotient(
                 &problem.component_lts(),
                 &problem.property_lts(),
-                replaced.index(),
+                replaced,
                 &qc,
             )
             .map_err(|e| {

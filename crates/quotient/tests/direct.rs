@@ -85,7 +85,7 @@ proptest! {
         let exact = QuotientConfig::default().with_refine(false);
         for r in 0..parts.len() {
             for (how, config) in [("refined", QuotientConfig::default()), ("exact", exact.clone())] {
-                let report = check_with_quotient(&parts, &props, r, &config).unwrap();
+                let report = check_with_quotient(&parts, &props, ComponentId::must(r), &config).unwrap();
                 agrees(&format!("check_with_quotient r = {r} {how}"), &report.verdict, expected, &parts, &props)?;
             }
         }
@@ -157,7 +157,13 @@ fn a_later_stage_cuts_its_early_counterexample_to_a_run_of_the_originals() {
     b.action("b").unwrap();
     let p = b.build().unwrap();
     let (parts, props) = ([&c0, &c1], [&p]);
-    let report = check_with_quotients(&parts, &props, &[1, 0], &QuotientConfig::default()).unwrap();
+    let report = check_with_quotients(
+        &parts,
+        &props,
+        &[ComponentId::must(1), ComponentId::must(0)],
+        &QuotientConfig::default(),
+    )
+    .unwrap();
     let cex = report.verdict.counterexample().expect("C0 reaches ERROR");
     assert!(cex.trace.is_empty(), "{:?}", cex.trace);
     assert_eq!(

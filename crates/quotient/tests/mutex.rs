@@ -15,6 +15,7 @@
 //! splitting off process 1's critical state gives four, the same as the exact construction).
 
 use guarantor_compose::{Config, check_safety, replay};
+use guarantor_lts::ComponentId;
 use guarantor_lts::{Lts, LtsBuilder, StateId};
 use guarantor_quotient::{QuotientConfig, check_homomorphism, check_with_quotient};
 
@@ -77,7 +78,7 @@ fn the_assumption_is_far_smaller_than_n() {
     assert_eq!(n.num_states(), 18);
     for refine in [false, true] {
         let config = QuotientConfig::default().with_refine(refine);
-        let report = check_with_quotient(&[&m, &n], &[&p], 1, &config).unwrap();
+        let report = check_with_quotient(&[&m, &n], &[&p], ComponentId::must(1), &config).unwrap();
         assert!(report.verdict.is_holds());
         let stage = &report.stages[0];
         let a = &stage.synthesis.assumption;
@@ -96,7 +97,13 @@ fn the_assumption_is_far_smaller_than_n() {
 #[test]
 fn a_broken_lock_is_found_and_the_counterexample_replays() {
     let (m, n, p) = (process1(), process2_with_lock(false), mutual_exclusion());
-    let report = check_with_quotient(&[&m, &n], &[&p], 1, &QuotientConfig::default()).unwrap();
+    let report = check_with_quotient(
+        &[&m, &n],
+        &[&p],
+        ComponentId::must(1),
+        &QuotientConfig::default(),
+    )
+    .unwrap();
     let cex = report.verdict.counterexample().expect("violated");
     replay::replay(&[&m, &n], &cex.trace).unwrap();
     assert!(replay::violates(&[&m, &n], &[&p], &cex.trace).unwrap());

@@ -11,6 +11,7 @@
 
 use guarantor_compose::compose;
 use guarantor_compose::{Config, check_safety, replay};
+use guarantor_lts::ComponentId;
 use guarantor_lts::Lts;
 use guarantor_lts::strategy::{arb_deterministic_property, arb_lts, arb_system};
 use guarantor_quotient::{
@@ -79,7 +80,7 @@ proptest! {
                     .with_refine(refine)
                     .with_split_all(split_all)
                     .with_exact_fallback(fallback);
-                let report = check_with_quotient(&comps, &[&property], r, &config).unwrap();
+                let report = check_with_quotient(&comps, &[&property], ComponentId::must(r), &config).unwrap();
                 prop_assert_eq!(report.verdict.is_holds(), expected, "r = {}, refine = {}, split_all = {}, fallback = {:?}", r, refine, split_all, fallback);
                 let stage = &report.stages[0];
                 let a = &stage.synthesis.assumption;
@@ -183,7 +184,7 @@ proptest! {
             let mut with_a = comps.clone();
             with_a[r] = &s.assumption;
             prop_assert_eq!(holds(&with_a, &[&property]), expected, "after {} steps", steps);
-            let report = check_with_quotient(&comps, &[&property], r, &config).unwrap();
+            let report = check_with_quotient(&comps, &[&property], ComponentId::must(r), &config).unwrap();
             prop_assert_eq!(report.verdict.is_holds(), expected, "after {} steps", steps);
             if let Some(cex) = report.verdict.counterexample() {
                 prop_assert!(replay::replay(&comps, &cex.trace).is_ok(), "{:?}", cex);

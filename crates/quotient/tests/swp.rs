@@ -6,6 +6,7 @@ mod common;
 
 use common::swp;
 use guarantor_compose::{Config, check_safety, replay};
+use guarantor_lts::ComponentId;
 use guarantor_quotient::{QuotientConfig, check_homomorphism, check_with_quotient};
 
 #[test]
@@ -17,7 +18,13 @@ fn properties_a_to_d() {
     for ((name, p, holds), paper_states) in swp::properties().into_iter().zip(paper) {
         let mono = check_safety(&[&m, &n], &[&p], &Config::default()).unwrap();
         assert_eq!(mono.verdict.is_holds(), holds, "property {name}");
-        let report = check_with_quotient(&[&m, &n], &[&p], 1, &QuotientConfig::default()).unwrap();
+        let report = check_with_quotient(
+            &[&m, &n],
+            &[&p],
+            ComponentId::must(1),
+            &QuotientConfig::default(),
+        )
+        .unwrap();
         assert_eq!(report.verdict.is_holds(), holds, "property {name}");
         let s = &report.stages[0].synthesis;
         check_homomorphism(&n, &s.assumption, &s.homomorphism).unwrap();
