@@ -56,7 +56,9 @@ pub struct Config {
     /// - an L* learner: the bytes of its observation table (rows of S and S·A with their cells)
     ///   and of its membership cache (one trie node per word prefix asked), over `STATE_BYTES`;
     /// - the quotient's graphs (`guarantor-quotient`): one per node of the abstract or exact
-    ///   `M || P_err`, plus the bytes of its edges and of the label rows kept for it.
+    ///   `M || P_err`, plus the bytes of its edges and of the label rows kept for it, of the
+    ///   abstract edges of `M` it is built from and of the grouping of `M`'s moves that computes
+    ///   them; its refinement loop also charges its copy of `M`'s moves and its partition.
     ///
     /// The limit bounds what is alive at once, not each construction alone: a method that keeps
     /// one construction while it runs the next (the quotient keeps the composed rest of the
