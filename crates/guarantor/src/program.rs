@@ -19,9 +19,9 @@ use guarantor_lstar::Asym;
 use guarantor_lts::ComponentId;
 use guarantor_predabs::abstraction::AbstractSystem;
 use guarantor_predabs::cegar::CheckOutcome;
+use guarantor_predabs::cegar::check_cegar_with_checker;
 use guarantor_predabs::groups::{Group, Grouping, check_abstract};
-use guarantor_predabs::prover::{NativeProver, SmtLibProver};
-use guarantor_predabs::{Backend, Config, PredabsError, PredabsReport, Program, check_cegar_with};
+use guarantor_predabs::{Config, PredabsError, PredabsReport, Program};
 
 use crate::{AssumptionSummary, CheckError, MethodKind, registry};
 
@@ -217,15 +217,7 @@ pub fn check_program_with_method(
         last = AbstractCheck::new(&groups, &report);
         Ok((report.verdict, report.stats.states))
     };
-    let predabs = match &config.backend {
-        Backend::SmtLib(cmd) => check_cegar_with(
-            program,
-            config,
-            &mut SmtLibProver::new(cmd.clone()),
-            &mut check,
-        ),
-        _ => check_cegar_with(program, config, &mut NativeProver::new(), &mut check),
-    }?;
+    let predabs = check_cegar_with_checker(program, config, &mut check)?;
     Ok(ProgramReport {
         predabs,
         last_check: last,

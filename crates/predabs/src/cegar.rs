@@ -106,11 +106,24 @@ pub fn check_cegar(sys: &Program, config: &Config) -> Result<PredabsReport, Pred
     let config = &config.clone().with_compose(config.compose.started());
     let compose = &config.compose;
     let mut check = |abs: &AbstractSystem| Ok(monolithic(abs, compose)?);
+    check_cegar_with_checker(sys, config, &mut check)
+}
+
+/// [`check_cegar`] with an abstract-system checker of the caller's, and the prover that
+/// [`Config::backend`] names.
+///
+/// # Errors
+/// See [`PredabsError`]; the checker's errors are returned as they are.
+pub fn check_cegar_with_checker(
+    sys: &Program,
+    config: &Config,
+    check: &mut dyn FnMut(&AbstractSystem) -> Result<CheckOutcome, PredabsError>,
+) -> Result<PredabsReport, PredabsError> {
     match &config.backend {
-        Backend::Native => check_cegar_with(sys, config, &mut NativeProver::new(), &mut check),
         Backend::SmtLib(cmd) => {
-            check_cegar_with(sys, config, &mut SmtLibProver::new(cmd.clone()), &mut check)
+            check_cegar_with(sys, config, &mut SmtLibProver::new(cmd.clone()), check)
         }
+        _ => check_cegar_with(sys, config, &mut NativeProver::new(), check),
     }
 }
 

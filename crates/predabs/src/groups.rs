@@ -36,11 +36,10 @@ use guarantor_lts::ops::{determinize, minimize_dfa, project};
 use guarantor_lts::{ComponentId, Lts};
 
 use crate::abstraction::AbstractSystem;
-use crate::cegar::{CheckOutcome, PredabsReport, check_cegar_with};
-use crate::config::{Backend, Config};
+use crate::cegar::{CheckOutcome, PredabsReport, check_cegar_with_checker};
+use crate::config::Config;
 use crate::error::PredabsError;
 use crate::program::Program;
-use crate::prover::{NativeProver, SmtLibProver};
 
 /// How the abstract system's LTSs become the components a method checks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -164,15 +163,7 @@ pub fn check_program_with_method(
         let (_, report) = check_abstract(abs, program, method, grouping, abstract_config)?;
         Ok((report.verdict, report.stats.states))
     };
-    match &config.backend {
-        Backend::SmtLib(cmd) => check_cegar_with(
-            program,
-            config,
-            &mut SmtLibProver::new(cmd.clone()),
-            &mut check,
-        ),
-        _ => check_cegar_with(program, config, &mut NativeProver::new(), &mut check),
-    }
+    check_cegar_with_checker(program, config, &mut check)
 }
 
 fn shared_name(abs: &AbstractSystem, program: &Program, k: usize) -> String {
