@@ -5,7 +5,7 @@
 #   cli       the whole check through the CLI (composing M, synthesis, checking M || A):
 #             ROUNDS rounds of every command, median of the JSON `seconds` field, with the
 #             refinement steps, hand-overs and assumption states of the last round.
-#   callgrind instructions of synthesis alone (examples/swp_fsp: `repeat P X R` minus
+#   callgrind instructions of synthesis alone (benches/examples/swp_fsp.rs: `repeat P X R` minus
 #             `repeat P mono 0`, divided by R), exact and independent of the machine's load;
 #             needs valgrind. The paper's one-edge loop on A and C takes minutes under valgrind
 #             and is left out unless --with-paper-loop is given.
@@ -72,7 +72,7 @@ instructions() {
 }
 
 callgrind() {
-    (cd "$ROOT" && cargo build --release -q -p guarantor-quotient --example swp_fsp)
+    (cd "$ROOT" && cargo build --release -q -p guarantor-benches --example swp_fsp)
     local bin="$CARGO_TARGET_DIR/release/examples/swp_fsp"
     echo "| property | method | instructions per run | / monolithic |"
     echo "|---|---|---|---|"

@@ -1,6 +1,6 @@
 //! Sliding window protocol benchmark: quotient synthesis against monolithic checking.
 //!
-//! Run with `cargo run --release -p guarantor-quotient --example swp`. For each property A-D it
+//! Run with `cargo run --release -p guarantor-benches --example swp`. For each property A-D it
 //! prints the monolithic verdict and time, and for the exact construction and the refinement loop
 //! (one edge per step, the paper's heuristic; and every useful edge at the chosen block per step;
 //! both with the default hand-over to the exact construction, the second also without it):
@@ -11,13 +11,13 @@
 //! Under heavy load wall-clock medians penalise the longer runs (they span more scheduler
 //! slices), so the example also has a mode that only repeats one computation, for measuring CPU
 //! time from outside: `swp repeat <A|B|C|D> <method> <runs>`, for instance under `perf stat -e
-//! task-clock` (methods: `mono` and those of `examples/common/methods.rs`).
+//! task-clock` (methods: `mono` and those of `benches/examples/quotient/common/methods.rs`).
 
-#[path = "common/methods.rs"]
+#[path = "quotient/common/methods.rs"]
 mod methods;
-#[path = "../tests/common/swp.rs"]
+#[path = "../../crates/quotient/tests/common/swp.rs"]
 mod swp;
-#[path = "common/timing.rs"]
+#[path = "quotient/common/timing.rs"]
 mod timing;
 
 use guarantor_compose::{Config, check_safety};

@@ -1,7 +1,7 @@
 //! The FSP sliding window protocol (`benchmarks/swp/swp.lts`): quotient synthesis alone against
 //! the monolithic check, in one process.
 //!
-//! Run with `cargo run --release -p guarantor-quotient --example swp_fsp`. For each target
+//! Run with `cargo run --release -p guarantor-benches --example swp_fsp`. For each target
 //! `SYS_A`..`SYS_D` the receiver is replaced, against `M = SENDER || DCHAN || ACHAN` (composed
 //! once, outside the timings). For the monolithic check of all components and for each way to
 //! synthesise (exact; refinement with one edge per step and with every useful edge at the chosen
@@ -15,11 +15,11 @@
 //! stderr), for measuring CPU time or instructions from outside: `perf stat -e task-clock` or
 //! `valgrind --tool=callgrind`, minus a run with `<runs>` = 0 (parsing and composing), divided by
 //! `<runs>`. Methods: `mono`, `exact`, `one`, `all`, `pure-one`, `pure-all`, `one@P`, `all@P` (see
-//! `examples/common/methods.rs`).
+//! `benches/examples/quotient/common/methods.rs`).
 
-#[path = "common/methods.rs"]
+#[path = "quotient/common/methods.rs"]
 mod methods;
-#[path = "common/timing.rs"]
+#[path = "quotient/common/timing.rs"]
 mod timing;
 
 use guarantor_compose::{Config, check_safety, compose};
