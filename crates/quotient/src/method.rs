@@ -54,8 +54,8 @@ use crate::config::QuotientConfig;
 ///   method ran; the counters are `refinement_steps` (over all stages) and `exact_fallbacks` (the
 ///   stages that finished with the exact construction, see
 ///   [`QuotientConfig::exact_fallback`]).
-/// - **Certificate.** One assumption, whose [`component`](guarantor_compose::Assumption::component)
-///   is the replaced component's name in the problem.
+/// - **Certificate.** One assumption, standing for the replaced component
+///   ([`components`](guarantor_compose::Assumption::components)), with the homomorphism's classes.
 #[derive(Clone, Debug, Default)]
 pub struct Quotient {
     component: Option<ComponentId>,
