@@ -1,29 +1,11 @@
 //! End-to-end tests of the `guarantor` binary: verdicts, exit codes, JSON fields, bad input.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{assert_exit, guarantor, root};
+
+use std::path::PathBuf;
 use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn guarantor(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_guarantor"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// Asserts the exit code, showing stderr when it differs.
-fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 fn json_of(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")

@@ -1,24 +1,15 @@
 //! The JSON contract of `guarantor check --format json` (issue 15, docs/formats.md "JSON output
 //! (schema)"): exactly one object on stdout in every situation, with the exit code kept.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{guarantor, root};
+
+use std::path::PathBuf;
 
 use guarantor::Checker;
 use guarantor::compose::Config;
 use serde_json::{Value, json};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn guarantor(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_guarantor"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 /// Runs `check --format json ARGS`, asserts the exit code and that stdout is exactly one JSON
 /// object, and returns it.

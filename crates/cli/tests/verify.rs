@@ -1,30 +1,12 @@
 //! `guarantor check --certificate` / `--emit-assumptions` and `guarantor verify`: one test per exit
 //! code of `verify` (0 valid, 1 invalid, 2 bad input: unreadable, wrong version, another model).
 
+mod common;
+
+use common::{assert_exit, guarantor, root};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn guarantor(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_guarantor"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout: {}\nstderr: {}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use std::process::Output;
 
 /// A fresh directory for one test's files.
 fn scratch(name: &str) -> PathBuf {

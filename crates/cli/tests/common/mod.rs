@@ -1,0 +1,32 @@
+//! What every end-to-end test of the `guarantor` binary needs: the workspace root (models are
+//! named relative to it) and a way to run the binary there.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The workspace root.
+pub(crate) fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs the binary in the workspace root with `args`.
+pub(crate) fn guarantor(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_guarantor"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Asserts the exit code, showing stdout and stderr when it differs.
+// Not every test file checks exit codes this way; each compiles this module on its own.
+#[allow(dead_code)]
+pub(crate) fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
