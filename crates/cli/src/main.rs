@@ -307,12 +307,12 @@ pub(crate) fn input_error(e: impl Into<anyhow::Error>) -> Failure {
     Failure::Input(e.into())
 }
 
-fn load(path: &Path, lenient: bool) -> Result<Lts, Failure> {
+pub(crate) fn load(path: &Path, lenient: bool) -> Result<Lts, Failure> {
     model::load_aut(path, lenient).map_err(input_error)
 }
 
 /// The single FSP model among the inputs, if the inputs are one.
-fn fsp_input(inputs: &[PathBuf]) -> Result<Option<&Path>, Failure> {
+pub(crate) fn fsp_input(inputs: &[PathBuf]) -> Result<Option<&Path>, Failure> {
     match inputs {
         [one] if model::is_fsp_path(one) => Ok(Some(one)),
         many if many.iter().any(|p| model::is_fsp_path(p)) => Err(input_error(anyhow::anyhow!(
@@ -339,7 +339,7 @@ fn load_fsp(path: &Path, target: Option<&str>) -> Result<System, Failure> {
     Ok(system)
 }
 
-fn display_name(path: &Path) -> String {
+pub(crate) fn display_name(path: &Path) -> String {
     path.file_stem().map_or_else(
         || path.display().to_string(),
         |s| s.to_string_lossy().into_owned(),

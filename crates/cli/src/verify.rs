@@ -15,7 +15,7 @@ use guarantor::compose::{Config, Verdict};
 use guarantor::lts::io::aut::{AutWriteOptions, to_aut_string};
 use guarantor::{Checker, Outcome, model};
 
-use crate::{Failure, input_error};
+use crate::{Failure, display_name, fsp_input, input_error, load};
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct VerifyArgs {
@@ -36,41 +36,26 @@ pub(crate) struct VerifyArgs {
     lenient: bool,
 }
 
-/// The name `check` gives a component or property read from `path`.
-fn display_name(path: &Path) -> String {
-    path.file_stem().map_or_else(
-        || path.display().to_string(),
-        |s| s.to_string_lossy().into_owned(),
-    )
-}
-
 /// The checker of the inputs, as `check` builds it.
 fn checker_of(args: &VerifyArgs) -> Result<Checker, Failure> {
-    let mut checker = match args.components.as_slice() {
-        [one] if model::is_fsp_path(one) => {
+    let mut checker = match fsp_input(&args.components)? {
+        Some(one) => {
             let system = model::load_fsp(one, args.target.as_deref()).map_err(input_error)?;
             Checker::from_fsp(&system, &Config::default()).map_err(input_error)?
         }
-        many => {
-            if many.iter().any(|p| model::is_fsp_path(p)) {
-                return Err(input_error(anyhow::anyhow!(
-                    "an FSP model (.lts, .fsp) must be the only input; name its composite with --target"
-                )));
-            }
+        None => {
             if args.target.is_some() {
                 return Err(input_error(anyhow::anyhow!("--target needs an FSP model")));
             }
             let mut checker = Checker::new();
-            for path in many {
-                let lts = model::load_aut(path, args.lenient).map_err(input_error)?;
-                checker = checker.component(display_name(path), lts);
+            for path in &args.components {
+                checker = checker.component(display_name(path), load(path, args.lenient)?);
             }
             checker
         }
     };
     for path in &args.properties {
-        let lts = model::load_aut(path, args.lenient).map_err(input_error)?;
-        checker = checker.property(display_name(path), lts);
+        checker = checker.property(display_name(path), load(path, args.lenient)?);
     }
     Ok(checker)
 }
