@@ -339,6 +339,13 @@ pub struct Counter {
     pub value: u64,
 }
 
+impl Counter {
+    /// The value of the counter called `name` among `counters`, if there is one.
+    pub fn find(counters: &[Counter], name: &str) -> Option<u64> {
+        counters.iter().find(|c| c.name == name).map(|c| c.value)
+    }
+}
+
 /// What a [`Method`] found and what it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -384,10 +391,7 @@ impl MethodReport {
 
     /// The value of the counter with this name, if the method reported one.
     pub fn counter(&self, name: &str) -> Option<u64> {
-        self.counters
-            .iter()
-            .find(|c| c.name == name)
-            .map(|c| c.value)
+        Counter::find(&self.counters, name)
     }
 }
 

@@ -481,10 +481,7 @@ impl Outcome {
     /// The value of the method's counter `name` (`membership_queries`, `sat_calls`, ...), if it
     /// reported one.
     pub fn counter(&self, name: &str) -> Option<u64> {
-        self.counters
-            .iter()
-            .find(|c| c.name == name)
-            .map(|c| c.value)
+        Counter::find(&self.counters, name)
     }
 
     /// The outcome of a method's report; `ran` is the name of the method that was run.

@@ -47,10 +47,7 @@ pub struct AbstractCheck {
 impl AbstractCheck {
     /// The value of the method's counter `name`, if it reported one.
     pub fn counter(&self, name: &str) -> Option<u64> {
-        self.counters
-            .iter()
-            .find(|c| c.name == name)
-            .map(|c| c.value)
+        Counter::find(&self.counters, name)
     }
 
     fn new(groups: &[Group], report: &MethodReport) -> Self {
