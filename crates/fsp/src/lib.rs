@@ -26,7 +26,8 @@
 //!   [`Component::is_property`]; the checker builds their error form (pi plus a transition to pi for
 //!   every action of the property's alphabet a state does not offer), which is what LTSA does when
 //!   it compiles a property.
-//! - `progress`, `menu`, `fluent`, `assert` and `animation` are parsed and ignored with a warning.
+//! - `progress`, `menu`, `fluent`, `assert`, `constraint` and `animation` are parsed and ignored with
+//!   a warning, and listed in [`System::unchecked`] so that a verdict can say what it did not check.
 //!
 //! ## Error handling
 //! Malformed input never panics: [`parse`] and [`Model::elaborate`] return an [`FspError`] whose
@@ -143,6 +144,31 @@ pub struct Model {
     processes: Vec<ProcessDef>,
     composites: Vec<CompositeDef>,
     warnings: Vec<Warning>,
+    unchecked: Vec<Unchecked>,
+}
+
+/// A definition the front end parses but does not check (`progress`, `assert`, `fluent`,
+/// `constraint`, `menu`, `animation`): a check's verdict says nothing about it, and reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Unchecked {
+    /// The definition's keyword (`progress`, `assert`, ...).
+    pub keyword: String,
+    /// The defined name (empty for a definition without one).
+    pub name: String,
+    /// Where it is defined.
+    pub location: Location,
+}
+
+impl std::fmt::Display for Unchecked {
+    /// `progress P`, `assert SAFE` (the keyword alone for a definition without a name).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.name.is_empty() {
+            f.write_str(&self.keyword)
+        } else {
+            write!(f, "{} {}", self.keyword, self.name)
+        }
+    }
 }
 
 /// One leaf component of a system.
@@ -311,6 +337,9 @@ pub struct System {
     pub property: bool,
     /// Warnings from parsing and elaboration.
     pub warnings: Vec<Warning>,
+    /// The definitions of the file that were parsed but are not checked (`progress`, `assert`,
+    /// ...), in source order: a verdict about this system says nothing about them.
+    pub unchecked: Vec<Unchecked>,
 }
 
 impl System {
@@ -364,12 +393,22 @@ pub fn parse(source: &str, file: &str) -> Result<Model, FspError> {
         .iter()
         .map(|(m, p)| map.warning(m.clone(), *p))
         .collect();
+    let unchecked = parsed
+        .skipped
+        .iter()
+        .map(|(keyword, name, p)| Unchecked {
+            keyword: keyword.clone(),
+            name: name.clone(),
+            location: map.locate(*p),
+        })
+        .collect();
     Ok(Model {
         map,
         globals,
         processes: parsed.processes,
         composites: parsed.composites,
         warnings,
+        unchecked,
     })
 }
 
@@ -487,6 +526,11 @@ impl Model {
         &self.warnings
     }
 
+    /// The definitions parsed but not checked (`progress`, `assert`, ...), in source order.
+    pub fn unchecked(&self) -> &[Unchecked] {
+        &self.unchecked
+    }
+
     /// Elaborates a composite or process into its leaf components, with default [`Limits`].
     ///
     /// # Errors
@@ -517,6 +561,7 @@ impl Model {
         );
         let mut system = result.map_err(|e| self.map.error(e))?;
         system.warnings = warnings;
+        system.unchecked.clone_from(&self.unchecked);
         Ok(system)
     }
 
@@ -531,6 +576,7 @@ impl Model {
             deterministic: false,
             property: false,
             warnings: Vec::new(),
+            unchecked: Vec::new(),
         };
         let mut comps: Vec<Comp> = Vec::new();
         if let Some(def) = self.composites.iter().find(|c| c.name == target) {

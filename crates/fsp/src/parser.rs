@@ -28,6 +28,8 @@ pub(crate) struct ParsedFile {
     pub(crate) processes: Vec<ProcessDef>,
     pub(crate) composites: Vec<CompositeDef>,
     pub(crate) warnings: Vec<(String, Pos)>,
+    /// Definitions parsed and skipped: keyword, defined name (empty if none), position.
+    pub(crate) skipped: Vec<(String, String, Pos)>,
 }
 
 /// Parses a token stream (ending in [`Tok::Eof`]).
@@ -253,7 +255,12 @@ impl Parser<'_> {
             if SKIPPED.contains(&kw.as_str()) {
                 let kw = kw.clone();
                 self.bump();
+                let name = match self.tok() {
+                    Tok::Upper(n) => n.clone(),
+                    _ => String::new(),
+                };
                 self.skip_definition();
+                self.out.skipped.push((kw.clone(), name, pos));
                 self.out
                     .warnings
                     .push((format!("'{kw}' definitions are ignored"), pos));
