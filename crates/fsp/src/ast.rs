@@ -234,3 +234,17 @@ pub(crate) enum ConstDef {
     Range(String, Expr, Expr),
     Set(String, SetExpr),
 }
+
+/// A progress test `progress NAME[i:R].. = [if C then] A`: a terminal set of states violates it
+/// when it has no action of `A` (and, with a condition, has some action of `C`).
+#[derive(Clone, Debug)]
+pub(crate) struct ProgressDef {
+    pub(crate) name: String,
+    pub(crate) pos: Pos,
+    /// `[i:R]...` after the name: one test `NAME.v` per value.
+    pub(crate) indices: Vec<Index>,
+    /// `if C then`: the condition's actions.
+    pub(crate) condition: Option<Label>,
+    /// The actions that must be able to occur.
+    pub(crate) actions: Label,
+}

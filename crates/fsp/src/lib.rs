@@ -26,8 +26,11 @@
 //!   [`Component::is_property`]; the checker builds their error form (pi plus a transition to pi for
 //!   every action of the property's alphabet a state does not offer), which is what LTSA does when
 //!   it compiles a property.
-//! - `progress`, `menu`, `fluent`, `assert`, `constraint` and `animation` are parsed and ignored with
-//!   a warning, and listed in [`System::unchecked`] so that a verdict can say what it did not check.
+//! - `progress` tests are elaborated into [`ProgressTest`]s ([`Model::progress_tests`],
+//!   [`System::progress`]) for LTSA's progress check (`guarantor_compose::progress`); a safety
+//!   check does not check them, so they are listed in [`System::unchecked`] too.
+//! - `menu`, `fluent`, `assert`, `constraint` and `animation` are parsed and ignored with a
+//!   warning, and listed in [`System::unchecked`] so that a verdict can say what it did not check.
 //!
 //! ## Error handling
 //! Malformed input never panics: [`parse`] and [`Model::elaborate`] return an [`FspError`] whose
@@ -85,6 +88,7 @@ mod lexer;
 mod machine;
 mod parser;
 mod process;
+mod progress;
 mod reduce;
 
 use std::sync::Arc;
@@ -92,6 +96,7 @@ use std::sync::Arc;
 use guarantor_lts::{Lts, StateId};
 
 pub use error::{ErrorKind, FspError, Location, Warning};
+pub use progress::ProgressTest;
 
 use ast::{CompositeDef, ConstDef, ProcessDef};
 use composite::Comp;
@@ -145,6 +150,7 @@ pub struct Model {
     composites: Vec<CompositeDef>,
     warnings: Vec<Warning>,
     unchecked: Vec<Unchecked>,
+    progress: Vec<ProgressTest>,
 }
 
 /// A definition the front end parses but does not check (`progress`, `assert`, `fluent`,
@@ -302,6 +308,12 @@ fn rename_lts(lts: &Lts, f: impl Fn(&str) -> Vec<String>) -> Result<Lts, guarant
     b.build()
 }
 
+/// Whether `action` is a name the elaborator made up for an action hidden inside a nested
+/// composite (see [`System::is_hidden`]): it stands for tau, whatever the target's own hiding.
+pub fn is_internal(action: &str) -> bool {
+    action.contains(FRESH_MARK)
+}
+
 fn hidden_by(hiding: Option<&Hiding>, action: &str) -> bool {
     if action.contains(FRESH_MARK) {
         return true;
@@ -340,6 +352,9 @@ pub struct System {
     /// The definitions of the file that were parsed but are not checked (`progress`, `assert`,
     /// ...), in source order: a verdict about this system says nothing about them.
     pub unchecked: Vec<Unchecked>,
+    /// The file's progress tests, in source order (an indexed test gives one test per value);
+    /// empty when the file declares none (LTSA then checks its default progress property).
+    pub progress: Vec<ProgressTest>,
 }
 
 impl System {
@@ -388,6 +403,7 @@ pub fn parse(source: &str, file: &str) -> Result<Model, FspError> {
     let parsed = parser::parse_tokens(&tokens).map_err(|e| map.error(e))?;
     let globals = build_globals(&parsed.consts).map_err(|e| map.error(e))?;
     check_names(&parsed.processes, &parsed.composites).map_err(|e| map.error(e))?;
+    let progress = progress::elaborate(&globals, &parsed.progress).map_err(|e| map.error(e))?;
     let warnings = parsed
         .warnings
         .iter()
@@ -409,6 +425,7 @@ pub fn parse(source: &str, file: &str) -> Result<Model, FspError> {
         composites: parsed.composites,
         warnings,
         unchecked,
+        progress,
     })
 }
 
@@ -531,6 +548,24 @@ impl Model {
         &self.unchecked
     }
 
+    /// The file's progress tests (`progress P = {..}`, `progress P = if {..} then {..}`,
+    /// `progress P[i:R] = ..` as `P.v`), in source order.
+    ///
+    /// ```
+    /// let model = guarantor_fsp::parse(
+    ///     "progress GO[i:1..2] = {go[i]}\nprogress C = if {a} then {b, c}\nP = (go[1] -> P).",
+    ///     "p.lts",
+    /// )?;
+    /// let names: Vec<_> = model.progress_tests().iter().map(|t| t.name.as_str()).collect();
+    /// assert_eq!(names, ["GO.1", "GO.2", "C"]);
+    /// assert_eq!(model.progress_tests()[0].actions, ["go.1"]);
+    /// assert_eq!(model.progress_tests()[2].condition.as_deref(), Some(&["a".to_string()][..]));
+    /// # Ok::<(), guarantor_fsp::FspError>(())
+    /// ```
+    pub fn progress_tests(&self) -> &[ProgressTest] {
+        &self.progress
+    }
+
     /// Elaborates a composite or process into its leaf components, with default [`Limits`].
     ///
     /// # Errors
@@ -562,6 +597,7 @@ impl Model {
         let mut system = result.map_err(|e| self.map.error(e))?;
         system.warnings = warnings;
         system.unchecked.clone_from(&self.unchecked);
+        system.progress.clone_from(&self.progress);
         Ok(system)
     }
 
@@ -577,6 +613,7 @@ impl Model {
             property: false,
             warnings: Vec::new(),
             unchecked: Vec::new(),
+            progress: Vec::new(),
         };
         let mut comps: Vec<Comp> = Vec::new();
         if let Some(def) = self.composites.iter().find(|c| c.name == target) {

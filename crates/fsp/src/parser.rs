@@ -2,13 +2,14 @@
 //!
 //! Every recursive rule goes through [`Parser::enter`], which counts nesting and fails with a located
 //! error past [`MAX_DEPTH`]: 100,000 nested parentheses give an error, not a stack overflow.
-//! Definitions the front end does not model (`progress`, `menu`, `fluent`, `assert`, `animation`)
-//! are skipped up to the start of the next definition, with a warning.
+//! Definitions the front end does not model (`menu`, `fluent`, `assert`, `animation`,
+//! `constraint`) are skipped up to the start of the next definition, with a warning; `progress`
+//! tests are parsed ([`ProgressDef`]) and elaborated by `progress.rs`.
 
 use crate::ast::{
     BinOp, Branch, CBody, CompositeDef, ConstDef, Expr, ExprKind, Flags, HideSpec, Index, Label,
-    LocalDef, Param, PrioritySpec, ProcessDef, RangeSpec, RelabelItem, Seg, SetElem, SetExpr, Term,
-    UnOp,
+    LocalDef, Param, PrioritySpec, ProcessDef, ProgressDef, RangeSpec, RelabelItem, Seg, SetElem,
+    SetExpr, Term, UnOp,
 };
 use crate::error::{ErrorKind, Pos, RawError};
 use crate::lexer::{Sym, Tok, Token};
@@ -30,6 +31,9 @@ pub(crate) struct ParsedFile {
     pub(crate) warnings: Vec<(String, Pos)>,
     /// Definitions parsed and skipped: keyword, defined name (empty if none), position.
     pub(crate) skipped: Vec<(String, String, Pos)>,
+    /// `progress` definitions, in source order (also listed in `skipped`: a safety check does
+    /// not check them).
+    pub(crate) progress: Vec<ProgressDef>,
 }
 
 /// Parses a token stream (ending in [`Tok::Eof`]).
@@ -53,14 +57,7 @@ struct Parser<'a> {
     out: ParsedFile,
 }
 
-const SKIPPED: [&str; 6] = [
-    "progress",
-    "menu",
-    "fluent",
-    "assert",
-    "animation",
-    "constraint",
-];
+const SKIPPED: [&str; 5] = ["menu", "fluent", "assert", "animation", "constraint"];
 const DEF_KEYWORDS: [&str; 12] = [
     "const",
     "range",
@@ -251,6 +248,14 @@ impl Parser<'_> {
             self.out.consts.push((ConstDef::Set(name, s), pos));
             return Ok(());
         }
+        if self.eat_kw("progress") {
+            let def = self.progress(pos)?;
+            self.out
+                .skipped
+                .push(("progress".to_owned(), def.name.clone(), pos));
+            self.out.progress.push(def);
+            return Ok(());
+        }
         if let Tok::Lower(kw) = self.tok() {
             if SKIPPED.contains(&kw.as_str()) {
                 let kw = kw.clone();
@@ -281,6 +286,35 @@ impl Parser<'_> {
             self.out.processes.push(p);
         }
         Ok(())
+    }
+
+    /// `progress NAME[i:R]... = [if C then] A`, after the keyword (LTSA's syntax: each of `C`
+    /// and `A` is one label, usually a set; no full stop).
+    fn progress(&mut self, pos: Pos) -> Result<ProgressDef, RawError> {
+        let (name, _) = self.upper("a progress test name")?;
+        let mut indices = Vec::new();
+        while self.eat(Sym::LBrack) {
+            indices.push(self.index()?);
+            self.expect(Sym::RBrack)?;
+        }
+        self.expect(Sym::Assign)?;
+        let condition = if self.eat_kw("if") {
+            let c = self.label(true)?;
+            if !self.eat_kw("then") {
+                return Err(self.unexpected("'then'"));
+            }
+            Some(c)
+        } else {
+            None
+        };
+        let actions = self.label(true)?;
+        Ok(ProgressDef {
+            name,
+            pos,
+            indices,
+            condition,
+            actions,
+        })
     }
 
     fn flags(&mut self) -> Flags {
