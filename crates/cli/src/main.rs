@@ -1,8 +1,10 @@
 //! The `guarantor` command-line tool: loads models, runs a [`guarantor::Checker`], prints the
 //! verdict as text or one JSON object, and exits with a code scripts can rely on.
 //!
-//! Exit codes: 0 holds, 1 violated (or deadlock with `--deadlock`), 2 bad input or usage, 3 budget
-//! exceeded. clap already exits with 2 on usage errors, which is why bad input uses 2 as well.
+//! Exit codes: 0 holds, 1 violated or deadlocked (deadlocks are searched by default on FSP input,
+//! as LTSA's Check Safety, and with `--deadlock` on .aut input), 2 bad input or usage, or nothing to
+//! check (no property, no ERROR state, no deadlock search), 3 budget exceeded. clap already exits
+//! with 2 on usage errors, which is why bad input uses 2 as well.
 
 mod methods;
 mod output;
@@ -179,9 +181,14 @@ struct CheckArgs {
     /// Give up (exit code 3) after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
-    /// Also search for deadlocks (reachable states with no outgoing transition).
+    /// Also search for deadlocks (reachable states with no outgoing transition, not every
+    /// component terminated): the default for an FSP model (LTSA's Check Safety); .aut
+    /// components are checked against their properties alone unless this is given.
     #[arg(long)]
     deadlock: bool,
+    /// FSP: check the properties and ERROR states only, no deadlock search.
+    #[arg(long, conflicts_with = "deadlock")]
+    no_deadlock: bool,
     /// mono: the search order. bfs gives shortest counterexamples; dfs (as SPIN) stops at the
     /// first violation on its search path, far sooner when violations are deep, with a longer
     /// counterexample. Verdicts are the same.
@@ -333,9 +340,11 @@ fn print_warnings(system: &System) {
     }
 }
 
-fn load_fsp(path: &Path, target: Option<&str>) -> Result<System, Failure> {
+fn load_fsp(path: &Path, target: Option<&str>, quiet: bool) -> Result<System, Failure> {
     let system = model::load_fsp(path, target).map_err(input_error)?;
-    print_warnings(&system);
+    if !quiet {
+        print_warnings(&system);
+    }
     Ok(system)
 }
 
@@ -368,16 +377,30 @@ fn classify(e: CheckError) -> Failure {
     }
 }
 
-/// The checker of `check`'s inputs; the FSP warnings, for the JSON object, into `warnings`.
+/// Whether `check` searches for deadlocks: by default for an FSP model (LTSA's Check Safety),
+/// with `--deadlock` for .aut components; never with `--no-deadlock`.
+fn deadlock_search(args: &CheckArgs) -> bool {
+    !args.no_deadlock && (args.deadlock || fsp_check(args))
+}
+
+/// Whether `check`'s input is one FSP model.
+fn fsp_check(args: &CheckArgs) -> bool {
+    matches!(args.components.as_slice(), [one] if model::is_fsp_path(one))
+}
+
+/// The checker of `check`'s inputs; the FSP warnings, for the JSON object, into `warnings`, and
+/// the definitions the check does not cover (`progress P`, `assert A`) into `unchecked`.
 fn checker_of(
     args: &CheckArgs,
     config: &Config,
     warnings: &mut Vec<Value>,
+    unchecked: &mut Vec<String>,
 ) -> Result<Checker, Failure> {
     let mut checker = match fsp_input(&args.components)? {
         Some(path) => {
-            let system = load_fsp(path, args.target.as_deref())?;
+            let system = load_fsp(path, args.target.as_deref(), args.quiet)?;
             *warnings = output::warnings_json(&system.warnings);
+            *unchecked = system.unchecked.iter().map(ToString::to_string).collect();
             Checker::from_fsp(&system, config).map_err(classify)?
         }
         None => {
@@ -395,6 +418,20 @@ fn checker_of(
         checker = checker.property(display_name(path), load(path, args.lenient)?);
     }
     let checker = match args.method {
+        // Only deadlocks to look for: a compositional method would have no property to reason
+        // about, so the monolithic walk searches alone.
+        _ if args.method.name() != "mono"
+            && deadlock_search(args)
+            && !checker.has_safety_check() =>
+        {
+            if !args.quiet {
+                eprintln!(
+                    "note: no property and no ERROR state, only deadlocks to search: mono searches instead of {}",
+                    args.method.name()
+                );
+            }
+            checker.method(MethodKind::Monolithic)
+        }
         MethodChoice::Kind(kind) => {
             let method = methods::method_of(kind, args, &checker)?;
             checker.with_method(method)
@@ -406,8 +443,14 @@ fn checker_of(
     };
     // Only the monolithic walk looks for deadlocks itself (the others reason about traces and
     // would refuse the problem); run_check searches separately after any other method.
-    let in_walk = args.deadlock && args.method.name() == "mono";
+    let in_walk = deadlock_search(args) && deadlock_in_walk(args, &checker);
     Ok(checker.deadlock(in_walk).config(config.clone()))
+}
+
+/// Whether the deadlock search is the method's own walk: for mono, and for any method when
+/// there is nothing else to check (no property, no ERROR state), where [`checker_of`] runs mono.
+fn deadlock_in_walk(args: &CheckArgs, checker: &Checker) -> bool {
+    args.method.name() == "mono" || !checker.has_safety_check()
 }
 
 /// `guarantor check`: with `--format json`, a run that ends without a verdict prints its one
@@ -415,7 +458,7 @@ fn checker_of(
 fn check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let started = Instant::now();
     let mut warnings = Vec::new();
-    match run_check(args, &mut warnings) {
+    match run_check(args, &mut warnings, &mut Vec::new()) {
         Err(failure) if args.format == Format::Json => {
             let program = matches!(args.components.as_slice(), [one] if one.extension().is_some_and(|e| e == "gc"));
             let method = if program {
@@ -440,7 +483,11 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     }
 }
 
-fn run_check(args: &CheckArgs, warnings: &mut Vec<Value>) -> Result<ExitCode, Failure> {
+fn run_check(
+    args: &CheckArgs,
+    warnings: &mut Vec<Value>,
+    unchecked: &mut Vec<String>,
+) -> Result<ExitCode, Failure> {
     // One clock for the whole run: loading (FSP elaboration composes too) and checking share the
     // --timeout.
     let config = config_of(args)?.started();
@@ -462,7 +509,7 @@ fn run_check(args: &CheckArgs, warnings: &mut Vec<Value>) -> Result<ExitCode, Fa
             args.format == Format::Json,
         );
     }
-    let checker = checker_of(args, &config, warnings)?;
+    let checker = checker_of(args, &config, warnings, unchecked)?;
     let (config, progress) = Progress::start(config, args.method.name(), args.quiet);
     let checker = checker.config(config);
     let outcome = checker.check().map_err(classify);
@@ -475,8 +522,9 @@ fn run_check(args: &CheckArgs, warnings: &mut Vec<Value>) -> Result<ExitCode, Fa
     }
     // The monolithic walk looks for deadlocks itself; other methods (a portfolio's monolithic
     // member included: the portfolio's problem has no deadlock search) need a second walk.
-    let in_walk = args.method.name() == "mono";
-    let deadlock = if args.deadlock && outcome.verdict.is_holds() && !in_walk {
+    let searched = deadlock_search(args);
+    let in_walk = deadlock_in_walk(args, &checker);
+    let deadlock = if searched && outcome.verdict.is_holds() && !in_walk {
         checker.find_deadlock().map_err(classify)?
     } else {
         None
@@ -485,9 +533,10 @@ fn run_check(args: &CheckArgs, warnings: &mut Vec<Value>) -> Result<ExitCode, Fa
         Some(d) => outcome.with_deadlock(d),
         None => outcome,
     };
-    let code = Report::new(&outcome).exit_code();
+    let report = Report::new(&outcome).with_unchecked(unchecked);
+    let code = report.exit_code();
     if args.format == Format::Text {
-        print_report(&Report::new(&outcome));
+        print_report(&report);
         write_evidence(args, &checker, &outcome)?;
         return Ok(ExitCode::from(code));
     }
@@ -495,7 +544,10 @@ fn run_check(args: &CheckArgs, warnings: &mut Vec<Value>) -> Result<ExitCode, Fa
     // becomes the object's `error` (exit 2) beside the verdict.
     let written = write_evidence(args, &checker, &outcome);
     let certificate = args.certificate.as_deref().filter(|_| written.is_ok());
-    let mut v = output::check_json(&outcome, args.deadlock, warnings, certificate);
+    let mut v = output::check_json(&outcome, searched, warnings, certificate);
+    if fsp_check(args) {
+        v["not_checked"] = serde_json::json!(unchecked);
+    }
     let code = match written {
         Ok(()) => code,
         Err(Failure::Input(e) | Failure::Budget(e)) => {
@@ -539,7 +591,7 @@ fn run_assume(args: &AssumeArgs) -> Result<ExitCode, Failure> {
         )));
     };
     let config = Config::default();
-    let system = load_fsp(path, args.target.as_deref())?;
+    let system = load_fsp(path, args.target.as_deref(), false)?;
     let checker = Checker::from_fsp(&system, &config).map_err(classify)?;
     let component = component_index(&checker, &args.component)?;
     match args.method {
@@ -571,7 +623,7 @@ fn run_export(args: &ExportArgs) -> Result<ExitCode, Failure> {
     }
     let lts = match fsp_input(&args.inputs)? {
         Some(path) => {
-            let system = load_fsp(path, args.target.as_deref())?;
+            let system = load_fsp(path, args.target.as_deref(), false)?;
             model::compose_fsp(&system, &config).map_err(|e| classify(e.into()))?
         }
         None => {

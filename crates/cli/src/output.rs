@@ -2,7 +2,8 @@
 //!
 //! The JSON object of a verdict is the facade's serialisation of the [`Outcome`] (the `serde`
 //! feature: one schema for library users and scripts, docs/formats.md "JSON output (schema)")
-//! plus the fields only the command line knows: `warnings`, `deadlock` under `--deadlock`,
+//! plus the fields only the command line knows: `warnings`, `not_checked` (the model's `progress`
+//! and `assert` definitions the check did not cover), `deadlock` when deadlocks were searched,
 //! `certificate` with `--certificate`, and `error` when writing the evidence failed. A run that
 //! ends without a verdict prints one object too: `"verdict": "unknown"` with the `reason` for a
 //! budget, an `error` object for bad input. The fields `verdict`, `method`, `counterexample` and
@@ -29,6 +30,8 @@ pub(crate) struct Report {
     transitions: usize,
     seconds: f64,
     assumptions: Vec<AssumptionSummary>,
+    /// The model's definitions the check did not cover (`progress P`, `assert A`).
+    unchecked: Vec<String>,
 }
 
 /// A portfolio's notes, `"member: fate"`, as pairs.
@@ -54,7 +57,14 @@ impl Report {
             transitions: outcome.transitions,
             seconds: outcome.elapsed.as_secs_f64(),
             assumptions: outcome.assumptions.clone(),
+            unchecked: Vec::new(),
         }
+    }
+
+    /// This report, saying which of the model's definitions the check did not cover.
+    pub(crate) fn with_unchecked(mut self, unchecked: &[String]) -> Self {
+        self.unchecked = unchecked.to_vec();
+        self
     }
 
     /// 0 holds, 1 violated or deadlocked.
@@ -217,6 +227,9 @@ pub(crate) fn print_report(report: &Report) {
             print_trace("counterexample", trace);
         }
         _ => outln!("holds"),
+    }
+    if !report.unchecked.is_empty() {
+        outln!("not checked: {}", report.unchecked.join(", "));
     }
     for a in &report.assumptions {
         outln!(

@@ -86,6 +86,13 @@ pub enum CheckError {
     /// The checker was given no component.
     #[error("no component to check")]
     NoComponents,
+    /// Nothing can go wrong by construction: no property, no component with an `ERROR` state,
+    /// and no deadlock search. The check stops before any method runs (a learning method would
+    /// otherwise spend its whole budget proving `holds` of nothing).
+    #[error(
+        "nothing to check: no property, no ERROR state and no deadlock search (add a property, or search for deadlocks)"
+    )]
+    NothingToCheck,
     /// A component id that does not name one of the checker's components.
     #[error("no component {component} (the checker has {components})")]
     NoSuchComponent {
@@ -343,11 +350,31 @@ impl Checker {
         Ok(report.verdict.counterexample().cloned())
     }
 
+    /// Whether anything can be violated besides a deadlock: a property, or an `ERROR` state in a
+    /// component. Without either, only a deadlock search has something to find.
+    pub fn has_safety_check(&self) -> bool {
+        !self.properties.is_empty()
+            || self
+                .components
+                .iter()
+                .any(|(_, lts)| lts.error_state().is_some())
+    }
+
     /// Runs the method: the one given with [`Checker::with_method`], else the built-in one chosen
     /// with [`Checker::method`]. The timeout's clock starts here.
+    ///
+    /// # Errors
+    /// [`CheckError::NothingToCheck`] at once if nothing can go wrong by construction (no
+    /// property, no `ERROR` state) and the method searches no deadlock: [`Checker::deadlock`] is
+    /// off, or the method is a built-in compositional one.
     pub fn check(&self) -> Result<Outcome, CheckError> {
         if self.components.is_empty() {
             return Err(CheckError::NoComponents);
+        }
+        let searches_deadlock =
+            self.deadlock && (self.custom.is_some() || self.method == MethodKind::Monolithic);
+        if !searches_deadlock && !self.has_safety_check() {
+            return Err(CheckError::NothingToCheck);
         }
         let start = Instant::now();
         let config = self.config.started();

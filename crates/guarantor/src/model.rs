@@ -110,7 +110,22 @@ impl Checker {
     /// composes first (`minimal`, prioritised, or relabelled so that labels merge) are composed,
     /// finished and added as one component each. `config` bounds that composition and becomes
     /// the checker's [`Checker::config`] too (budgets given once apply to the whole check).
+    ///
+    /// A composite of properties alone is what LTSA composes too: the error forms of the
+    /// properties become the components (`property P = (a -> b -> P).` alone is violated by `b`).
     pub fn from_fsp(system: &System, config: &Config) -> Result<Checker, CheckError> {
+        let only_properties = system.nested.is_empty()
+            && !system.components.is_empty()
+            && system.components.iter().all(|c| c.is_property);
+        if only_properties {
+            let mut checker = Checker::new();
+            for c in &system.components {
+                checker = checker.component(c.name.clone(), error_lts(&c.lts)?);
+            }
+            return Ok(checker
+                .priority(system.priority.as_ref().map(priority_of))
+                .config(config.clone()));
+        }
         let mut checker = system.components.iter().fold(Checker::new(), |checker, c| {
             if c.is_property {
                 checker.property(c.name.clone(), c.lts.clone())
@@ -203,5 +218,25 @@ mod tests {
             matches!(err, CheckError::Model(ModelError::Fsp(_))),
             "{err}"
         );
+    }
+
+    /// LTSA composes a composite of properties alone (2 states, 4 transitions, ERROR reachable).
+    #[test]
+    fn a_composite_of_properties_alone_is_checked() {
+        let checker = Checker::from_fsp_str("property P = (a -> b -> P).\n", None).unwrap();
+        assert_eq!(checker.components().len(), 1);
+        let outcome = checker.check().unwrap();
+        let cex = outcome.verdict.counterexample().expect("violated");
+        assert_eq!(cex.trace, ["b"]);
+        assert_eq!(outcome.violated.as_deref(), Some("ERROR in P"));
+    }
+
+    /// With no property, no ERROR state and no deadlock search, there is nothing to check.
+    #[test]
+    fn nothing_to_check_stops_at_once() {
+        let checker = Checker::from_fsp_str("P = (a -> STOP).\n", None).unwrap();
+        assert!(matches!(checker.check(), Err(CheckError::NothingToCheck)));
+        let outcome = checker.deadlock(true).check().unwrap();
+        assert_eq!(outcome.violated.as_deref(), Some("deadlock"));
     }
 }

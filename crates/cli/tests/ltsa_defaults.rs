@@ -1,0 +1,140 @@
+//! Issue 16: LTSA's defaults on FSP input. `check` searches for deadlocks as well as property
+//! violations and ERROR states (LTSA's Check Safety), `--no-deadlock` turns it off, `.aut` input
+//! keeps properties only; a check with nothing to check stops at once with exit code 2 whatever the
+//! method; the verdict names the definitions it did not check.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use common::{assert_exit, guarantor};
+
+fn model(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("guarantor-ltsa-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A property that holds, and a deadlock after `c`.
+const DEADLOCKS: &str = "P = (a -> b -> P | c -> STOP).\nQ = (a -> b -> Q | c -> Q).\n\
+    property SAFE = (a -> b -> SAFE).\n||S = (P || Q || SAFE).\n";
+
+const METHODS: [&str; 7] = [
+    "mono",
+    "lstar",
+    "lstar-sym",
+    "lstar-nway",
+    "quotient",
+    "circ",
+    "auto",
+];
+
+#[test]
+fn fsp_check_reports_deadlocks_by_default_for_every_method() {
+    let path = model("deadlocks.lts", DEADLOCKS);
+    let path = path.to_str().unwrap();
+    for method in METHODS {
+        let out = guarantor(&["check", "-q", "--method", method, path]);
+        assert_exit(&out, 1);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.starts_with("deadlock\n"), "{method}: {stdout}");
+        assert!(stdout.contains("    c\n"), "{method}: {stdout}");
+        let out = guarantor(&["check", "-q", "--no-deadlock", "--method", method, path]);
+        assert_exit(&out, 0);
+    }
+}
+
+/// A safety violation (after `b`) shallower than the deadlock (after `a`, `c`) is reported by
+/// every method: the compositional ones search deadlocks only once the properties hold.
+#[test]
+fn a_violation_is_reported_before_a_deadlock() {
+    let path = model(
+        "both.lts",
+        "P = (b -> P | a -> c -> STOP).\nQ = (a -> Q | b -> Q | c -> Q).\n\
+         property SAFE = (a -> b -> SAFE).\n||S = (P || Q || SAFE).\n",
+    );
+    for method in METHODS {
+        let out = guarantor(&["check", "-q", "--method", method, path.to_str().unwrap()]);
+        assert_exit(&out, 1);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.starts_with("violated: property SAFE"),
+            "{method}: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn aut_input_checks_properties_alone_unless_asked() {
+    let dir = model("stop.aut", "des (0, 1, 2)\n(0, \"a\", 1)\n");
+    let prop = model("any.aut", "des (0, 1, 1)\n(0, \"a\", 0)\n");
+    let (dir, prop) = (dir.to_str().unwrap(), prop.to_str().unwrap());
+    assert_exit(&guarantor(&["check", "-q", "-p", prop, dir]), 0);
+    assert_exit(
+        &guarantor(&["check", "-q", "--deadlock", "-p", prop, dir]),
+        1,
+    );
+}
+
+#[test]
+fn nothing_to_check_stops_at_once_with_exit_2() {
+    let path = model(
+        "nothing.lts",
+        "P = (a -> P | b -> P).\nQ = (a -> Q).\n||S = (P || Q).\n",
+    );
+    let path = path.to_str().unwrap();
+    for method in METHODS {
+        let start = Instant::now();
+        let out = guarantor(&["check", "--no-deadlock", "--method", method, path]);
+        assert_exit(&out, 2);
+        assert!(start.elapsed() < Duration::from_secs(5), "{method}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("nothing to check"), "{method}: {stderr}");
+        // With the default deadlock search there is something to check: mono's walk does it.
+        let out = guarantor(&["check", "-q", "--method", method, path]);
+        assert_exit(&out, 0);
+    }
+    let aut = model("loop.aut", "des (0, 1, 1)\n(0, \"a\", 0)\n");
+    let out = guarantor(&["check", aut.to_str().unwrap()]);
+    assert_exit(&out, 2);
+}
+
+#[test]
+fn the_verdict_names_what_it_did_not_check() {
+    let path = model(
+        "unchecked.lts",
+        "P = (a -> b -> P).\nfluent F = <a, b>\nassert X = []F\n||S = (P).\n",
+    );
+    let out = guarantor(&["check", "-q", path.to_str().unwrap()]);
+    assert_exit(&out, 0);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("not checked: fluent F, assert X"),
+        "{stdout}"
+    );
+    let out = guarantor(&["check", "-q", "--format", "json", path.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["not_checked"],
+        serde_json::json!(["fluent F", "assert X"])
+    );
+    assert_eq!(v["verdict"], "holds");
+}
+
+/// `-q` silences the warnings too.
+#[test]
+fn quiet_silences_warnings() {
+    let path = model("warn.lts", "P = (a -> P).\nassert X = []a\n||S = (P).\n");
+    let loud = guarantor(&["check", path.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&loud.stderr).contains("warning"));
+    let quiet = guarantor(&["check", "-q", path.to_str().unwrap()]);
+    assert_exit(&quiet, 0);
+    assert!(
+        quiet.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&quiet.stderr)
+    );
+}
