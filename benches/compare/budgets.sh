@@ -46,7 +46,7 @@ for case in "${CASES[@]}"; do
     for method in "${METHODS[@]}"; do
         set +e
         /usr/bin/time -f "%e %M" -o "$WORK/time" timeout -s KILL "$HARD" "$GUARANTOR" check \
-            --quiet --timeout "$TIMEOUT" --max-states "$MAX_STATES" --target "$target" \
+            --quiet --no-deadlock --timeout "$TIMEOUT" --max-states "$MAX_STATES" --target "$target" \
             --method "$method" "$WORK/m.lts" > /dev/null 2>&1
         rc=$?
         set -e

@@ -58,7 +58,7 @@ run() {
     if [ -n "${GAVE_UP[$fam/$target/$key]:-}" ]; then CELL="—|—|—|skip|—"; return; fi
     local out rc secs
     set +e
-    out=$(/usr/bin/time -f "%e %U %S" -o "$WORK/time" "$GUARANTOR" check "$WORK/m.lts" --target "$target" --format json \
+    out=$(/usr/bin/time -f "%e %U %S" -o "$WORK/time" "$GUARANTOR" check "$WORK/m.lts" --target "$target" --format json --no-deadlock \
         --timeout "$TIMEOUT" "$@" 2>"$WORK/err")
     rc=$?
     set -e

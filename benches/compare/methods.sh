@@ -55,7 +55,8 @@ print(j.get("verdict", "?"), j.get("states", ""), sizes or "-")' <<< "$1"
 run_one() {
     local model="$WORK/m.lts" flags=() out rc secs kb verdict largest sizes
     generate "$1" "$4" "$model"
-    [ "$3" = deadlock ] && flags+=(--deadlock)
+    # FSP check searches deadlocks by default (LTSA): the safety variants measure safety alone.
+    if [ "$3" = deadlock ]; then flags+=(--deadlock); else flags+=(--no-deadlock); fi
     set +e
     # A hard limit as well, in case a method overruns its --timeout: killed runs count as budget.
     out=$(timed "$WORK/time" timeout -s KILL "$HARD" "$GUARANTOR" check "$model" --target "$2" --method "$5" --format json \

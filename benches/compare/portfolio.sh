@@ -47,7 +47,7 @@ run() {
     generate "$1" "$3" "$model"
     local target=$2; shift 3
     set +e
-    out=$(/usr/bin/time -f "%e" -o "$WORK/time" timeout "$HARD" "$GUARANTOR" check --quiet \
+    out=$(/usr/bin/time -f "%e" -o "$WORK/time" timeout "$HARD" "$GUARANTOR" check --quiet --no-deadlock \
         --format json --timeout "$TIMEOUT" --max-states "$MAX_STATES" --target "$target" \
         "$@" "$model" 2>/dev/null)
     rc=$?

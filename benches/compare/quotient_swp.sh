@@ -47,7 +47,7 @@ cli() {
                     all-no-hand-over) args+=(--split-all --no-exact-fallback) ;;
                 esac
                 local out
-                out=$("$GUARANTOR" check "$MODEL" --target "SYS_$t" --format json -q "${args[@]}" || true)
+                out=$("$GUARANTOR" check "$MODEL" --target "SYS_$t" --format json -q --no-deadlock "${args[@]}" || true)
                 seconds[$t.$m]+="$(json_field "$out" seconds) "
                 last[$t.$m]=$out
             done

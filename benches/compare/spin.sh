@@ -56,7 +56,8 @@ case $VSEARCH in bfs|dfs) ;; *) echo "--violated-search: bfs or dfs" >&2; exit 2
 ours() {
     local model="$WORK/m.lts" flags=() out rc
     generate "$1" "$4" "$model"
-    [ "$3" = deadlock ] && flags+=(--deadlock)
+    # FSP check searches deadlocks by default (LTSA): the safety variants measure safety alone.
+    if [ "$3" = deadlock ]; then flags+=(--deadlock); else flags+=(--no-deadlock); fi
     O_SEARCH=bfs
     [ "$3" = violated ] && O_SEARCH=$VSEARCH
     flags+=(--search "$O_SEARCH")
