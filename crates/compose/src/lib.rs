@@ -18,6 +18,8 @@
 //!   states), breadth first or depth first ([`SearchOrder`]), under an optional action [`Priority`] ([`Product::with_priority`](product::Product::with_priority),
 //!   [`compose_with_priority`]).
 //! - [`ag`]: the triple `<A> M <P>` and the circular premise `M |= A > P` of Elkader et al.
+//! - [`check_progress`]: LTSA's progress check under fair choice — a terminal strongly connected
+//!   component analysis of the product (iterative Tarjan), default or declared progress tests.
 //! - [`replay`]: confirms that a counterexample is a run of the system and that it violates.
 //! - [`method`]: the [`Method`] trait every verification method implements, the [`Problem`] it
 //!   decides (typed component and property ids, names) and the [`MethodReport`] it returns;
@@ -112,6 +114,7 @@ pub mod monitor;
 mod moves;
 pub mod priority;
 pub mod product;
+pub mod progress;
 pub mod replay;
 pub mod safety;
 mod stats;
@@ -132,6 +135,10 @@ pub use error_lts::error_lts;
 pub use method::{Method, MethodError, MethodReport, Monolithic, Problem};
 pub use monitor::{Monitor, MonitorSnapshot};
 pub use priority::Priority;
+pub use progress::{
+    ProgressOptions, ProgressReport, ProgressTest, ProgressVerdict, ProgressViolation,
+    check_progress,
+};
 pub use safety::{SafetyReport, Stats, check_safety, find_deadlock, find_deadlock_with};
 pub use system::{SearchOrder, SystemOptions, check_system};
 pub use verdict::{Assumption, Certificate, Counterexample, Verdict, Violation};
