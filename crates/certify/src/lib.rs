@@ -16,7 +16,9 @@
 //! - [`fingerprint`]: the canonical form of an LTS and its FNV-1a hash;
 //! - [`model`]: the user's components and properties, by name;
 //! - [`mod@check`]: the checker;
-//! - [`report`]: what the checker returns.
+//! - [`report`]: what the checker returns;
+//! - [`skeleton`]: proof skeletons, the short file a user writes by hand (the rule and its
+//!   assumptions by source), which the `guarantor` facade expands into a certificate.
 //!
 //! ## Example
 //! ```
@@ -42,6 +44,7 @@ pub mod format;
 mod machine;
 pub mod model;
 pub mod report;
+pub mod skeleton;
 
 pub use check::{check, check_json};
 pub use format::Certificate;

@@ -21,6 +21,8 @@ pub(crate) const MAX_DEPTH: usize = 100;
 const MAX_EXPR_DEPTH: usize = 32;
 /// How many operators one chain (`1+1+...`) may have: evaluation recurses along the chain.
 const MAX_CHAIN: usize = 1000;
+/// The precedence level of `+` and `-` in [`Parser::binary`]: where LTSA's simple expressions start.
+const ADDITIVE: usize = 7;
 
 /// Everything a file defines, in source order per kind.
 #[derive(Debug, Default)]
@@ -228,16 +230,18 @@ impl Parser<'_> {
         if self.eat_kw("const") {
             let (name, _) = self.upper("a constant name")?;
             self.expect(Sym::Assign)?;
-            let e = self.expr()?;
+            let e = self.simple_expr()?;
+            self.not_arithmetic("constant")?;
             self.out.consts.push((ConstDef::Const(name, e), pos));
             return Ok(());
         }
         if self.eat_kw("range") {
             let (name, _) = self.upper("a range name")?;
             self.expect(Sym::Assign)?;
-            let lo = self.expr()?;
+            let lo = self.simple_expr()?;
             self.expect(Sym::DotDot)?;
-            let hi = self.expr()?;
+            let hi = self.simple_expr()?;
+            self.not_arithmetic("range bound")?;
             self.out.consts.push((ConstDef::Range(name, lo, hi), pos));
             return Ok(());
         }
@@ -315,6 +319,39 @@ impl Parser<'_> {
             condition,
             actions,
         })
+    }
+
+    /// After a `const` or `range` value: an operator LTSA does not allow there (comparison,
+    /// shift, logic, `?:`) is an error naming the rule, not a confusing one at the next token.
+    fn not_arithmetic(&self, what: &str) -> Result<(), RawError> {
+        let Tok::Sym(sym) = self.tok() else {
+            return Ok(());
+        };
+        let refused = matches!(
+            sym,
+            Sym::AndAnd
+                | Sym::EqEq
+                | Sym::NotEq
+                | Sym::Lt
+                | Sym::Le
+                | Sym::Gt
+                | Sym::Ge
+                | Sym::Shl
+                | Sym::Shr
+                | Sym::Amp
+                | Sym::Caret
+                | Sym::Question
+        );
+        if refused {
+            return Err(RawError::syntax(
+                format!(
+                    "a {what} is arithmetic only (+ - * / %), as in LTSA: '{}' is not allowed here",
+                    sym_text(*sym)
+                ),
+                self.pos(),
+            ));
+        }
+        Ok(())
     }
 
     fn flags(&mut self) -> Flags {
@@ -608,6 +645,13 @@ impl Parser<'_> {
 
     fn label_inner(&mut self, in_set: bool) -> Result<Label, RawError> {
         let pos = self.pos();
+        if self.is_kw("tau") {
+            // LTSA's rule: tau is the internal action, never written.
+            return Err(RawError::syntax(
+                "'tau' cannot be used as an action label",
+                pos,
+            ));
+        }
         let mut segs = vec![self.label_element(in_set)?];
         loop {
             if self.is(Sym::Dot) && self.label_element_follows(in_set) {
@@ -918,6 +962,19 @@ impl Parser<'_> {
     // ---- expressions ----
 
     pub(crate) fn expr(&mut self) -> Result<Expr, RawError> {
+        self.expr_at(0)
+    }
+
+    /// LTSA's simple expression: arithmetic only (`+ - * / %`, unary minus, parentheses), as a
+    /// `const` or `range` definition takes it. `const N = 3` followed by `||S = ...` ends at `3`,
+    /// and `const N = 3 < 4` is an error at `<`.
+    fn simple_expr(&mut self) -> Result<Expr, RawError> {
+        self.expr_at(ADDITIVE)
+    }
+
+    /// An expression whose loosest operator is at precedence `level` of [`Self::binary`] (0:
+    /// the conditional `?:` and every operator).
+    fn expr_at(&mut self, level: usize) -> Result<Expr, RawError> {
         self.enter()?;
         self.expr_depth += 1;
         if self.expr_depth > MAX_EXPR_DEPTH {
@@ -928,7 +985,11 @@ impl Parser<'_> {
                 self.pos(),
             ));
         }
-        let e = self.cond_expr();
+        let e = if level == 0 {
+            self.cond_expr()
+        } else {
+            self.binary(level)
+        };
         self.expr_depth -= 1;
         self.leave();
         e

@@ -2,8 +2,33 @@
 //! figure (states and transitions as LTSA's Compile/Compose reports them, its verdict, or the
 //! gist of its error message).
 
+mod common;
+
+use common::{NONE, VIOLATION, compose_outcome};
+
 fn parse(src: &str) -> guarantor_fsp::Model {
     guarantor_fsp::parse(src, "t.lts").unwrap()
+}
+
+/// LTSA's figure for `target`: (states, transitions, verdict).
+fn figure(src: &str, target: &str) -> (usize, usize, String) {
+    let sys = parse(src).elaborate(target).unwrap();
+    let o = compose_outcome(&sys);
+    (o.states, o.transitions, o.verdict)
+}
+
+fn error_of(src: &str, target: Option<&str>) -> String {
+    let result = guarantor_fsp::parse(src, "t.lts").and_then(|m| {
+        let target = target
+            .map(str::to_owned)
+            .or_else(|| m.default_target().map(str::to_owned))
+            .unwrap();
+        m.elaborate(&target)
+    });
+    match result {
+        Ok(_) => panic!("{src:?} was accepted"),
+        Err(e) => e.to_string(),
+    }
 }
 
 /// `progress`, `assert`, `fluent` (and the other definitions LTSA checks but we do not) are
@@ -18,4 +43,41 @@ fn unchecked_definitions_are_listed() {
     let sys = model.elaborate("S").unwrap();
     assert_eq!(sys.unchecked.len(), 3);
     assert_eq!(sys.unchecked[1].location.line, 3);
+}
+
+/// Departure 1: LTSA reads a `const` or `range` value as arithmetic only, so `3 || S` is not one
+/// expression: the file parses (1 state, 1 transition, no deadlock), and `const N = 3 < 4` is an
+/// error at `<`.
+#[test]
+fn const_values_are_arithmetic_only() {
+    let src = "P = (a -> P).\nconst N = 3\n||S = (P).\n";
+    assert_eq!(figure(src, "S"), (1, 1, NONE.to_owned()));
+    let src = "P = (a[i:0..N] -> P).\nconst N = 2 * (1 + 1) - 6 / 3 % 2\n||S = (P).\n";
+    assert_eq!(figure(src, "S").0, 1);
+    assert_eq!(figure(src, "S").1, 5);
+    let src = "range R = 0..1 + 1\nP = (a[i:R] -> P).\n";
+    assert_eq!(figure(src, "P"), (1, 3, NONE.to_owned()));
+    let err = error_of("const N = 3 < 4\nP = (a -> P).\n", Some("P"));
+    assert!(err.starts_with("t.lts:1:13: error:"), "{err}");
+}
+
+/// Departure 5: LTSA refuses `tau` written as an action: "'tau' cannot be used as an action
+/// label", at the label.
+#[test]
+fn tau_is_not_an_action_label() {
+    let err = error_of("P = (a -> tau -> P).\n", None);
+    assert!(
+        err.starts_with("t.lts:1:11: error: 'tau' cannot be used as an action label"),
+        "{err}"
+    );
+    let err = error_of("P = (a -> P) \\ {tau}.\n", None);
+    assert!(err.contains("'tau' cannot be used"), "{err}");
+}
+
+/// Departure 4: a composite holding only properties is composed as LTSA does: the property's
+/// error form, 2 states and 4 transitions, ERROR reachable.
+#[test]
+fn a_composite_of_properties_alone() {
+    let src = "property P = (a -> b -> P).\n||S = (P).\n";
+    assert_eq!(figure(src, "S"), (2, 4, VIOLATION.to_owned()));
 }
