@@ -286,13 +286,28 @@ impl<'a> Compiler<'a, '_> {
                 args,
                 pos,
             } => {
-                if args.is_none() && self.def.locals.iter().any(|l| &l.name == name) {
+                if args.is_none() {
                     let env = self.env(binds);
                     let vals = indices
                         .iter()
                         .map(|e| env.eval(e))
                         .collect::<Result<Vec<_>, _>>()?;
-                    return self.state_for_key(&instance_key(name, &vals), *pos, depth + 1);
+                    let key = instance_key(name, &vals);
+                    if self.def.locals.iter().any(|l| &l.name == name) {
+                        return self.state_for_key(&key, *pos, depth + 1);
+                    }
+                    // LTSA's rule: a process body names only its own local processes (another
+                    // process is reached by sequential composition, P;Q); anything else is ERROR.
+                    let hint = if self.ctx.process(name).is_some() {
+                        format!(
+                            " ('{name}' is another process: a body names only its own local processes; compose them with ||, or write {name};... for sequential composition)"
+                        )
+                    } else {
+                        String::new()
+                    };
+                    self.ctx
+                        .warn(format!("{key} defined to be ERROR{hint}"), *pos);
+                    return self.error_state(*pos);
                 }
                 let cont = self.end_state(*pos)?;
                 self.embed(term, binds, cont, None)
@@ -309,7 +324,18 @@ impl<'a> Compiler<'a, '_> {
                     None => None,
                 };
                 let (last, firsts) = parts.split_last().expect("a sequence has parts");
-                let mut cont = self.resolve(last, binds, depth + 1, None)?;
+                let mut cont = match last {
+                    // The last part may be another process too (`P = Q;R`): embedded, ending in END.
+                    Term::Ref { name, args, .. }
+                        if args.is_none()
+                            && !self.def.locals.iter().any(|l| &l.name == name)
+                            && self.ctx.process(name).is_some() =>
+                    {
+                        let end = self.end_state(*pos)?;
+                        self.embed(last, binds, end, None)?
+                    }
+                    _ => self.resolve(last, binds, depth + 1, None)?,
+                };
                 for (i, part) in firsts.iter().enumerate().rev() {
                     cont = self.embed(part, binds, cont, if i == 0 { first } else { None })?;
                 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{NONE, VIOLATION, compose_outcome};
+use common::{DEADLOCK, NONE, VIOLATION, compose_outcome};
 
 fn parse(src: &str) -> guarantor_fsp::Model {
     guarantor_fsp::parse(src, "t.lts").unwrap()
@@ -80,4 +80,36 @@ fn tau_is_not_an_action_label() {
 fn a_composite_of_properties_alone() {
     let src = "property P = (a -> b -> P).\n||S = (P).\n";
     assert_eq!(figure(src, "S"), (2, 4, VIOLATION.to_owned()));
+}
+
+/// Departure 2: a process body names only its own local processes. `-> Q` with `Q` another
+/// top-level process is ERROR with LTSA's warning "Q defined to be ERROR" (1 state, 1 transition,
+/// ERROR reachable), not Q inlined (3 states, deadlock); so is an undefined indexed local name
+/// (`-> PX[i-1]` with no local `PX`). Sequential composition still names other processes.
+#[test]
+fn a_body_naming_another_process_is_error() {
+    let src = "P = (a -> Q).\nQ = (b -> STOP).\n||S = (P).\n";
+    assert_eq!(figure(src, "S"), (1, 1, VIOLATION.to_owned()));
+    let sys = parse(src).elaborate("S").unwrap();
+    let w = sys.warnings[0].to_string();
+    assert!(
+        w.starts_with("t.lts:1:11: warning: Q defined to be ERROR"),
+        "{w}"
+    );
+    assert!(w.contains("'Q' is another process"), "{w}");
+
+    let src = "P = P[2],\nP[i:0..2] = (a -> PX[i-1]).\n";
+    assert_eq!(figure(src, "P"), (1, 1, VIOLATION.to_owned()));
+    let sys = parse(src).elaborate("P").unwrap();
+    assert!(
+        sys.warnings[0]
+            .message
+            .starts_with("PX.1 defined to be ERROR"),
+        "{}",
+        sys.warnings[0]
+    );
+
+    // P;Q and P = Q;R still embed the other processes.
+    let src = "Q = (b -> END).\nR = (c -> STOP).\nP = Q;R.\n";
+    assert_eq!(figure(src, "P"), (3, 2, DEADLOCK.to_owned()));
 }

@@ -124,13 +124,11 @@ impl Checker {
     /// [`CertificateError::Priority`] for a `holds` under action priority,
     /// [`CertificateError::Shape`] if a method's assumptions do not fit its rule.
     pub fn certificate(&self, outcome: &Outcome) -> Result<Certificate, CertificateError> {
-        let problem = self.problem();
-        let model = self.certify_model();
-        let (fingerprint, print) = model_print(&model);
         match &outcome.verdict {
             Verdict::Violated(cex) => {
+                let (fingerprint, print) = model_print(&self.certify_model());
                 let rule = rule_of(&outcome.method).unwrap_or(Rule::Mono);
-                let cex = run_of(&problem, cex)?;
+                let cex = run_of(&self.problem(), cex)?;
                 Ok(
                     Certificate::new(VerdictKind::Violated, rule, fingerprint, print)
                         .with_counterexample(cex),
@@ -142,30 +140,61 @@ impl Checker {
                         method: outcome.method.clone(),
                     });
                 };
-                if problem.priority().is_some() {
-                    return Err(CertificateError::Priority);
-                }
-                let base = Certificate::new(VerdictKind::Holds, rule, fingerprint, print);
-                let build = Build {
-                    problem: &problem,
-                    method: &outcome.method,
-                };
-                if cert.assumptions.is_empty() {
-                    let mut mono = base.with_premise(Premise::Monolithic);
-                    mono.rule = Rule::Mono;
-                    return Ok(mono);
-                }
-                match rule {
-                    Rule::Asym | Rule::AsymN | Rule::Weakest => {
-                        build.chain(base, &cert.assumptions)
-                    }
-                    Rule::Sym => build.sym(base, &cert.assumptions),
-                    Rule::Circ => build.circ(base, &cert.assumptions),
-                    Rule::Quotient => build.quotient(base, &cert.assumptions),
-                    _ => Err(build.shape(rule, "a method of rule mono returned assumptions")),
-                }
+                self.holds_certificate(rule, &cert.assumptions, &outcome.method)
             }
             _ => Err(CertificateError::Run("an unknown verdict".to_owned())),
+        }
+    }
+
+    /// The `holds` certificate of `rule` with these assumptions, its premises derived as for a
+    /// method of that rule (see the [module docs](self)): for `asym`, `<A> rest <P..>` and
+    /// `<true> group <A>` where `group` is what `A` stands for; for `asym-n` and `weakest` the
+    /// chain, each assumption standing for part of the previous one's components; for `sym` one
+    /// assumption per component; for `circ` one guarantee per component (or group, or none for
+    /// `env`); for `quotient` one quotient with its classes. No assumptions give a `mono`
+    /// certificate. This is how a proof skeleton written by hand becomes a certificate
+    /// ([`crate::skeleton`]); [`Checker::verify`] then says whether it proves the verdict.
+    ///
+    /// # Errors
+    /// [`CertificateError::Priority`] for a system with action priority,
+    /// [`CertificateError::Shape`] if the assumptions do not fit the rule (an assumption of
+    /// `asym` standing for every component, a `sym` assumption for several, ...).
+    pub fn certificate_from_assumptions(
+        &self,
+        rule: Rule,
+        assumptions: &[Assumption],
+    ) -> Result<Certificate, CertificateError> {
+        self.holds_certificate(rule, assumptions, "the given assumptions")
+    }
+
+    /// [`Checker::certificate_from_assumptions`], naming `method` in shape errors.
+    pub(crate) fn holds_certificate(
+        &self,
+        rule: Rule,
+        assumptions: &[Assumption],
+        method: &str,
+    ) -> Result<Certificate, CertificateError> {
+        let problem = self.problem();
+        if problem.priority().is_some() {
+            return Err(CertificateError::Priority);
+        }
+        let (fingerprint, print) = model_print(&self.certify_model());
+        let base = Certificate::new(VerdictKind::Holds, rule, fingerprint, print);
+        let build = Build {
+            problem: &problem,
+            method,
+        };
+        if assumptions.is_empty() {
+            let mut mono = base.with_premise(Premise::Monolithic);
+            mono.rule = Rule::Mono;
+            return Ok(mono);
+        }
+        match rule {
+            Rule::Asym | Rule::AsymN | Rule::Weakest => build.chain(base, assumptions),
+            Rule::Sym => build.sym(base, assumptions),
+            Rule::Circ => build.circ(base, assumptions),
+            Rule::Quotient => build.quotient(base, assumptions),
+            _ => Err(build.shape(rule, "a rule without assumptions was given some")),
         }
     }
 

@@ -238,7 +238,10 @@
 //! [`Checker::certificate`] turns any built-in method's verdict into a certificate of
 //! [`certify`] (the rule, its premises and the assumptions, or the counterexample as a run) and
 //! [`Checker::verify`] re-checks it with that crate's independent checker; module
-//! [`mod@certificate`] says what each method's certificate contains. Single premises can also be
+//! [`mod@certificate`] says what each method's certificate contains. Assumptions written by hand
+//! become a certificate the same way: [`Checker::certificate_from_assumptions`] with the rule, or
+//! a proof skeleton file (the rule and where each assumption is) with
+//! [`Checker::skeleton_certificate`] ([`mod@skeleton`]). Single premises can also be
 //! checked with [`compose::check_triple`] (rule ASYM), [`compose::check_circular_premise`]
 //! (`circ`) or [`quotient::check_homomorphism`] (`quotient`, with the classes from
 //! [`Checker::quotient_assumption`]).
@@ -348,6 +351,7 @@ pub mod model;
 pub mod portfolio;
 pub mod program;
 pub mod registry;
+pub mod skeleton;
 
 pub use assume::ComponentAssumption;
 pub use certificate::CertificateError;
