@@ -47,9 +47,11 @@ enum Command {
     /// Prints an assumption about the rest of the system under which one component satisfies
     /// the properties: the weakest one (learned) or its quotient.
     Assume(AssumeArgs),
-    /// Re-checks a certificate (`check --certificate`) against the model the inputs give: exit 0
-    /// valid, 1 invalid (the failing premise and its counterexample), 2 bad input (unreadable,
-    /// wrong format or version, or a certificate for another model).
+    /// Re-checks a certificate (`check --certificate`), or a proof skeleton written by hand
+    /// (`--skeleton`: the rule and each assumption's .aut file or FSP process), against the model
+    /// the inputs give: exit 0 valid, 1 invalid (the failing premise and its counterexample), 2
+    /// bad input (unreadable, wrong format or version, a certificate for another model, an
+    /// assumption that does not load).
     Verify(verify::VerifyArgs),
 }
 

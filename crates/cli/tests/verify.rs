@@ -1,5 +1,6 @@
 //! `guarantor check --certificate` / `--emit-assumptions` and `guarantor verify`: one test per exit
-//! code of `verify` (0 valid, 1 invalid, 2 bad input: unreadable, wrong version, another model).
+//! code of `verify` (0 valid, 1 invalid, 2 bad input: unreadable, wrong version, another model),
+//! for certificates and for hand-written proof skeletons (`verify --skeleton`, examples/skeleton).
 
 mod common;
 
@@ -149,4 +150,130 @@ fn emit_assumptions_writes_each_assumption_as_aut() {
     assert_exit(&guarantor(&args), 0);
     let text = std::fs::read_to_string(out_dir.join("0-Output.aut")).unwrap();
     assert!(text.starts_with("des (0, "), "{text}");
+}
+
+fn verify_skeleton(file: &str, inputs: &[&str]) -> Output {
+    let mut args = vec!["verify", "--skeleton", file];
+    args.extend_from_slice(inputs);
+    guarantor(&args)
+}
+
+#[test]
+fn verify_skeleton_exits_zero_for_the_papers_assumption() {
+    // A2 as an .aut file, as an FSP process of a file of its own, and beside the FSP model.
+    for (skeleton, inputs) in [
+        ("examples/skeleton/asym.json", &MODEL[..]),
+        ("examples/skeleton/asym-fsp.json", &MODEL[..]),
+        (
+            "examples/skeleton/order.json",
+            &["examples/skeleton/order.lts"][..],
+        ),
+    ] {
+        let out = verify_skeleton(skeleton, inputs);
+        assert_exit(&out, 0);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("premise 1: <true> O"), "{stdout}");
+        assert!(
+            stdout.contains("valid: holds skeleton, rule asym, 2 premises checked"),
+            "{stdout}"
+        );
+    }
+    // The certificate it expands to verifies on its own.
+    let dir = scratch("skeleton-valid");
+    let file = dir.join("expanded.json");
+    let mut args = vec![
+        "verify",
+        "--skeleton",
+        "examples/skeleton/asym.json",
+        "--write-certificate",
+        file.to_str().unwrap(),
+    ];
+    args.extend_from_slice(&MODEL);
+    assert_exit(&guarantor(&args), 0);
+    assert_exit(&verify(&file, &MODEL), 0);
+}
+
+#[test]
+fn verify_skeleton_exits_one_for_a_wrong_assumption_and_names_the_premise() {
+    // The paper's first conjecture A1: too weak for <A1> Input <Order>.
+    let out = verify_skeleton("examples/skeleton/asym-a1.json", &MODEL);
+    assert_exit(&out, 1);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("premise 0: <A0> Input <Order>"), "{stdout}");
+    assert!(
+        stdout.contains("invalid: premise 0 (triple): property \"Order\" is violated"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("(trace: input, send, ack, input)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn verify_skeleton_exits_two_for_bad_input_and_says_where() {
+    let dir = scratch("skeleton-bad");
+    let a2 = root().join("examples/skeleton/A2.aut");
+    let a2_lts = root().join("examples/skeleton/A2.lts");
+    let cases = [
+        // A missing .aut file: its path.
+        (
+            "missing.json",
+            r#"{"rule": "asym", "assumptions": [{"components": ["Output"], "aut": "Missing.aut"}]}"#
+                .to_owned(),
+            "missing.json: assumption 0: cannot read ",
+        ),
+        // A process the file does not define: where the skeleton names it.
+        (
+            "process.json",
+            format!(
+                "{{\"rule\": \"asym\",\n \"assumptions\": [{{\"components\": [\"Output\"], \
+                 \"process\": \"A3\", \"fsp\": {:?}}}]}}",
+                a2_lts.display()
+            ),
+            "process.json:2:56: assumption 0: no process \"A3\"",
+        ),
+        // An unknown rule: the JSON's line and column.
+        (
+            "rule.json",
+            format!(
+                "{{\n  \"rule\": \"assym\",\n  \"assumptions\": [{{\"components\": [\"Output\"], \
+                 \"aut\": {:?}}}]\n}}",
+                a2.display()
+            ),
+            "rule.json:2:17: unknown variant `assym`",
+        ),
+        // An unknown component.
+        (
+            "component.json",
+            format!(
+                r#"{{"rule": "asym", "assumptions": [{{"components": ["Outptu"], "aut": {:?}}}]}}"#,
+                a2.display()
+            ),
+            "no component \"Outptu\" (components: Input, Output)",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = verify_skeleton(path.to_str().unwrap(), &MODEL);
+        assert_exit(&out, 2);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{name}: {stderr}");
+    }
+    // A malformed .aut file: its own line and column.
+    std::fs::write(dir.join("bad.aut"), "des (0, 1, 2)\n(0, send 1)\n").unwrap();
+    let path = dir.join("aut.json");
+    std::fs::write(
+        &path,
+        r#"{"rule": "asym", "assumptions": [{"components": ["Output"], "aut": "bad.aut"}]}"#,
+    )
+    .unwrap();
+    let out = verify_skeleton(path.to_str().unwrap(), &MODEL);
+    assert_exit(&out, 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad.aut:2:11: error: expected ','"),
+        "{stderr}"
+    );
 }
