@@ -34,8 +34,8 @@ const MAX_STATES: u64 = 1 << 26;
 ///
 /// # Errors
 /// [`CertifyError`] when the certificate or the model cannot be interpreted: another format or
-/// version, a model with two parts of one name or a nondeterministic property, or a rule version 1
-/// cannot check (`program`).
+/// version, a model with two parts of one name or a nondeterministic property, or a `holds` of
+/// rule `program` (checked against its program by [`crate::program::check_program`]).
 pub fn check(certificate: &Certificate, model: &Model) -> Result<Report, CertifyError> {
     if certificate.format != FORMAT {
         return Err(CertifyError::Format {
@@ -50,6 +50,7 @@ pub fn check(certificate: &Certificate, model: &Model) -> Result<Report, Certify
     if certificate.rule == Rule::Program && certificate.verdict == VerdictKind::Holds {
         return Err(CertifyError::Unsupported {
             rule: Rule::Program.name().to_owned(),
+            against: "an LTS model".to_owned(),
         });
     }
     validate_model(model)?;
@@ -64,6 +65,8 @@ pub fn check(certificate: &Certificate, model: &Model) -> Result<Report, Certify
         outcome,
         premises_checked: checker.premises_checked,
         states: checker.states,
+        obligations: 0,
+        backend: None,
     })
 }
 

@@ -68,6 +68,10 @@ pub struct Certificate {
     /// For a `violated` certificate: the run that violates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counterexample: Option<Counterexample>,
+    /// For rule `program`: the predicates, the abstract system, the abstraction's proof
+    /// obligations and the certificate of the abstract system's check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program: Option<Box<ProgramEvidence>>,
 }
 
 impl Certificate {
@@ -86,6 +90,7 @@ impl Certificate {
             assumptions: Vec::new(),
             premises: Vec::new(),
             counterexample: None,
+            program: None,
         }
     }
 
@@ -114,6 +119,13 @@ impl Certificate {
     #[must_use]
     pub fn with_counterexample(mut self, c: Counterexample) -> Self {
         self.counterexample = Some(c);
+        self
+    }
+
+    /// Sets the program evidence (for rule `program`).
+    #[must_use]
+    pub fn with_program(mut self, p: ProgramEvidence) -> Self {
+        self.program = Some(Box::new(p));
         self
     }
 
@@ -167,8 +179,10 @@ pub enum Rule {
     /// A component replaced by its quotient (Finkbeiner, Schewe, Brill 2006): a homomorphism and
     /// a triple with the quotient as assumption.
     Quotient,
-    /// A guarded-command program checked by predicate abstraction; not checkable by version 1
-    /// (the checker needs the program's semantics, which it does not have).
+    /// A guarded-command program checked by predicate abstraction: the abstraction's proof
+    /// obligations (SMT-LIB2, discharged by an SMT solver) and a certificate of the abstract
+    /// system's check ([`ProgramEvidence`]); checked by [`crate::program::check_program`] against
+    /// the program.
     Program,
 }
 
@@ -484,4 +498,267 @@ pub enum ViolationClaim {
     },
     /// No step is possible and not every component is at its end state.
     Deadlock,
+}
+
+/// The evidence of a `program` certificate: how the program was abstracted, the proof obligations
+/// that make the abstraction sound, and the certificate of the abstract system's check.
+/// docs/formats.md ("Programs") gives the exact meaning of each field and the shape of each
+/// obligation's script.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct ProgramEvidence {
+    /// The predicates, as SMT-LIB2 terms over the program's variables.
+    pub predicates: PredicateData,
+    /// One abstract LTS per program component, in program order.
+    pub components: Vec<AbstractComponent>,
+    /// One two-state process per shared predicate, in the order of `predicates.shared`.
+    pub shared: Vec<AbstractLts>,
+    /// The program's properties with copies of their edges under the variant labels.
+    pub properties: Vec<AbstractLts>,
+    /// The variant labels `base@n` of transitions that read or write shared predicates.
+    #[serde(default)]
+    pub variants: Vec<VariantData>,
+    /// The proof obligations, each an SMT-LIB2 script that must be unsatisfiable.
+    pub obligations: Vec<Obligation>,
+    /// The certificate of the abstract system's check: its model is the abstract system
+    /// (`components`, then `shared`, as components; `properties` as properties).
+    pub inner: Box<Certificate>,
+}
+
+impl ProgramEvidence {
+    /// Evidence from its parts; `obligations` may be left with empty scripts and filled with
+    /// [`crate::program::fill_scripts`].
+    #[allow(clippy::too_many_arguments)] // one argument per field of the format
+    pub fn new(
+        predicates: PredicateData,
+        components: Vec<AbstractComponent>,
+        shared: Vec<AbstractLts>,
+        properties: Vec<AbstractLts>,
+        variants: Vec<VariantData>,
+        obligations: Vec<Obligation>,
+        inner: Certificate,
+    ) -> Self {
+        Self {
+            predicates,
+            components,
+            shared,
+            properties,
+            variants,
+            obligations,
+            inner: Box::new(inner),
+        }
+    }
+}
+
+/// The predicates of an abstraction: SMT-LIB2 boolean terms whose variables are the program's,
+/// written as quoted symbols (`(<= |x| 3)`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct PredicateData {
+    /// Predicates over global variables, each tracked by a process of its own.
+    pub shared: Vec<String>,
+    /// Per program component (in program order), the predicates tracked in its abstract states.
+    pub local: Vec<Vec<String>>,
+}
+
+impl PredicateData {
+    /// The predicates.
+    pub fn new(shared: Vec<String>, local: Vec<Vec<String>>) -> Self {
+        Self { shared, local }
+    }
+}
+
+/// An LTS of the abstract system, with what plain [`LtsData`] does not say: its name, its
+/// declared alphabet (actions it blocks without a transition count) and its error state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct AbstractLts {
+    /// Its name in the abstract system (a program component's or property's name, or
+    /// `[predicate]` for a shared predicate's process).
+    pub name: String,
+    /// The visible actions it declares (no `"tau"`).
+    pub alphabet: Vec<String>,
+    /// The error state, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<u64>,
+    /// States, initial state and transitions.
+    pub lts: LtsData,
+}
+
+impl AbstractLts {
+    /// An abstract LTS.
+    pub fn new(
+        name: impl Into<String>,
+        alphabet: Vec<String>,
+        error: Option<u64>,
+        lts: LtsData,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            alphabet,
+            error,
+            lts,
+        }
+    }
+
+    /// The data of a `guarantor_lts::Lts` named `name`.
+    pub fn from_lts(name: impl Into<String>, lts: &guarantor_lts::Lts) -> Self {
+        Self {
+            name: name.into(),
+            alphabet: lts.alphabet().iter().map(|(_, a)| a.to_owned()).collect(),
+            error: lts.error_state().map(|e| u64::from(e.as_u32())),
+            lts: LtsData::from_lts(lts),
+        }
+    }
+}
+
+/// The abstraction of one program component: its LTS and what each state stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct AbstractComponent {
+    /// The LTS (named after the program component), with copies of its edges under the variant
+    /// labels other components own.
+    pub lts: AbstractLts,
+    /// What each state stands for, indexed by state.
+    pub states: Vec<StateMeaning>,
+    /// The states the initial state stands for: the initial state itself, or, when it is a
+    /// hub, every abstract initial state whose moves it offers.
+    pub initial: Vec<u64>,
+}
+
+impl AbstractComponent {
+    /// An abstract component.
+    pub fn new(lts: AbstractLts, states: Vec<StateMeaning>, initial: Vec<u64>) -> Self {
+        Self {
+            lts,
+            states,
+            initial,
+        }
+    }
+}
+
+/// What an abstract state stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[non_exhaustive]
+pub enum StateMeaning {
+    /// A fresh initial state offering the moves of every abstract initial state.
+    Hub,
+    /// A control location and a truth value for each of the component's local predicates.
+    At {
+        /// The location (index into the program component's locations).
+        location: usize,
+        /// One value per local predicate, in order.
+        valuation: Vec<bool>,
+    },
+    /// Any error location (with any valuation).
+    Error,
+}
+
+/// A label `base@n` standing for the transitions on `base` that read the shared predicates
+/// `pre` with these values and give the shared predicates `post` these values.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct VariantData {
+    /// The label.
+    pub name: String,
+    /// The action (or internal label) it refines.
+    pub base: String,
+    /// The program component whose transitions carry it.
+    pub owner: String,
+    /// `(shared predicate index, value)` before the step.
+    pub pre: Vec<(usize, bool)>,
+    /// `(shared predicate index, value)` after the step.
+    pub post: Vec<(usize, bool)>,
+}
+
+impl VariantData {
+    /// A variant.
+    pub fn new(
+        name: impl Into<String>,
+        base: impl Into<String>,
+        owner: impl Into<String>,
+        pre: Vec<(usize, bool)>,
+        post: Vec<(usize, bool)>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            base: base.into(),
+            owner: owner.into(),
+            pre,
+            post,
+        }
+    }
+}
+
+/// One proof obligation of the abstraction: an SMT-LIB2 script that must be unsatisfiable.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[non_exhaustive]
+pub enum Obligation {
+    /// Every concrete initial state lies in one of the component's abstract initial states.
+    Initial {
+        /// The program component.
+        component: String,
+        /// The script.
+        script: String,
+    },
+    /// The initial value of a shared predicate is the one its process starts in.
+    SharedInitial {
+        /// The shared predicate's index.
+        shared: usize,
+        /// The script.
+        script: String,
+    },
+    /// Transition `transition` of `component` from abstract state `state`: the abstract
+    /// transitions `kept` were kept, every other one was omitted, and the script (the pre-state's
+    /// valuation, the guard and update, and a post-state in none of the kept transitions) is
+    /// unsatisfiable.
+    Transition {
+        /// The program component.
+        component: String,
+        /// The abstract source state.
+        state: u64,
+        /// The concrete transition (index into the component's transitions).
+        transition: usize,
+        /// The kept abstract transitions `[label, target]` (the label is the transition's or
+        /// one of its variants).
+        kept: Vec<(String, u64)>,
+        /// The script.
+        script: String,
+    },
+}
+
+impl Obligation {
+    /// The kind as written in the JSON.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Initial { .. } => "initial",
+            Self::SharedInitial { .. } => "shared-initial",
+            Self::Transition { .. } => "transition",
+        }
+    }
+
+    /// The script.
+    pub fn script(&self) -> &str {
+        match self {
+            Self::Initial { script, .. }
+            | Self::SharedInitial { script, .. }
+            | Self::Transition { script, .. } => script,
+        }
+    }
+
+    /// The script, to fill in.
+    pub fn script_mut(&mut self) -> &mut String {
+        match self {
+            Self::Initial { script, .. }
+            | Self::SharedInitial { script, .. }
+            | Self::Transition { script, .. } => script,
+        }
+    }
 }

@@ -16,6 +16,8 @@
 //! - [`fingerprint`]: the canonical form of an LTS and its FNV-1a hash;
 //! - [`model`]: the user's components and properties, by name;
 //! - [`mod@check`]: the checker;
+//! - [`program`]: certificates of programs (rule `program`), checked against the program with
+//!   an SMT solver ([`smt`]: the solver process and the few term operations the checker needs);
 //! - [`report`]: what the checker returns;
 //! - [`skeleton`]: proof skeletons, the short file a user writes by hand (the rule and its
 //!   assumptions by source), which the `guarantor` facade expands into a certificate.
@@ -43,8 +45,10 @@ pub mod fingerprint;
 pub mod format;
 mod machine;
 pub mod model;
+pub mod program;
 pub mod report;
 pub mod skeleton;
+pub mod smt;
 
 pub use check::{check, check_json};
 pub use format::Certificate;

@@ -17,6 +17,11 @@ pub struct Report {
     pub premises_checked: usize,
     /// Product states the checker visited, summed over its searches.
     pub states: usize,
+    /// For a `program` certificate: the proof obligations discharged by the solver.
+    pub obligations: usize,
+    /// For a `program` certificate: the solver command that discharged them (`None` when none
+    /// was run).
+    pub backend: Option<String>,
 }
 
 impl Report {
@@ -111,6 +116,25 @@ pub enum Rejection {
         /// What is missing or wrong.
         reason: String,
     },
+    /// The abstract system of a `program` certificate is not the one its obligations talk about
+    /// (or not the program's: another alphabet, a missing copy of a variant, a wrong property).
+    #[error("abstract system: {reason}")]
+    Abstraction {
+        /// What differs.
+        reason: String,
+    },
+    /// A proof obligation of a `program` certificate is missing, is not the one the checker
+    /// derives from the program and the abstract system, or the solver did not answer `unsat`.
+    #[error("obligation {what}: {reason}")]
+    Obligation {
+        /// Which obligation (its index in the certificate, kind, component, state, transition).
+        what: String,
+        /// Why.
+        reason: String,
+    },
+    /// The certificate of a program's abstract system (`program.inner`) is rejected.
+    #[error("abstract check: {0}")]
+    AbstractCheck(Box<Rejection>),
     /// The counterexample does not replay.
     #[error("counterexample step {step}: {reason}")]
     Replay {
@@ -161,10 +185,30 @@ pub enum CertifyError {
         /// The action (`"tau"` counts).
         action: String,
     },
-    /// The rule cannot be checked by this version of the checker.
-    #[error("rule {rule} cannot be checked by certificate version 1")]
+    /// The rule cannot be checked against an LTS model: a `program` certificate is checked
+    /// against its program ([`crate::program::check_program`]), and an LTS certificate not
+    /// against a program.
+    #[error("a certificate of rule {rule} cannot be checked against {against}")]
     Unsupported {
         /// The rule.
         rule: String,
+        /// What it was checked against (`"an LTS model"`, `"a program"`).
+        against: String,
+    },
+    /// The program a `program` certificate is checked against is malformed (an index out of
+    /// range, a term that is not one SMT-LIB2 term, an undeclared variable).
+    #[error("malformed program: {reason}")]
+    Program {
+        /// What is wrong.
+        reason: String,
+    },
+    /// The SMT solver that discharges a program's obligations cannot be run (not installed,
+    /// or it stopped answering): the obligations are neither accepted nor rejected.
+    #[error("no SMT solver to discharge the obligations: {command}: {reason}")]
+    Solver {
+        /// The command tried.
+        command: String,
+        /// What went wrong.
+        reason: String,
     },
 }

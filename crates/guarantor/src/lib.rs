@@ -350,6 +350,7 @@ pub mod json;
 pub mod model;
 pub mod portfolio;
 pub mod program;
+pub mod program_certificate;
 pub mod registry;
 pub mod skeleton;
 

@@ -212,6 +212,9 @@ pub struct AbstractComponent {
     pub variants: Vec<Variant>,
     /// Every edge with its concrete transition.
     pub edges: Vec<AbstractEdge>,
+    /// The abstract initial states: the LTS's initial state, or, when that is a
+    /// [`AbstractState::Hub`], the states whose moves it offers.
+    pub initial: Vec<StateId>,
     /// Per transition, the local and global predicate indices of its cone (to decide reuse).
     pub(crate) cones: Vec<(Vec<usize>, Vec<usize>)>,
 }
@@ -847,6 +850,10 @@ impl Builder<'_> {
             predicates: self.preds.local[self.c].clone(),
             variants,
             edges,
+            initial: init_ids
+                .iter()
+                .map(|&i| StateId::must(i as usize))
+                .collect(),
             cones: Vec::new(),
         })
     }
