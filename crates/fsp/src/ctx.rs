@@ -26,6 +26,9 @@ pub(crate) struct Ctx<'m> {
     pub(crate) max_states: usize,
     pub(crate) max_transitions: usize,
     fresh: Cell<u32>,
+    /// The processes being compiled, outermost first (a sequential composition or a call with
+    /// arguments compiles another inside), to name the cause when they nest too deep.
+    pub(crate) compiling: RefCell<Vec<(String, Vec<Value>)>>,
 }
 
 impl<'m> Ctx<'m> {
@@ -46,6 +49,7 @@ impl<'m> Ctx<'m> {
             max_states,
             max_transitions,
             fresh: Cell::new(0),
+            compiling: RefCell::default(),
         }
     }
 

@@ -90,6 +90,22 @@ pub enum ErrorKind {
     /// Any other semantic problem.
     #[error("{0}")]
     Semantic(String),
+    /// The target asked for (by name, from outside the file) is not defined in the file.
+    #[error(
+        "no composite or process '{name}' in {file} (targets: {}){}",
+        .targets.join(", "),
+        .suggestion.as_ref().map(|s| format!("; did you mean '{s}'?")).unwrap_or_default()
+    )]
+    NoTarget {
+        /// The name asked for.
+        name: String,
+        /// The file.
+        file: String,
+        /// Every target the file has, sorted.
+        targets: Vec<String>,
+        /// The nearest target, if one is close.
+        suggestion: Option<String>,
+    },
 }
 
 /// An error of the FSP front end: what went wrong and where.

@@ -49,6 +49,10 @@ pub(crate) type IndexValue = (Value, Option<Rc<str>>);
 pub(crate) type Combos = Vec<(Vec<Value>, Vec<Binding>)>;
 
 /// Expanded action names with the bindings each introduces.
+/// The choices of one level of a nested expansion, given the bindings so far, each with the
+/// binding it introduces ([`Env::count_leaves`]).
+type LevelValues<'f> = dyn Fn(&Env<'_>, usize) -> Result<Vec<Option<Binding>>, RawError> + 'f;
+
 pub(crate) type Expansion = Vec<(String, Vec<Binding>)>;
 
 /// An evaluation environment: the globals plus a stack of bindings (later ones shadow earlier).
@@ -282,6 +286,11 @@ impl<'g> Env<'g> {
     /// Every combination of values of `indices`, each with the bindings it introduces. Later
     /// indices may use variables bound by earlier ones.
     pub(crate) fn index_combos(&self, indices: &[Index]) -> Result<Combos, RawError> {
+        let mut total = 0;
+        self.count_leaves(indices.len(), &mut Vec::new(), &mut total, 0, &|env, k| {
+            env.index_values(&indices[k])
+                .map(|vs| vs.into_iter().map(|(v, var)| var.map(|n| (n, v))).collect())
+        })?;
         let mut acc: Vec<(Vec<Value>, Vec<Binding>)> = vec![(Vec::new(), Vec::new())];
         for ix in indices {
             let mut next = Vec::new();
@@ -331,6 +340,19 @@ impl<'g> Env<'g> {
 
     /// Every concrete action name a label stands for, with the bindings each introduces.
     pub(crate) fn expand(&self, label: &Label) -> Result<Expansion, RawError> {
+        // Count first: `a[i:0..30][j:0..30][k:0..30][l:0..30][m:0..30]` has 28 M names, and
+        // building the levels before the last already takes gigabytes.
+        let mut total = 0;
+        self.count_leaves(
+            label.segs.len(),
+            &mut Vec::new(),
+            &mut total,
+            label.pos,
+            &|env, k| {
+                env.segment(&label.segs[k])
+                    .map(|vs| vs.into_iter().map(|(_, bound)| bound).collect())
+            },
+        )?;
         let mut acc: Vec<(String, Vec<Binding>)> = vec![(String::new(), Vec::new())];
         for seg in &label.segs {
             let mut next = Vec::new();
@@ -370,6 +392,54 @@ impl<'g> Env<'g> {
                     .collect())
             }
         }
+    }
+}
+
+impl Env<'_> {
+    /// Counts the combinations of `levels` nested choices, depth first and without building
+    /// them, into `total`; fails with the expansion limit as soon as the count passes it.
+    /// `values(env, k)` gives the choices of level `k` under the bindings so far (each with the
+    /// binding it introduces), so later levels may depend on earlier ones.
+    fn count_leaves(
+        &self,
+        levels: usize,
+        binds: &mut Vec<Binding>,
+        total: &mut usize,
+        pos: Pos,
+        values: &LevelValues<'_>,
+    ) -> Result<(), RawError> {
+        self.count_from(0, levels, binds, total, pos, values)
+    }
+
+    fn count_from(
+        &self,
+        k: usize,
+        levels: usize,
+        binds: &mut Vec<Binding>,
+        total: &mut usize,
+        pos: Pos,
+        values: &LevelValues<'_>,
+    ) -> Result<(), RawError> {
+        if k == levels {
+            *total += 1;
+            return check_size(*total, pos);
+        }
+        let choices = values(&self.with(binds), k)?;
+        if k + 1 == levels {
+            *total += choices.len();
+            return check_size(*total, pos);
+        }
+        for bound in choices {
+            let pushed = bound.is_some();
+            if let Some(b) = bound {
+                binds.push(b);
+            }
+            self.count_from(k + 1, levels, binds, total, pos, values)?;
+            if pushed {
+                binds.pop();
+            }
+        }
+        Ok(())
     }
 }
 

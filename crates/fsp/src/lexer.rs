@@ -73,6 +73,8 @@ pub(crate) enum Tok {
 pub(crate) struct Token {
     pub(crate) tok: Tok,
     pub(crate) pos: Pos,
+    /// The offset just past the token (where a missing `.` after it belongs).
+    pub(crate) end: Pos,
 }
 
 /// Splits `src` into tokens, skipping white space and `//`, `/* */` comments.
@@ -107,11 +109,16 @@ impl Lexer<'_> {
             self.skip_trivia()?;
             let pos = self.i as Pos;
             if self.i >= self.src.len() {
-                self.out.push(Token { tok: Tok::Eof, pos });
+                self.out.push(Token {
+                    tok: Tok::Eof,
+                    pos,
+                    end: pos,
+                });
                 return Ok(());
             }
             let tok = self.token(pos)?;
-            self.out.push(Token { tok, pos });
+            let end = self.i as Pos;
+            self.out.push(Token { tok, pos, end });
         }
     }
 

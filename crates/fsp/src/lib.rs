@@ -105,6 +105,10 @@ use error::{RawError, SourceMap};
 use eval::{Env, Globals, Value};
 use labels::{FRESH_MARK, Hider};
 
+/// LTSA's target for a file without composites: every process of the file composed in parallel
+/// (`P = (a->b->P). Q = (b->c->Q).` gives 4 states and 5 transitions).
+pub const DEFAULT_TARGET: &str = "DEFAULT";
+
 /// Size limits for elaboration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -530,12 +534,30 @@ impl Model {
         self.processes.iter().map(|p| p.name.as_str()).collect()
     }
 
-    /// What LTSA compiles by default: the last composite, or the last process if there is none.
+    /// The target checked when none is named: the last composite of the file; in a file without
+    /// composites, LTSA's [`DEFAULT_TARGET`] (every process composed), or the only process.
+    ///
+    /// LTSA's window offers the targets sorted by name and selects the first; we take the last
+    /// composite written, which in a model ending with its system is the system. Name the target
+    /// (`--target`) when it matters.
     pub fn default_target(&self) -> Option<&str> {
-        self.composites
-            .last()
-            .map(|c| c.name.as_str())
-            .or_else(|| self.processes.last().map(|p| p.name.as_str()))
+        match (self.composites.last(), self.processes.as_slice()) {
+            (Some(c), _) => Some(c.name.as_str()),
+            (None, []) => None,
+            (None, [one]) => Some(one.name.as_str()),
+            (None, _) => Some(DEFAULT_TARGET),
+        }
+    }
+
+    /// Every name [`Self::elaborate`] accepts: the composites, the processes, and
+    /// [`DEFAULT_TARGET`] in a file without composites.
+    pub fn targets(&self) -> Vec<&str> {
+        let mut names = self.composite_names();
+        names.extend(self.process_names());
+        if self.composites.is_empty() && !names.contains(&DEFAULT_TARGET) {
+            names.push(DEFAULT_TARGET);
+        }
+        names
     }
 
     /// Warnings from parsing (ignored definitions).
@@ -580,6 +602,20 @@ impl Model {
     /// # Errors
     /// As [`Self::elaborate`].
     pub fn elaborate_with(&self, target: &str, limits: Limits) -> Result<System, FspError> {
+        let mut targets = self.targets();
+        if !targets.contains(&target) {
+            // A name from the command line: no place in the file to point at, so the targets.
+            targets.sort_unstable();
+            return Err(FspError {
+                kind: ErrorKind::NoTarget {
+                    name: target.to_owned(),
+                    file: self.map.file.clone(),
+                    suggestion: closest(target, &targets).map(str::to_owned),
+                    targets: targets.into_iter().map(str::to_owned).collect(),
+                },
+                location: None,
+            });
+        }
         let ctx = Ctx::new(
             &self.globals,
             &self.processes,
@@ -648,6 +684,18 @@ impl Model {
             });
             system.minimal = def.flags.minimal;
             system.deterministic = def.flags.deterministic;
+        } else if target == DEFAULT_TARGET && self.composites.is_empty() {
+            // LTSA composes every process of a file that has no composite.
+            for def in &self.processes {
+                let vals: Vec<Value> = composite::process_defaults(&self.globals, def)?;
+                let m = process::compile(ctx, def, &vals, 0)?;
+                comps.push(Comp {
+                    name: def.name.clone(),
+                    m,
+                    property: def.flags.property,
+                    nested: None,
+                });
+            }
         } else {
             return Err(RawError::new(
                 ErrorKind::Undefined {
@@ -660,6 +708,34 @@ impl Model {
         (system.components, system.nested) = split(comps)?;
         Ok(system)
     }
+}
+
+/// The name among `names` nearest to `name` (edit distance at most a third of its length, case
+/// ignored), for a did-you-mean hint.
+pub(crate) fn closest<'a>(name: &str, names: &[&'a str]) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    names
+        .iter()
+        .map(|n| (edit_distance(&name.to_lowercase(), &n.to_lowercase()), *n))
+        .filter(|&(d, n)| d <= limit && n != name)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, n)| n)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.

@@ -189,6 +189,25 @@ impl Parser<'_> {
         }
     }
 
+    /// The `.` that ends the definition of `name`. When what follows starts another definition
+    /// (or the file ends), the `.` was forgotten: the error points just past the last token of
+    /// this definition and says so, instead of at the next line's first token.
+    fn expect_end(&mut self, name: &str) -> Result<(), RawError> {
+        if self.eat(Sym::Dot) {
+            return Ok(());
+        }
+        if self.i > 0 && self.at_definition_start() {
+            return Err(RawError::syntax(
+                format!(
+                    "expected '.' to end the definition of '{name}' (found {} next; every definition ends with '.')",
+                    describe(self.tok())
+                ),
+                self.toks[self.i - 1].end,
+            ));
+        }
+        Err(self.unexpected("'.'"))
+    }
+
     fn upper(&mut self, what: &str) -> Result<(String, Pos), RawError> {
         let pos = self.pos();
         if let Tok::Upper(s) = self.tok() {
@@ -474,7 +493,7 @@ impl Parser<'_> {
             def.relabel.extend(self.relabel()?);
         }
         def.hide = self.hide_spec()?;
-        self.expect(Sym::Dot)?;
+        self.expect_end(&def.name)?;
         Ok(def)
     }
 
@@ -834,7 +853,7 @@ impl Parser<'_> {
                 break;
             }
         }
-        self.expect(Sym::Dot)?;
+        self.expect_end(&name)?;
         Ok(CompositeDef {
             name,
             pos,

@@ -39,13 +39,9 @@ pub(crate) fn compile(
         return Ok(m.clone());
     }
     if depth > MAX_SEQ_DEPTH {
-        return Err(RawError::new(
-            ErrorKind::TooDeep(format!(
-                "unbounded recursion: sequential composition nests more than {MAX_SEQ_DEPTH} deep"
-            )),
-            def.pos,
-        ));
+        return Err(too_deep(ctx, def));
     }
+    let _compiling = Compiling::enter(ctx, def, args);
     let mut base = Env::new(ctx.globals);
     for (p, v) in def.params.iter().zip(args) {
         base.vars.push((Rc::from(p.name.as_str()), v.clone()));
@@ -85,6 +81,50 @@ pub(crate) fn compile(
     let m = Rc::new(m);
     ctx.cache.borrow_mut().insert(key, m.clone());
     Ok(m)
+}
+
+/// The error for processes nested past [`MAX_SEQ_DEPTH`], naming the cause: a process calling
+/// itself with new arguments (`P(N) = (a -> P(N+1))`: every value is a new process), or a
+/// sequential composition that never ends.
+fn too_deep(ctx: &Ctx<'_>, def: &ProcessDef) -> RawError {
+    let stack = ctx.compiling.borrow();
+    let calls: Vec<String> = stack
+        .iter()
+        .filter(|(name, args)| *name == def.name && !args.is_empty())
+        .take(3)
+        .map(|(name, args)| {
+            let args: Vec<String> = args.iter().map(ToString::to_string).collect();
+            format!("{name}({})", args.join(","))
+        })
+        .collect();
+    let message = if calls.len() == 3 {
+        format!(
+            "unbounded parameter recursion: '{}' calls itself with new arguments ({}, ...), a new process for each value, more than {MAX_SEQ_DEPTH} deep; bound it with a condition, or recurse through an indexed local process (P(N=1) = Q[N], Q[i:1..M] = (a -> Q[i+1]))",
+            def.name,
+            calls.join(", ")
+        )
+    } else {
+        format!("unbounded recursion: sequential composition nests more than {MAX_SEQ_DEPTH} deep")
+    };
+    RawError::new(ErrorKind::TooDeep(message), def.pos)
+}
+
+/// A process on [`Ctx::compiling`] while it compiles (popped when dropped, on every return).
+struct Compiling<'c, 'm>(&'c Ctx<'m>);
+
+impl<'c, 'm> Compiling<'c, 'm> {
+    fn enter(ctx: &'c Ctx<'m>, def: &ProcessDef, args: &[Value]) -> Self {
+        ctx.compiling
+            .borrow_mut()
+            .push((def.name.clone(), args.to_vec()));
+        Self(ctx)
+    }
+}
+
+impl Drop for Compiling<'_, '_> {
+    fn drop(&mut self) {
+        self.0.compiling.borrow_mut().pop();
+    }
 }
 
 enum Work<'a> {

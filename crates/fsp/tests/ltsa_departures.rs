@@ -113,3 +113,66 @@ fn a_body_naming_another_process_is_error() {
     let src = "Q = (b -> END).\nR = (c -> STOP).\nP = Q;R.\n";
     assert_eq!(figure(src, "P"), (3, 2, DEADLOCK.to_owned()));
 }
+
+/// Bad input that costs too much: 31^5 = 28.6 M action names are refused by counting before any
+/// is built (it took 10 GB and 34 s), with the label located.
+#[test]
+fn a_nested_index_expansion_is_refused_before_building() {
+    let src = "P = (a[i:0..30][j:0..30][k:0..30][l:0..30][m:0..30] -> P).\n";
+    let start = std::time::Instant::now();
+    let err = error_of(src, None);
+    assert!(
+        err.starts_with("t.lts:1:6: error: expansion has more than 4194304 elements"),
+        "{err}"
+    );
+    // Debug builds are slower; the release figure is in docs/formats.md.
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    // The same for the index combinations of a local process.
+    let src =
+        "P = Q[0][0][0][0][0],\nQ[i:0..30][j:0..30][k:0..30][l:0..30][m:0..30] = (a -> STOP).\n";
+    let err = error_of(src, None);
+    assert!(err.contains("expansion has more than"), "{err}");
+}
+
+/// A process calling itself with new arguments is named as such, not as a sequential
+/// composition nesting too deep.
+#[test]
+fn parameter_recursion_is_named() {
+    let err = error_of("P(N=1) = (a -> P(N+1)).\n", None);
+    assert!(err.contains("unbounded parameter recursion: 'P' calls itself with new arguments (P(1), P(2), P(3), ...)"), "{err}");
+    // Bounded, it is fine.
+    let src = "P(N=1) = if N < 3 then (a -> P(N+1)) else STOP.\n";
+    assert_eq!(figure(src, "P"), (3, 2, DEADLOCK.to_owned()));
+}
+
+/// Departure 3: a file without composites has LTSA's DEFAULT target, every process composed
+/// (4 states, 5 transitions); it is the default target there, and can be named.
+#[test]
+fn a_file_without_composites_composes_every_process() {
+    let src = "P = (a -> b -> P).\nQ = (b -> c -> Q).\n";
+    let model = parse(src);
+    assert_eq!(model.default_target(), Some("DEFAULT"));
+    assert_eq!(model.targets(), ["P", "Q", "DEFAULT"]);
+    assert_eq!(figure(src, "DEFAULT"), (4, 5, NONE.to_owned()));
+    // One process alone is its own target; a file with a composite has no DEFAULT.
+    assert_eq!(parse("P = (a -> P).\n").default_target(), Some("P"));
+    let err = error_of("P = (a -> P).\n||S = (P).\n", Some("DEFAULT"));
+    assert!(err.contains("no composite or process 'DEFAULT'"), "{err}");
+}
+
+/// Departure 7 and CLI polish: an unknown target is not a place in the file (no 1:1 caret); the
+/// error lists the targets and suggests the nearest.
+#[test]
+fn an_unknown_target_lists_the_targets() {
+    let model = parse("PHIL = (think -> PHIL).\n||DINERS = (PHIL).\n");
+    let err = model.elaborate("DINER").unwrap_err();
+    assert!(err.location.is_none());
+    assert_eq!(
+        err.to_string(),
+        "error: no composite or process 'DINER' in t.lts (targets: DINERS, PHIL); did you mean 'DINERS'?"
+    );
+    // The last composite is the default target (LTSA's window would select the alphabetically
+    // first of its list); --target names another.
+    let model = parse("P = (a -> P).\n||B = (P).\n||A = (P).\n");
+    assert_eq!(model.default_target(), Some("A"));
+}

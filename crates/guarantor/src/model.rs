@@ -57,7 +57,8 @@ pub fn load_aut(path: &Path, lenient: bool) -> Result<Lts, ModelError> {
     Ok(read_aut_file_with(path, &opts)?)
 }
 
-/// Parses an FSP file and elaborates `target` (default: the last composite, as LTSA does).
+/// Parses an FSP file and elaborates `target` (default: [`guarantor_fsp::Model::default_target`],
+/// the last composite, or LTSA's `DEFAULT` in a file without composites).
 pub fn load_fsp(path: &Path, target: Option<&str>) -> Result<System, ModelError> {
     let source = std::fs::read_to_string(path).map_err(|source| ModelError::Io {
         path: path.to_owned(),
@@ -66,8 +67,8 @@ pub fn load_fsp(path: &Path, target: Option<&str>) -> Result<System, ModelError>
     parse_fsp(&source, &path.display().to_string(), target)
 }
 
-/// Parses FSP text and elaborates `target` (default: the last composite, as LTSA does); `file`
-/// names the text in error messages.
+/// Parses FSP text and elaborates `target` (default: [`guarantor_fsp::Model::default_target`]);
+/// `file` names the text in error messages.
 pub fn parse_fsp(source: &str, file: &str, target: Option<&str>) -> Result<System, ModelError> {
     let model = guarantor_fsp::parse(source, file)?;
     let target = match target {
@@ -210,9 +211,10 @@ mod tests {
     }
 
     #[test]
-    fn fsp_text_without_a_composite_checks_its_last_process() {
+    fn fsp_text_without_a_composite_checks_every_process() {
+        // LTSA's DEFAULT target: every process composed.
         let checker = Checker::from_fsp_str("P = (a -> P).\nQ = (b -> Q).\n", None).unwrap();
-        assert_eq!(checker.components().len(), 1);
+        assert_eq!(checker.components().len(), 2);
         let err = Checker::from_fsp_str("P = (a -> P).\n", Some("NOPE")).unwrap_err();
         assert!(
             matches!(err, CheckError::Model(ModelError::Fsp(_))),
