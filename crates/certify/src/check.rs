@@ -20,9 +20,10 @@ use crate::format::{
     Certificate, Counterexample, FORMAT, Guarantee, LtsData, Premise, Rule, Transformation,
     VERSION, VerdictKind, ViolationClaim,
 };
-use crate::machine::{Act, Actions, Circular, Kind, Machine, Member, TAU, search};
+use crate::machine::{Act, Actions, Kind, Machine, Member, TAU};
 use crate::model::Model;
 use crate::report::{CertifyError, Outcome, Rejection, Report};
+use crate::search::{Circular, search};
 
 /// The largest number of states an assumption may declare (as for JSON LTSs: 2^26).
 const MAX_STATES: u64 = 1 << 26;
@@ -1072,7 +1073,7 @@ impl Run<'_> {
                     })
                     .collect();
                 let all: Vec<usize> = (0..members.len()).collect();
-                if !crate::machine::moves(&members, &all, &self.cs).is_empty() {
+                if crate::search::can_move(&members, &all, &self.cs) {
                     return Err("a move is still possible at the end".to_owned());
                 }
                 if self

@@ -45,8 +45,10 @@ pub mod fingerprint;
 pub mod format;
 mod machine;
 pub mod model;
+mod packing;
 pub mod program;
 pub mod report;
+mod search;
 pub mod skeleton;
 pub mod smt;
 

@@ -1,12 +1,8 @@
-//! The checker's own view of an LTS ([`Machine`]), its own action numbering ([`Actions`]) and its
-//! own product exploration ([`search`]).
-//!
-//! Deliberately simple, and sharing no code with `guarantor-compose`: a product state is a
-//! `Vec<usize>` of member states, kept in a `HashMap`; successors are enumerated action by action
-//! (every member with the action in its alphabet moves, the others stay; tau moves one member
-//! alone). Clarity over speed: a bug in the fast checker must not hide a bug in a certificate.
+//! The checker's own view of an LTS ([`Machine`]), its own action numbering ([`Actions`]), and
+//! the members a product search is made of ([`Member`]); the search itself is in
+//! [`crate::search`].
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap};
 
 use guarantor_lts::Lts;
 
@@ -107,17 +103,19 @@ impl Machine {
 
     /// The targets of `s` on `a`.
     pub(crate) fn successors(&self, s: usize, a: Act) -> impl Iterator<Item = usize> + '_ {
-        self.edges
-            .get(s)
-            .into_iter()
-            .flatten()
-            .filter(move |e| e.0 == a)
+        let out = self.edges.get(s).map_or(&[][..], Vec::as_slice);
+        let first = out.partition_point(|e| e.0 < a);
+        out[first..]
+            .iter()
+            .take_while(move |e| e.0 == a)
             .map(|e| e.1)
     }
 
     /// Whether `s -a-> t` is a transition.
     pub(crate) fn has_edge(&self, s: usize, a: Act, t: usize) -> bool {
-        self.edges.get(s).is_some_and(|e| e.contains(&(a, t)))
+        self.edges
+            .get(s)
+            .is_some_and(|e| e.binary_search(&(a, t)).is_ok())
     }
 
     /// A state and action where the machine is not deterministic (tau counts), if any.
@@ -178,149 +176,4 @@ pub(crate) enum Kind {
 pub(crate) struct Member<'a> {
     pub(crate) machine: &'a Machine,
     pub(crate) kind: Kind,
-}
-
-impl Member<'_> {
-    /// Whether being at `s` is a violation.
-    fn violates(&self, s: usize) -> bool {
-        self.kind != Kind::Assumption && self.machine.error == Some(s)
-    }
-}
-
-/// The moves of the members `subset` from `tuple`: `(action, next tuple)`; members outside
-/// `subset` stay where they are.
-pub(crate) fn moves(
-    members: &[Member],
-    subset: &[usize],
-    tuple: &[usize],
-) -> Vec<(Act, Vec<usize>)> {
-    let mut out = Vec::new();
-    // Tau: one member alone.
-    for &i in subset {
-        for t in members[i].machine.successors(tuple[i], TAU) {
-            let mut next = tuple.to_vec();
-            next[i] = t;
-            out.push((TAU, next));
-        }
-    }
-    let actions: BTreeSet<Act> = subset
-        .iter()
-        .flat_map(|&i| members[i].machine.alphabet.iter().copied())
-        .collect();
-    for a in actions {
-        let mut partial = vec![tuple.to_vec()];
-        for &i in subset {
-            if !members[i].machine.alphabet.contains(&a) {
-                continue;
-            }
-            let mut grown = Vec::new();
-            for p in &partial {
-                for t in members[i].machine.successors(tuple[i], a) {
-                    let mut next = p.clone();
-                    next[i] = t;
-                    grown.push(next);
-                }
-            }
-            partial = grown;
-        }
-        out.extend(partial.into_iter().map(|n| (a, n)));
-    }
-    out
-}
-
-/// The circular premise's extra check: from every reachable tuple, a move of the components
-/// `group` (with the guarantee's error machine `guarantee`, whatever the assumptions allow) that
-/// reaches pi or a component's `ERROR` is a violation.
-#[derive(Clone, Debug)]
-pub(crate) struct Circular {
-    pub(crate) group: Vec<usize>,
-    pub(crate) guarantee: usize,
-}
-
-/// A violation found by [`search`].
-#[derive(Clone, Debug)]
-pub(crate) struct Found {
-    /// The actions of the run, tau included.
-    pub(crate) trace: Vec<Act>,
-    /// The member at its error state at the end.
-    pub(crate) member: usize,
-}
-
-/// Breadth-first search of the product of `members` for a tuple where some member violates (and,
-/// with `circular`, for the free last step of the group). Returns the violation, if any, and the
-/// number of tuples visited.
-pub(crate) fn search(members: &[Member], circular: Option<&Circular>) -> (Option<Found>, usize) {
-    let all: Vec<usize> = (0..members.len()).collect();
-    let start: Vec<usize> = members.iter().map(|m| m.machine.initial).collect();
-    let mut seen: HashMap<Vec<usize>, usize> = HashMap::new();
-    let mut parent: Vec<Option<(usize, Act)>> = Vec::new();
-    let mut tuples: Vec<Vec<usize>> = Vec::new();
-    let mut queue = VecDeque::new();
-    let trace_to = |parent: &[Option<(usize, Act)>], mut id: usize| {
-        let mut trace = Vec::new();
-        while let Some((p, a)) = parent[id] {
-            trace.push(a);
-            id = p;
-        }
-        trace.reverse();
-        trace
-    };
-    let violator = |tuple: &[usize]| (0..members.len()).find(|&i| members[i].violates(tuple[i]));
-    if let Some(member) = violator(&start) {
-        return (
-            Some(Found {
-                trace: Vec::new(),
-                member,
-            }),
-            1,
-        );
-    }
-    seen.insert(start.clone(), 0);
-    tuples.push(start);
-    parent.push(None);
-    queue.push_back(0);
-    while let Some(id) = queue.pop_front() {
-        let tuple = tuples[id].clone();
-        if let Some(c) = circular {
-            let mut subset = c.group.clone();
-            subset.push(c.guarantee);
-            for (a, next) in moves(members, &subset, &tuple) {
-                // A move of the group: tau moves come from the group alone (the guarantee is
-                // deterministic), a visible action must be one the group has.
-                if a != TAU
-                    && !c
-                        .group
-                        .iter()
-                        .any(|&i| members[i].machine.alphabet.contains(&a))
-                {
-                    continue;
-                }
-                if let Some(member) = subset
-                    .iter()
-                    .copied()
-                    .find(|&i| members[i].violates(next[i]))
-                {
-                    let mut trace = trace_to(&parent, id);
-                    trace.push(a);
-                    return (Some(Found { trace, member }), tuples.len());
-                }
-            }
-        }
-        for (a, next) in moves(members, &all, &tuple) {
-            if seen.contains_key(&next) {
-                continue;
-            }
-            let new = tuples.len();
-            if let Some(member) = violator(&next) {
-                let mut trace = trace_to(&parent, id);
-                trace.push(a);
-                return (Some(Found { trace, member }), new);
-            }
-            seen.insert(next.clone(), new);
-            tuples.push(next);
-            parent.push(Some((id, a)));
-            queue.push_back(new);
-        }
-    }
-    (None, tuples.len())
 }
