@@ -509,6 +509,7 @@ fn run_check(
             args.weakest,
             &config,
             args.format == Format::Json,
+            args.certificate.as_deref(),
         );
     }
     let checker = checker_of(args, &config, warnings, unchecked)?;

@@ -2,24 +2,48 @@
 //! by the chosen method (the facade's `program` module), and the result printed: verdict, concrete
 //! counterexample with values, predicates per component, iterations, prover calls, and what the
 //! method reported on the last abstract system (its components and the learned assumptions).
+//!
+//! `--certificate FILE` writes the certificate of a `holds` (rule `program`, the facade's
+//! `program_certificate`); `verify --certificate FILE PROGRAM.gc` re-checks one ([`run_verify`]):
+//! the obligations are discharged by the SMT solver `--solver` (or `GUARANTOR_SMT_SOLVER`) names,
+//! `z3 -in -smt2` by default.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use guarantor::MethodKind;
+use guarantor::certify::Rejection;
+use guarantor::certify::smt::Solver;
 use guarantor::compose::Config;
 use guarantor::lstar::Asym;
 use guarantor::lts::ComponentId;
+use guarantor::predabs::concrete::ConcreteTrace;
 use guarantor::predabs::{Program, ProgramVerdict};
 use guarantor::program::{ProgramMethod, ProgramReport, check_program_with_method};
+use guarantor::program_certificate::{program_certificate, verify_program};
 use serde_json::{Value, json};
 
 use crate::stdout::outln;
-use crate::{Failure, input_error};
+use crate::{Failure, input_error, output};
 
-/// Runs the loop on the program in `path`; exit code 0 holds, 1 violated.
-/// `split`: `--split`, program components by name or number (comma-separated); `weakest`:
-/// `--weakest`.
+/// The single program (`.gc`) among the inputs, if the inputs are one.
+pub(crate) fn program_input(inputs: &[PathBuf]) -> Option<&Path> {
+    match inputs {
+        [one] if one.extension().is_some_and(|e| e == "gc") => Some(one),
+        _ => None,
+    }
+}
+
+fn read_program(path: &Path) -> Result<Program, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| input_error(anyhow::anyhow!("cannot read {}: {e}", path.display())))?;
+    Program::parse(&text, &path.display().to_string()).map_err(input_error)
+}
+
+/// Runs the loop on the program in `path`; exit code 0 holds, 1 violated (2 when `certificate`
+/// cannot be written). `split`: `--split`, program components by name or number
+/// (comma-separated); `weakest`: `--weakest`; `certificate`: `--certificate`.
+#[allow(clippy::too_many_arguments)] // the options of `check` a program uses
 pub(crate) fn run(
     path: &Path,
     method: MethodKind,
@@ -27,10 +51,9 @@ pub(crate) fn run(
     weakest: bool,
     config: &Config,
     as_json: bool,
+    certificate: Option<&Path>,
 ) -> Result<ExitCode, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| input_error(anyhow::anyhow!("cannot read {}: {e}", path.display())))?;
-    let program = Program::parse(&text, &path.display().to_string()).map_err(input_error)?;
+    let program = read_program(path)?;
     let index = |part: &str| {
         program
             .components
@@ -76,12 +99,108 @@ pub(crate) fn run(
     } else {
         method.name().to_owned()
     };
-    if as_json {
-        outln!("{}", to_json(&program, &name, &report));
-    } else {
+    let code = u8::from(!holds);
+    if !as_json {
         print_text(&program, &name, &report);
+        if let Some(file) = certificate {
+            write_certificate(&program, &report, file)?;
+        }
+        return Ok(ExitCode::from(code));
     }
-    Ok(ExitCode::from(u8::from(!holds)))
+    // One object whatever happens: the certificate is written first, and a failure to write it
+    // becomes the object's `error` (exit 2) beside the verdict.
+    let mut v = to_json(&program, &name, &report);
+    let code = match certificate.map(|file| (file, write_certificate(&program, &report, file))) {
+        None => code,
+        Some((file, Ok(()))) => {
+            v["certificate"] = json!(file.display().to_string());
+            code
+        }
+        Some((_, Err(Failure::Input(e) | Failure::Budget(e)))) => {
+            v["error"] = output::error_json(&e);
+            2
+        }
+    };
+    outln!("{v}");
+    Ok(ExitCode::from(code))
+}
+
+/// `check --certificate FILE` for a program: the certificate of its `holds` as JSON.
+fn write_certificate(
+    program: &Program,
+    report: &ProgramReport,
+    path: &Path,
+) -> Result<(), Failure> {
+    let cert = program_certificate(program, &report.predabs)
+        .map_err(|e| input_error(anyhow::anyhow!("no certificate: {e}")))?;
+    let json = cert.to_json().map_err(input_error)?;
+    std::fs::write(path, json + "\n")
+        .map_err(|e| input_error(anyhow::anyhow!("cannot write {}: {e}", path.display())))
+}
+
+/// `verify --certificate FILE PROGRAM.gc`: exit 0 valid, 1 invalid (the failing obligation,
+/// abstract-system check or premise printed), 2 bad input (unreadable, not a certificate, a
+/// certificate of another program or of an LTS model, no solver to run).
+pub(crate) fn run_verify(
+    path: &Path,
+    certificate: &Path,
+    solver: Option<&str>,
+) -> Result<ExitCode, Failure> {
+    let program = read_program(path)?;
+    let text = std::fs::read_to_string(certificate).map_err(|e| {
+        input_error(anyhow::anyhow!(
+            "cannot read {}: {e}",
+            certificate.display()
+        ))
+    })?;
+    let solver = match solver {
+        Some(cmd) if !cmd.trim().is_empty() => {
+            Solver::new(cmd.split_whitespace().map(str::to_owned).collect())
+        }
+        _ => Solver::from_env(),
+    };
+    let report = verify_program(&program, &text, &solver)
+        .map_err(|e| input_error(anyhow::anyhow!("{}: {e}", certificate.display())))?;
+    match report.rejection() {
+        None => {
+            println!(
+                "valid: holds certificate, rule program, {} obligations discharged by {}, abstract check: {} premises checked, {} states",
+                report.obligations,
+                report.backend.as_deref().unwrap_or("no solver"),
+                report.premises_checked,
+                report.states
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(r @ (Rejection::Model { .. } | Rejection::Fingerprint { .. })) => Err(input_error(
+            anyhow::anyhow!("program mismatch: the certificate is not about this program: {r}"),
+        )),
+        Some(r) => {
+            println!("invalid: {r}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// What a violated run ends in, in the JSON schema's words: `("error_state", "ERROR in C")` or
+/// `("property", "property P")`.
+fn violation(program: &Program, trace: &ConcreteTrace) -> (&'static str, String) {
+    let last = trace.last();
+    if let Some(c) = program
+        .components
+        .iter()
+        .zip(&last.locations)
+        .find(|(c, l)| c.error_locations.contains(l))
+    {
+        return ("error_state", format!("ERROR in {}", c.0.name));
+    }
+    let labels = trace.labels();
+    let name = program
+        .properties
+        .iter()
+        .find(|p| guarantor::compose::replay::violates(&[], &[&p.lts], &labels).unwrap_or(false))
+        .map_or_else(|| "property".to_owned(), |p| format!("property {}", p.name));
+    ("property", name)
 }
 
 /// The predicates as `(owner, printed predicates)`: `"shared"` for predicates over globals, then
@@ -104,13 +223,14 @@ fn predicates(program: &Program, report: &ProgramReport) -> Vec<(String, Vec<Str
 
 fn to_json(program: &Program, method: &str, report: &ProgramReport) -> Value {
     let r = &report.predabs;
-    let (verdict, trace, values) = match &r.verdict {
+    let (verdict, trace, values, violation) = match &r.verdict {
         ProgramVerdict::Violated(t) => (
             "violated",
             Some(t.labels()),
             Some(t.display(program).to_string()),
+            Some(violation(program, t)),
         ),
-        _ => ("holds", None, None),
+        _ => ("holds", None, None, None),
     };
     let stats = &r.stats;
     let last = &report.last_check;
@@ -128,6 +248,8 @@ fn to_json(program: &Program, method: &str, report: &ProgramReport) -> Value {
         "verdict": verdict,
         "method": format!("predabs+{method}"),
         "counterexample": trace,
+        "violation": violation.as_ref().map(|v| v.0),
+        "violated": violation.map(|v| v.1),
         "values": values,
         "states": stats.product_states,
         "iterations": r.iterations,

@@ -1,6 +1,8 @@
 //! Certificates on the command line: `check --certificate FILE` and `check --emit-assumptions DIR`
 //! write a verdict's evidence; `verify --certificate FILE INPUT...` re-checks a certificate with
-//! `guarantor-certify`'s checker against the model the inputs give (the same inputs as `check`);
+//! `guarantor-certify`'s checker against the model the inputs give (the same inputs as `check`;
+//! a program's certificate is checked by `program::run_verify`, against the program, with an SMT
+//! solver);
 //! `verify --skeleton FILE INPUT...` does the same for a proof skeleton written by hand (the rule
 //! and where each assumption is), expanded into a certificate by the facade first and its derived
 //! premises printed before the verdict.
@@ -38,9 +40,14 @@ pub(crate) struct VerifyArgs {
     /// re-checks).
     #[arg(long, value_name = "FILE", requires = "skeleton")]
     write_certificate: Option<PathBuf>,
-    /// The model, as for `check`: component LTSs (.aut files) or one FSP model (.lts, .fsp).
+    /// The model, as for `check`: component LTSs (.aut files), one FSP model (.lts, .fsp) or one
+    /// guarded-command program (.gc).
     #[arg(required = true, value_name = "COMPONENT")]
     components: Vec<PathBuf>,
+    /// For a program: the SMT solver that discharges the certificate's obligations, a command
+    /// reading SMT-LIB2 on stdin (default: `$GUARANTOR_SMT_SOLVER`, else `z3 -in -smt2`).
+    #[arg(long, value_name = "COMMAND")]
+    solver: Option<String>,
     /// The composite (FSP only; default: the last composite in the file).
     #[arg(long)]
     target: Option<String>,
@@ -78,6 +85,14 @@ fn checker_of(args: &VerifyArgs) -> Result<Checker, Failure> {
 
 /// `guarantor verify`.
 pub(crate) fn run_verify(args: &VerifyArgs) -> Result<ExitCode, Failure> {
+    if let Some(program) = crate::program::program_input(&args.components) {
+        let Some(certificate) = &args.certificate else {
+            return Err(input_error(anyhow::anyhow!(
+                "a program is verified with --certificate (skeletons are for LTS models)"
+            )));
+        };
+        return crate::program::run_verify(program, certificate, args.solver.as_deref());
+    }
     let checker = checker_of(args)?;
     let (report, what) = match (&args.certificate, &args.skeleton) {
         (Some(path), _) => {
