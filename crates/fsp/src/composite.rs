@@ -218,6 +218,7 @@ impl<'m> Ctx<'m> {
                 ErrorKind::Undefined {
                     what: "process",
                     name: name.to_string(),
+                    suggestion: self.suggest_process(name),
                 },
                 pos,
             ));

@@ -61,6 +61,14 @@ impl<'m> Ctx<'m> {
         self.composites.get(name).copied()
     }
 
+    /// The defined process or composite nearest to a misspelt `name`, for a did-you-mean.
+    pub(crate) fn suggest_process(&self, name: &str) -> Option<String> {
+        let mut names: Vec<&str> = self.processes.keys().copied().collect();
+        names.extend(self.composites.keys().copied());
+        names.sort_unstable();
+        crate::closest(name, &names).map(str::to_owned)
+    }
+
     pub(crate) fn warn(&self, msg: String, pos: Pos) {
         // The same problem in many instances is reported once; a set, because a model with many
         // out-of-range instances warns thousands of times (a linear scan made that quadratic).

@@ -47,12 +47,18 @@ pub enum ErrorKind {
     #[error("{0}")]
     Syntax(String),
     /// A name is used but never defined.
-    #[error("undefined {what} '{name}'")]
+    #[error(
+        "undefined {what} '{name}'{}",
+        .suggestion.as_ref().map(|s| format!("; did you mean '{s}'?")).unwrap_or_default()
+    )]
+    #[non_exhaustive]
     Undefined {
         /// What kind of name ("process", "constant", ...).
         what: &'static str,
         /// The name.
         name: String,
+        /// A defined name of the same kind close to it (a misspelling), if any.
+        suggestion: Option<String>,
     },
     /// A name is defined twice.
     #[error("{what} '{name}' is defined twice")]

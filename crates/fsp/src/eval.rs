@@ -113,6 +113,7 @@ impl<'g> Env<'g> {
                     ErrorKind::Undefined {
                         what,
                         name: name.clone(),
+                        suggestion: None,
                     },
                     e.pos,
                 )
@@ -232,6 +233,7 @@ impl<'g> Env<'g> {
             ErrorKind::Undefined {
                 what: "range or set",
                 name: name.into(),
+                suggestion: None,
             },
             pos,
         ))

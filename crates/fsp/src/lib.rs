@@ -399,13 +399,46 @@ impl System {
 /// A located [`FspError`] for a lexical or syntax error, or an error in a `const`, `range` or `set`
 /// definition (undefined name, overflow, division by zero, duplicate name).
 pub fn parse(source: &str, file: &str) -> Result<Model, FspError> {
+    parse_with_constants(source, file, &[])
+}
+
+/// [`parse`] with some `const` definitions given other values (the command line's
+/// `--const N=5`): each named constant takes the given value wherever the file defines it, and
+/// the definitions after it see the new value.
+///
+/// # Errors
+/// As [`parse`]; and an unlocated [`ErrorKind::Undefined`] (with the nearest constant as its
+/// suggestion) if a name is not a `const` of the file.
+pub fn parse_with_constants(
+    source: &str,
+    file: &str,
+    constants: &[(&str, i64)],
+) -> Result<Model, FspError> {
     let map = SourceMap {
         file: file.to_string(),
         source: Arc::from(source),
     };
     let tokens = lexer::lex(source).map_err(|e| map.error(e))?;
     let parsed = parser::parse_tokens(&tokens).map_err(|e| map.error(e))?;
-    let globals = build_globals(&parsed.consts).map_err(|e| map.error(e))?;
+    let defined: Vec<&str> = parsed
+        .consts
+        .iter()
+        .filter_map(|(d, _)| match d {
+            ConstDef::Const(n, _) => Some(n.as_str()),
+            _ => None,
+        })
+        .collect();
+    if let Some((name, _)) = constants.iter().find(|(n, _)| !defined.contains(n)) {
+        return Err(FspError {
+            kind: ErrorKind::Undefined {
+                what: "constant",
+                name: (*name).to_owned(),
+                suggestion: closest(name, &defined).map(str::to_owned),
+            },
+            location: None,
+        });
+    }
+    let globals = build_globals(&parsed.consts, constants).map_err(|e| map.error(e))?;
     check_names(&parsed.processes, &parsed.composites).map_err(|e| map.error(e))?;
     let progress = progress::elaborate(&globals, &parsed.progress).map_err(|e| map.error(e))?;
     let warnings = parsed
@@ -469,7 +502,10 @@ fn split(comps: Vec<Comp>) -> Result<(Vec<Component>, Vec<Nested>), RawError> {
     Ok((leaves, nested))
 }
 
-fn build_globals(defs: &[(ConstDef, error::Pos)]) -> Result<Globals, RawError> {
+fn build_globals(
+    defs: &[(ConstDef, error::Pos)],
+    overrides: &[(&str, i64)],
+) -> Result<Globals, RawError> {
     let mut g = Globals::default();
     for (def, pos) in defs {
         let name = match def {
@@ -486,7 +522,11 @@ fn build_globals(defs: &[(ConstDef, error::Pos)]) -> Result<Globals, RawError> {
         }
         match def {
             ConstDef::Const(n, e) => {
-                let v = Env::new(&g).eval(e)?;
+                let given = overrides.iter().find(|(o, _)| *o == n.as_str());
+                let v = match given {
+                    Some(&(_, v)) => Value::Int(v),
+                    None => Env::new(&g).eval(e)?,
+                };
                 g.consts.insert(n.clone(), v);
             }
             ConstDef::Range(n, lo, hi) => {
@@ -701,6 +741,7 @@ impl Model {
                 ErrorKind::Undefined {
                     what: "composite or process",
                     name: target.to_string(),
+                    suggestion: None,
                 },
                 0,
             ));
@@ -710,32 +751,45 @@ impl Model {
     }
 }
 
-/// The name among `names` nearest to `name` (edit distance at most a third of its length, case
-/// ignored), for a did-you-mean hint.
+/// The name among `names` nearest to `name`, for a did-you-mean hint: at most one edit (a
+/// letter added, removed, changed, or two neighbours swapped) per three letters, case ignored;
+/// names shorter than three letters only match up to case.
 pub(crate) fn closest<'a>(name: &str, names: &[&'a str]) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
+    let limit = name.chars().count() / 3;
+    let lower = name.to_lowercase();
     names
         .iter()
-        .map(|n| (edit_distance(&name.to_lowercase(), &n.to_lowercase()), *n))
-        .filter(|&(d, n)| d <= limit && n != name)
+        .filter(|&&n| n != name)
+        .map(|&n| (edit_distance(&lower, &n.to_lowercase()), n))
+        .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)
         .map(|(_, n)| n)
 }
 
-/// Levenshtein distance over characters.
+/// Edit distance with adjacent transpositions (optimal string alignment), over characters.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.

@@ -299,6 +299,19 @@ impl Parser<'_> {
                 self.bump();
                 return Ok(());
             }
+            if !DEF_KEYWORDS.contains(&kw.as_str()) {
+                // A definition starts with a keyword or a process name: a lower-case word here
+                // is most often a misspelt keyword (`proprety`, `minimal` is fine).
+                let hint = crate::closest(kw, &DEF_KEYWORDS)
+                    .map(|k| format!("; did you mean '{k}'?"))
+                    .unwrap_or_default();
+                return Err(RawError::syntax(
+                    format!(
+                        "expected a definition (a keyword or a process name), found '{kw}'{hint}"
+                    ),
+                    pos,
+                ));
+            }
         }
         let flags = self.flags();
         if self.eat(Sym::BarBar) {

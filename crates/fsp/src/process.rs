@@ -343,7 +343,11 @@ impl<'a> Compiler<'a, '_> {
                             " ('{name}' is another process: a body names only its own local processes; compose them with ||, or write {name};... for sequential composition)"
                         )
                     } else {
-                        String::new()
+                        let locals: Vec<&str> =
+                            self.def.locals.iter().map(|l| l.name.as_str()).collect();
+                        crate::closest(name, &locals)
+                            .map(|l| format!("; did you mean '{l}'?"))
+                            .unwrap_or_default()
                     };
                     self.ctx
                         .warn(format!("{key} defined to be ERROR{hint}"), *pos);
@@ -416,6 +420,7 @@ impl<'a> Compiler<'a, '_> {
                 ErrorKind::Undefined {
                     what: "process",
                     name: name.clone(),
+                    suggestion: self.ctx.suggest_process(name),
                 },
                 *pos,
             ));

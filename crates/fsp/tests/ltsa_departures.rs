@@ -176,3 +176,41 @@ fn an_unknown_target_lists_the_targets() {
     let model = parse("P = (a -> P).\n||B = (P).\n||A = (P).\n");
     assert_eq!(model.default_target(), Some("A"));
 }
+
+/// CLI polish: a misspelt process, local process or keyword gets a did-you-mean.
+#[test]
+fn misspellings_get_a_suggestion() {
+    let err = error_of("PHIL = (think -> PHIL).\n||S = (PHLI).\n", Some("S"));
+    assert!(
+        err.contains("undefined process 'PHLI'; did you mean 'PHIL'?"),
+        "{err}"
+    );
+    let err = error_of("proprety P = (a -> P).\n", None);
+    assert!(
+        err.starts_with("t.lts:1:1: error: expected a definition (a keyword or a process name), found 'proprety'; did you mean 'property'?"),
+        "{err}"
+    );
+    let sys = parse("P = (a -> WAIT), WAIT = (b -> WIAT).\n")
+        .elaborate("P")
+        .unwrap();
+    let w = &sys.warnings[0].message;
+    assert!(
+        w.starts_with("WIAT defined to be ERROR; did you mean 'WAIT'?"),
+        "{w}"
+    );
+}
+
+/// `--const N=V`: a constant takes the value given, and what is defined from it follows.
+#[test]
+fn constants_can_be_given_from_outside() {
+    let src = "const SIZE = 2\nconst M = SIZE + 1\nP = (a[i:0..M] -> P).\n";
+    let model = guarantor_fsp::parse_with_constants(src, "t.lts", &[("SIZE", 4)]).unwrap();
+    let sys = model.elaborate("P").unwrap();
+    assert_eq!(sys.components[0].lts.num_transitions(), 6);
+    let err = guarantor_fsp::parse_with_constants(src, "t.lts", &[("SIZ", 4)]).unwrap_err();
+    assert!(err.location.is_none());
+    assert_eq!(
+        err.to_string(),
+        "error: undefined constant 'SIZ'; did you mean 'SIZE'?"
+    );
+}
