@@ -10,6 +10,7 @@ mod methods;
 mod output;
 mod program;
 mod progress;
+mod progress_check;
 mod stdout;
 mod verify;
 
@@ -183,6 +184,12 @@ struct CheckArgs {
     /// Give up (exit code 3) after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
+    /// LTSA's Check > Progress instead of the safety check: every progress test the FSP model
+    /// declares, in one search, or the default progress property (every action can always
+    /// eventually occur) when it declares none; `--progress NAME` checks one test (`P.v` for a
+    /// value of `progress P[i:R]`, `P` for all of them). Exit 0 passes, 1 violated.
+    #[arg(long, value_name = "NAME", num_args = 0..=1, default_missing_value = "")]
+    progress: Option<String>,
     /// Also search for deadlocks (reachable states with no outgoing transition, not every
     /// component terminated): the default for an FSP model (LTSA's Check Safety); .aut
     /// components are checked against their properties alone unless this is given.
@@ -511,6 +518,9 @@ fn run_check(
             args.format == Format::Json,
             args.certificate.as_deref(),
         );
+    }
+    if let Some(name) = &args.progress {
+        return progress_check::run(args, name, &config, warnings);
     }
     let checker = checker_of(args, &config, warnings, unchecked)?;
     let (config, progress) = Progress::start(config, args.method.name(), args.quiet);

@@ -351,6 +351,7 @@ pub mod model;
 pub mod portfolio;
 pub mod program;
 pub mod program_certificate;
+pub mod progress;
 pub mod registry;
 pub mod skeleton;
 
