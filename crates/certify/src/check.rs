@@ -13,13 +13,14 @@
 //! 6. for `violated`: the counterexample, replayed step by step ([`Rejection::Replay`]).
 
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap};
 
 use crate::fingerprint::model_print;
 use crate::format::{
     Certificate, Counterexample, FORMAT, Guarantee, LtsData, Premise, Rule, Transformation,
     VERSION, VerdictKind, ViolationClaim,
 };
+use crate::inclusion::inclusion;
 use crate::machine::{Act, Actions, Kind, Machine, Member, TAU};
 use crate::model::Model;
 use crate::report::{CertifyError, Outcome, Rejection, Report};
@@ -1088,90 +1089,6 @@ impl Run<'_> {
         }
         Ok(())
     }
-}
-
-/// SYM's inclusion: a word over the union of the alphabets that every assumption rejects
-/// (determinised on the fly: the set of states it can be in is empty) and that drives some
-/// property's error machine to pi, if there is one; and the number of states visited.
-fn inclusion(assumptions: &[&Machine], props: &[&Machine]) -> (Option<Vec<Act>>, usize) {
-    type State = (Vec<BTreeSet<usize>>, Vec<usize>);
-    let close = |m: &Machine, mut set: BTreeSet<usize>| {
-        let mut work: Vec<usize> = set.iter().copied().collect();
-        while let Some(s) = work.pop() {
-            for t in m.successors(s, TAU) {
-                if set.insert(t) {
-                    work.push(t);
-                }
-            }
-        }
-        set
-    };
-    let alphabet: BTreeSet<Act> = assumptions
-        .iter()
-        .chain(props)
-        .flat_map(|m| m.alphabet.iter().copied())
-        .collect();
-    let bad = |(sets, ps): &State| {
-        sets.iter().all(BTreeSet::is_empty)
-            && props.iter().zip(ps).any(|(m, &p)| m.error == Some(p))
-    };
-    let start: State = (
-        assumptions
-            .iter()
-            .map(|m| close(m, BTreeSet::from([m.initial])))
-            .collect(),
-        props.iter().map(|m| m.initial).collect(),
-    );
-    let mut seen: HashMap<State, usize> = HashMap::new();
-    let mut parent: Vec<Option<(usize, Act)>> = vec![None];
-    let mut states = vec![start.clone()];
-    seen.insert(start, 0);
-    let mut queue = VecDeque::from([0]);
-    while let Some(id) = queue.pop_front() {
-        if bad(&states[id]) {
-            let mut trace = Vec::new();
-            let mut at = id;
-            while let Some((p, a)) = parent[at] {
-                trace.push(a);
-                at = p;
-            }
-            trace.reverse();
-            return (Some(trace), states.len());
-        }
-        for &a in &alphabet {
-            let (sets, ps) = &states[id];
-            let next_sets = assumptions
-                .iter()
-                .zip(sets)
-                .map(|(m, set)| {
-                    if m.alphabet.contains(&a) {
-                        close(m, set.iter().flat_map(|&s| m.successors(s, a)).collect())
-                    } else {
-                        set.clone()
-                    }
-                })
-                .collect();
-            let next_ps = props
-                .iter()
-                .zip(ps)
-                .map(|(m, &p)| {
-                    if m.alphabet.contains(&a) && m.error != Some(p) {
-                        m.successors(p, a).next().unwrap_or(p)
-                    } else {
-                        p
-                    }
-                })
-                .collect();
-            let next = (next_sets, next_ps);
-            if !seen.contains_key(&next) {
-                seen.insert(next.clone(), states.len());
-                parent.push(Some((id, a)));
-                states.push(next);
-                queue.push_back(states.len() - 1);
-            }
-        }
-    }
-    (None, states.len())
 }
 
 /// Checks that `classes` is a homomorphism from `n` into `a`: same alphabet, total, initial to

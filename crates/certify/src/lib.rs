@@ -43,6 +43,7 @@
 pub mod check;
 pub mod fingerprint;
 pub mod format;
+mod inclusion;
 mod machine;
 pub mod model;
 mod packing;

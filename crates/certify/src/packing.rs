@@ -9,8 +9,6 @@ use std::ops::{BitAnd, BitOr, Not, Shl, Shr};
 
 use rustc_hash::FxHasher;
 
-use crate::machine::Member;
-
 /// How a tuple is kept as a hash key: packed into one `u64` or `u128` when the members' state
 /// numbers fit in its bits together (every family of the benchmarks does), as a boxed slice
 /// otherwise.
@@ -76,11 +74,11 @@ pub(crate) struct Packed<W> {
 }
 
 impl<W: Word> Packed<W> {
-    /// The packing for `members`, if their state numbers fit in a `W`.
-    pub(crate) fn new(members: &[Member]) -> Option<Self> {
+    /// The packing for tuples whose `i`-th entry is below `sizes[i]`, if they fit in a `W`.
+    pub(crate) fn new(sizes: impl IntoIterator<Item = usize>) -> Option<Self> {
         let mut shift = vec![0u32];
-        for m in members {
-            let width = usize::BITS - m.machine.len().saturating_sub(1).leading_zeros();
+        for size in sizes {
+            let width = usize::BITS - size.saturating_sub(1).leading_zeros();
             shift.push(shift.last()? + width);
         }
         // Strictly fewer bits than the word has: the all-ones word is never a key, so a key set

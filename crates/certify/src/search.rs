@@ -236,9 +236,10 @@ impl<C: Codec> Visited<C> {
 /// with `circular`, for the free last step of the group). Returns the violation, if any, and the
 /// number of tuples visited.
 pub(crate) fn search(members: &[Member], circular: Option<&Circular>) -> (Option<Found>, usize) {
-    if let Some(packed) = Packed::<u64>::new(members) {
+    let sizes = || members.iter().map(|m| m.machine.len());
+    if let Some(packed) = Packed::<u64>::new(sizes()) {
         search_with(members, circular, Visited::new(packed))
-    } else if let Some(packed) = Packed::<u128>::new(members) {
+    } else if let Some(packed) = Packed::<u128>::new(sizes()) {
         search_with(members, circular, Visited::new(packed))
     } else {
         search_with(members, circular, Visited::new(Plain))
