@@ -388,6 +388,14 @@ impl<'g> Env<'g> {
             Seg::Set(s) => Ok(self.set(s)?.into_iter().map(|l| (l, None)).collect()),
             Seg::Index(ix) => {
                 let vals = self.index_values(ix)?;
+                if vals.is_empty() {
+                    // LTSA refuses an action label over an empty range ("Range not defined")
+                    // rather than silently dropping the choice.
+                    return Err(RawError::semantic(
+                        "empty range in an action label (LTSA: Range not defined)",
+                        index_pos(ix),
+                    ));
+                }
                 Ok(vals
                     .into_iter()
                     .map(|(v, var)| (v.to_string(), var.map(|n| (n, v))))
@@ -442,6 +450,24 @@ impl Env<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Where an index is written, for errors about its values.
+fn index_pos(ix: &Index) -> Pos {
+    match ix {
+        Index::Binder(_, RangeSpec::Named(_, pos)) => *pos,
+        Index::Binder(_, RangeSpec::Bounds(lo, _)) | Index::Range(lo, _) | Index::Expr(lo) => {
+            lo.pos
+        }
+        Index::Binder(_, RangeSpec::Set(s)) | Index::Set(s) => set_pos(s),
+    }
+}
+
+fn set_pos(s: &SetExpr) -> Pos {
+    match s {
+        SetExpr::Named(_, pos) => *pos,
+        SetExpr::Literal(elems) => elems.first().map_or(0, |e| e.label.pos),
     }
 }
 

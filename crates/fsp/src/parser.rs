@@ -463,6 +463,14 @@ impl Parser<'_> {
 
     fn process(&mut self, flags: Flags) -> Result<ProcessDef, RawError> {
         let (name, pos) = self.upper("a process name or definition")?;
+        if self.is(Sym::LBrack) {
+            return Err(RawError::syntax(
+                format!(
+                    "a process name cannot be indexed (LTSA): define the indexed process as a local one, {name} = {name}[0], {name}[i:R] = (...)"
+                ),
+                self.pos(),
+            ));
+        }
         let params = self.params()?;
         self.expect(Sym::Assign)?;
         let body = self.term()?;

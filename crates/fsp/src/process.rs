@@ -46,7 +46,8 @@ pub(crate) fn compile(
     for (p, v) in def.params.iter().zip(args) {
         base.vars.push((Rc::from(p.name.as_str()), v.clone()));
     }
-    let mut c = Compiler {
+    // Boxed: compile recurses through sequential composition, and the compiler is large.
+    let mut c = Box::new(Compiler {
         ctx,
         def,
         base: base.clone(),
@@ -58,14 +59,17 @@ pub(crate) fn compile(
         stop: None,
         work: Vec::new(),
         depth,
-    };
+    });
     c.enumerate_instances()?;
     let init = c.state_for_key(&def.name, def.pos, 0)?;
     c.m.initial = init;
     c.drain()?;
     c.compile_unreachable()?;
     c.m.keep_reachable();
-    let mut m = finish_process(ctx, def, &base, c.m)?;
+    let mut m = finish_process(ctx, def, &base, std::mem::take(&mut c.m))?;
+    if def.flags.property {
+        check_deterministic(def, &m)?;
+    }
     if def.flags.minimal {
         if m.trans.iter().any(|t| t.1 == 0) {
             ctx.warn(
@@ -107,6 +111,29 @@ fn too_deep(ctx: &Ctx<'_>, def: &ProcessDef) -> RawError {
         format!("unbounded recursion: sequential composition nests more than {MAX_SEQ_DEPTH} deep")
     };
     RawError::new(ErrorKind::TooDeep(message), def.pos)
+}
+
+/// LTSA's rule: a primitive `property` process must be deterministic (no tau, no two moves on one
+/// action from one state), or its error form would not say which traces are allowed.
+fn check_deterministic(def: &ProcessDef, m: &Machine) -> Result<(), RawError> {
+    let mut seen = std::collections::HashSet::new();
+    for &(s, a, _) in &m.trans {
+        if a == 0 || !seen.insert((s, a)) {
+            let what = if a == 0 {
+                "a tau move".to_owned()
+            } else {
+                format!("two moves on '{}' from one state", m.actions[a as usize])
+            };
+            return Err(RawError::semantic(
+                format!(
+                    "primitive property processes must be deterministic (LTSA): '{}' has {what}",
+                    def.name
+                ),
+                def.pos,
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A process on [`Ctx::compiling`] while it compiles (popped when dropped, on every return).
@@ -336,22 +363,7 @@ impl<'a> Compiler<'a, '_> {
                     if self.def.locals.iter().any(|l| &l.name == name) {
                         return self.state_for_key(&key, *pos, depth + 1);
                     }
-                    // LTSA's rule: a process body names only its own local processes (another
-                    // process is reached by sequential composition, P;Q); anything else is ERROR.
-                    let hint = if self.ctx.process(name).is_some() {
-                        format!(
-                            " ('{name}' is another process: a body names only its own local processes; compose them with ||, or write {name};... for sequential composition)"
-                        )
-                    } else {
-                        let locals: Vec<&str> =
-                            self.def.locals.iter().map(|l| l.name.as_str()).collect();
-                        crate::closest(name, &locals)
-                            .map(|l| format!("; did you mean '{l}'?"))
-                            .unwrap_or_default()
-                    };
-                    self.ctx
-                        .warn(format!("{key} defined to be ERROR{hint}"), *pos);
-                    return self.error_state(*pos);
+                    return self.undefined_local(name, &key, *pos);
                 }
                 let cont = self.end_state(*pos)?;
                 self.embed(term, binds, cont, None)
@@ -386,6 +398,28 @@ impl<'a> Compiler<'a, '_> {
                 Ok(cont)
             }
         }
+    }
+
+    /// A name that is not a local process of this definition: `ERROR` with LTSA's warning (and a
+    /// hint: another process is reached by sequential composition; or the nearest local name).
+    /// Kept out of [`Self::resolve`], whose frame every level of a deep composition pays for.
+    #[inline(never)]
+    fn undefined_local(&mut self, name: &str, key: &str, pos: Pos) -> Result<u32, RawError> {
+        // LTSA's rule: a process body names only its own local processes (another
+        // process is reached by sequential composition, P;Q); anything else is ERROR.
+        let hint = if self.ctx.process(name).is_some() {
+            format!(
+                " ('{name}' is another process: a body names only its own local processes; compose them with ||, or write {name};... for sequential composition)"
+            )
+        } else {
+            let locals: Vec<&str> = self.def.locals.iter().map(|l| l.name.as_str()).collect();
+            crate::closest(name, &locals)
+                .map(|l| format!("; did you mean '{l}'?"))
+                .unwrap_or_default()
+        };
+        self.ctx
+            .warn(format!("{key} defined to be ERROR{hint}"), pos);
+        self.error_state(pos)
     }
 
     /// Copies another process into this machine, its `END` becoming `cont`; returns the copy of

@@ -214,3 +214,36 @@ fn constants_can_be_given_from_outside() {
         "error: undefined constant 'SIZ'; did you mean 'SIZE'?"
     );
 }
+
+/// Departure 6, the errors LTSA gives: an action label over an empty range ("Range not
+/// defined"), a nondeterministic primitive property ("primitive property processes must be
+/// deterministic"), a top-level indexed definition ("process name cannot be indexed", with the
+/// local-process form as a hint), an undefined top-level name in a composite.
+#[test]
+fn ltsa_errors_for_departure_6() {
+    let err = error_of("range R = 5..1\nP = (a[i:R] -> P).\n", Some("P"));
+    assert!(
+        err.starts_with(
+            "t.lts:2:10: error: empty range in an action label (LTSA: Range not defined)"
+        ),
+        "{err}"
+    );
+    let err = error_of(
+        "property P = (a -> b -> P | a -> c -> P).\n||S = (P).\n",
+        None,
+    );
+    assert!(
+        err.starts_with("t.lts:1:10: error: primitive property processes must be deterministic (LTSA): 'P' has two moves on 'a' from one state"),
+        "{err}"
+    );
+    let err = error_of("P[i:0..2] = (a -> STOP).\n", None);
+    assert!(
+        err.starts_with("t.lts:1:2: error: a process name cannot be indexed (LTSA): define the indexed process as a local one, P = P[0], P[i:R] = (...)"),
+        "{err}"
+    );
+    let err = error_of("P = (a -> P).\n||S = (P || QUEUE).\n", None);
+    assert!(
+        err.starts_with("t.lts:2:13: error: undefined process 'QUEUE'"),
+        "{err}"
+    );
+}
