@@ -71,9 +71,13 @@ struct AssumeArgs {
     /// An FSP model (.lts, .fsp).
     #[arg(value_name = "MODEL")]
     model: PathBuf,
-    /// The composite (default: the last in the file).
+    /// The composite (default: the last in the file, or LTSA's DEFAULT in a file without
+    /// composites).
     #[arg(long)]
     target: Option<String>,
+    /// Gives a `const` of the model another value (repeatable): `--const N=4`.
+    #[arg(long = "const", value_name = "NAME=VALUE", value_parser = parse_const)]
+    consts: Vec<(String, i64)>,
     /// The component the assumption is for, by name or number.
     #[arg(long, value_name = "NAME")]
     component: String,
@@ -93,9 +97,13 @@ struct ExportArgs {
     /// An FSP model (.lts or .fsp), or several .aut components.
     #[arg(required = true, value_name = "MODEL")]
     inputs: Vec<PathBuf>,
-    /// The composite to export (FSP only; default: the last composite in the file).
+    /// The composite to export (FSP only; default: the last composite in the file, or LTSA's
+    /// DEFAULT, every process composed, in a file without composites).
     #[arg(long)]
     target: Option<String>,
+    /// FSP: gives a `const` of the model another value (repeatable): `--const N=4`.
+    #[arg(long = "const", value_name = "NAME=VALUE", value_parser = parse_const)]
+    consts: Vec<(String, i64)>,
     /// Write Aldebaran .aut (the default).
     #[arg(long, conflicts_with = "dot")]
     aut: bool,
@@ -126,9 +134,15 @@ struct CheckArgs {
     /// program (.gc), checked by predicate abstraction with `--method` on the abstract system.
     #[arg(required = true, value_name = "COMPONENT")]
     components: Vec<PathBuf>,
-    /// The composite to check (FSP only; default: the last composite in the file, as in LTSA).
+    /// The composite to check (FSP only; default: the last composite in the file, or LTSA's
+    /// DEFAULT, every process composed, in a file without composites; LTSA's window selects the
+    /// alphabetically first target, so name it when it matters).
     #[arg(long)]
     target: Option<String>,
+    /// FSP: gives a `const` of the model another value (repeatable): `--const N=4` checks the
+    /// model as if it said `const N = 4`.
+    #[arg(long = "const", value_name = "NAME=VALUE", value_parser = parse_const)]
+    consts: Vec<(String, i64)>,
     /// A safety property (a deterministic LTS in an .aut file); may be repeated.
     #[arg(long = "property", short = 'p', value_name = "FILE")]
     properties: Vec<PathBuf>,
@@ -254,6 +268,18 @@ impl MethodChoice {
     }
 }
 
+/// `NAME=VALUE` of `--const`.
+fn parse_const(text: &str) -> Result<(String, i64), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=VALUE, found {text:?}"))?;
+    let value = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|e| format!("{:?} is not an integer: {e}", value.trim()))?;
+    Ok((name.trim().to_owned(), value))
+}
+
 fn parse_method(name: &str) -> Result<MethodChoice, String> {
     if let Some(kind) = MethodKind::from_name(name) {
         return Ok(MethodChoice::Kind(kind));
@@ -309,7 +335,7 @@ fn main() -> ExitCode {
         Ok(_) if stdout::failed() => ExitCode::from(2),
         Ok(code) => code,
         Err(Failure::Input(e)) => {
-            eprintln!("error: {e:#}");
+            eprintln!("{}", output::error_text(&e));
             ExitCode::from(2)
         }
         Err(Failure::Budget(e)) => {
@@ -350,7 +376,18 @@ fn print_warnings(system: &System) {
 }
 
 fn load_fsp(path: &Path, target: Option<&str>, quiet: bool) -> Result<System, Failure> {
-    let system = model::load_fsp(path, target).map_err(input_error)?;
+    load_fsp_with(path, target, quiet, &[])
+}
+
+/// [`load_fsp`] with `--const` values.
+fn load_fsp_with(
+    path: &Path,
+    target: Option<&str>,
+    quiet: bool,
+    consts: &[(String, i64)],
+) -> Result<System, Failure> {
+    let consts: Vec<(&str, i64)> = consts.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    let system = model::load_fsp_with(path, target, &consts).map_err(input_error)?;
     if !quiet {
         print_warnings(&system);
     }
@@ -407,7 +444,7 @@ fn checker_of(
 ) -> Result<Checker, Failure> {
     let mut checker = match fsp_input(&args.components)? {
         Some(path) => {
-            let system = load_fsp(path, args.target.as_deref(), args.quiet)?;
+            let system = load_fsp_with(path, args.target.as_deref(), args.quiet, &args.consts)?;
             *warnings = output::warnings_json(&system.warnings);
             *unchecked = system.unchecked.iter().map(ToString::to_string).collect();
             Checker::from_fsp(&system, config).map_err(classify)?
@@ -604,7 +641,7 @@ fn run_assume(args: &AssumeArgs) -> Result<ExitCode, Failure> {
         )));
     };
     let config = Config::default();
-    let system = load_fsp(path, args.target.as_deref(), false)?;
+    let system = load_fsp_with(path, args.target.as_deref(), false, &args.consts)?;
     let checker = Checker::from_fsp(&system, &config).map_err(classify)?;
     let component = component_index(&checker, &args.component)?;
     match args.method {
@@ -636,7 +673,7 @@ fn run_export(args: &ExportArgs) -> Result<ExitCode, Failure> {
     }
     let lts = match fsp_input(&args.inputs)? {
         Some(path) => {
-            let system = load_fsp(path, args.target.as_deref(), false)?;
+            let system = load_fsp_with(path, args.target.as_deref(), false, &args.consts)?;
             model::compose_fsp(&system, &config).map_err(|e| classify(e.into()))?
         }
         None => {

@@ -134,6 +134,29 @@ pub(crate) fn check_json(
     v
 }
 
+/// The text of bad input for stderr, `error: ...` once: the causes anyhow chains, less those
+/// already in the message (an I/O error is in its `cannot read` line), and no second `error:`
+/// before an FSP error, which starts with its own `file:line:col: error:`.
+pub(crate) fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let c = cause.to_string();
+        if text.contains(&c) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&c);
+    }
+    let first = text.lines().next().unwrap_or_default();
+    if first.starts_with("error: ") || first.contains(": error: ") {
+        text
+    } else {
+        format!("error: {text}")
+    }
+}
+
 /// The `error` object of bad input: the message, and the file, line and column where known.
 pub(crate) fn error_json(e: &anyhow::Error) -> Value {
     for cause in e.chain() {

@@ -138,3 +138,53 @@ fn quiet_silences_warnings() {
         String::from_utf8_lossy(&quiet.stderr)
     );
 }
+
+/// CLI polish: one `error:` prefix before an FSP error, a missing file reported once, an unknown
+/// target listing the targets, `--const` instead of rewriting the file.
+#[test]
+fn bad_input_is_reported_once_and_plainly() {
+    let out = guarantor(&["check", "no/such/model.lts"]);
+    assert_exit(&out, 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("No such file").count(), 1, "{stderr}");
+
+    let path = model("nodot.lts", "P = (a -> P)\nQ = (b -> Q).\n");
+    let out = guarantor(&["check", path.to_str().unwrap()]);
+    assert_exit(&out, 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.starts_with("error: "), "{stderr}");
+    assert!(
+        stderr.contains("nodot.lts:1:13: error: expected '.' to end the definition of 'P'"),
+        "{stderr}"
+    );
+
+    let out = guarantor(&["check", "--target", "SYZ", "examples/fsp/order.lts"]);
+    assert_exit(&out, 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: no composite or process 'SYZ' in examples/fsp/order.lts (targets: BAD, EAGER, INPUT, ORDER, OUTPUT, SYS); did you mean 'SYS'?"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn const_sets_a_constant() {
+    let path = model("sized.lts", "const N = 2\nP = (a[i:0..N] -> P).\n");
+    let path = path.to_str().unwrap();
+    let export = |extra: &[&str]| {
+        let mut args = vec!["export", path];
+        args.extend_from_slice(extra);
+        let out = guarantor(&args);
+        assert_exit(&out, 0);
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(export(&[]), "des (0, 3, 1)");
+    assert_eq!(export(&["--const", "N=5"]), "des (0, 6, 1)");
+    let out = guarantor(&["check", "--const", "SIZE=5", path]);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("undefined constant 'SIZE'"));
+}

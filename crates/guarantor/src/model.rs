@@ -60,17 +60,37 @@ pub fn load_aut(path: &Path, lenient: bool) -> Result<Lts, ModelError> {
 /// Parses an FSP file and elaborates `target` (default: [`guarantor_fsp::Model::default_target`],
 /// the last composite, or LTSA's `DEFAULT` in a file without composites).
 pub fn load_fsp(path: &Path, target: Option<&str>) -> Result<System, ModelError> {
+    load_fsp_with(path, target, &[])
+}
+
+/// [`load_fsp`] with some `const` definitions given other values (the command line's
+/// `--const N=5`; see [`guarantor_fsp::parse_with_constants`]).
+pub fn load_fsp_with(
+    path: &Path,
+    target: Option<&str>,
+    constants: &[(&str, i64)],
+) -> Result<System, ModelError> {
     let source = std::fs::read_to_string(path).map_err(|source| ModelError::Io {
         path: path.to_owned(),
         source,
     })?;
-    parse_fsp(&source, &path.display().to_string(), target)
+    parse_fsp_with(&source, &path.display().to_string(), target, constants)
 }
 
 /// Parses FSP text and elaborates `target` (default: [`guarantor_fsp::Model::default_target`]);
 /// `file` names the text in error messages.
 pub fn parse_fsp(source: &str, file: &str, target: Option<&str>) -> Result<System, ModelError> {
-    let model = guarantor_fsp::parse(source, file)?;
+    parse_fsp_with(source, file, target, &[])
+}
+
+/// [`parse_fsp`] with some `const` definitions given other values.
+pub fn parse_fsp_with(
+    source: &str,
+    file: &str,
+    target: Option<&str>,
+    constants: &[(&str, i64)],
+) -> Result<System, ModelError> {
+    let model = guarantor_fsp::parse_with_constants(source, file, constants)?;
     let target = match target {
         Some(t) => t.to_owned(),
         None => model
