@@ -44,8 +44,10 @@
 //! low-link per state, and one bit per state saying that it has a transition into an
 //! already completed component (which therefore is not terminal). A component is terminal when
 //! none of its states has that bit; its actions are then found by enumerating its states'
-//! transitions once more. Memory is the visited set of the safety check plus about 9 bytes per
-//! state, and the pending successors of the current path; the budget counts all of it in units
+//! transitions once more. Memory is the visited set of the safety check (one unit of
+//! [`Config::max_states`] per state, as there) plus the walk's own arrays: a low-link and a Tarjan
+//! stack entry per state (8 bytes), 12 bytes per state on the current path and 16 to 24 per
+//! successor still pending on it; the budget counts these by their allocated capacity, in units
 //! of [`Config::STATE_BYTES`]. The run and the cycle of the answer are found afterwards by
 //! breadth-first search over the numbered states (8 more bytes per state).
 
@@ -443,9 +445,9 @@ const DONE: u32 = u32::MAX;
 struct Frame {
     state: u32,
     /// Where its pending successors begin in `todo`.
-    base: usize,
+    base: u32,
     /// How many successors it has.
-    successors: usize,
+    successors: u32,
 }
 
 /// A violating terminal set the walk kept.
@@ -518,14 +520,17 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
         self.deadlock.take().or_else(|| self.other.take())
     }
 
-    /// Charges the walk's memory: the states, their low-links, escape bits and Tarjan stack
-    /// entries, and the pending successors of the path.
+    /// Charges the walk's memory: one unit per stored state (the safety check's store), plus
+    /// what the walk allocated beside it (low-links, escape bits, the Tarjan stack, the path and
+    /// its pending successors), by capacity.
     fn charge(&self, budget: &Budget<'_>) -> Result<(), ComposeError> {
-        let states = self.store.len();
-        let pending = self.todo.len() * std::mem::size_of::<(u64, S::Key)>()
-            + self.todo_tuples.len() * 4
-            + self.frames.len() * std::mem::size_of::<Frame>();
-        budget.check_states(states + Config::units_for_bytes(states * 9 + pending))
+        let beside = self.low.capacity() * 4
+            + self.escapes.capacity() * 8
+            + self.sccs.capacity() * 4
+            + self.todo.capacity() * std::mem::size_of::<(u64, S::Key)>()
+            + self.todo_tuples.capacity() * 4
+            + self.frames.capacity() * std::mem::size_of::<Frame>();
+        budget.check_states(self.store.len() + Config::units_for_bytes(beside))
     }
 
     fn run(&mut self, budget: &mut Budget<'_>) -> Result<Walked, ComposeError> {
@@ -541,7 +546,7 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
         let width = self.product.width();
         let mut target = initial;
         while let Some(top) = self.frames.last().copied() {
-            if self.todo.len() > top.base {
+            if self.todo.len() > top.base as usize {
                 budget.tick()?;
                 let (hash, key) = self.todo.pop().expect("non-empty");
                 if S::NEEDS_TUPLE {
@@ -566,7 +571,7 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
             self.frames.pop();
             let v = top.state;
             if self.low[v as usize] == v {
-                self.complete(v, top.successors, budget)?;
+                self.complete(v, top.successors as usize, budget)?;
             }
             if let Some(parent) = self.frames.last() {
                 let p = parent.state;
@@ -619,8 +624,8 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
         }
         self.frames.push(Frame {
             state: id,
-            base,
-            successors,
+            base: u32::try_from(base).map_err(|_| too_many("pending successor"))?,
+            successors: u32::try_from(successors).map_err(|_| too_many("successor"))?,
         });
         Ok(false)
     }
@@ -690,6 +695,16 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
         }
         Ok(())
     }
+}
+
+/// The error for a count past 32 bits.
+fn too_many(kind: &'static str) -> ComposeError {
+    guarantor_lts::LtsError::from(guarantor_lts::IdOverflow {
+        kind,
+        index: u32::MAX as usize,
+        limit: u32::MAX as usize,
+    })
+    .into()
 }
 
 /// Reverses the order of the `width`-wide rows of `rows`.
