@@ -371,10 +371,13 @@ impl System {
     /// The LTS LTSA reports for the target, from the product of all its components: hidden
     /// actions become tau, and a `minimal` target is minimised by weak bisimulation, after LTSA's
     /// tau reduction (`a -> (tau -> P | tau -> Q)` becomes `a -> P | a -> Q`, as LTSA does by
-    /// default; it is coarser than observational equivalence).
+    /// default; it is coarser than observational equivalence). A `deterministic` target is
+    /// replaced by its minimal deterministic LTS with the same traces (LTSA's trace
+    /// minimisation: tau removed by subset construction, one `ERROR` state).
     ///
     /// # Panics
-    /// Never: the reduction only removes states and transitions.
+    /// Only if determinising a `deterministic` target would pass 2^32 states (memory runs out
+    /// long before); the reduction of a `minimal` one only removes states and transitions.
     pub fn finish(&self, product: &Lts) -> Lts {
         let hidden: Vec<&str> = product
             .alphabet()
@@ -383,6 +386,10 @@ impl System {
             .filter(|n| self.is_hidden(n))
             .collect();
         let lts = guarantor_lts::ops::hide(product, hidden);
+        if self.deterministic {
+            let dfa = guarantor_lts::ops::determinize(&lts).expect("fewer than 2^32 subsets");
+            return guarantor_lts::ops::minimize_dfa(&dfa).expect("a determinised LTS");
+        }
         if self.minimal {
             // The reduction only removes states and moves, so it cannot overflow an id.
             let reduced = reduce::ltsa_tau_reduction(&lts).expect("no larger than its input");

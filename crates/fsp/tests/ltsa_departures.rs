@@ -247,3 +247,12 @@ fn ltsa_errors_for_departure_6() {
         "{err}"
     );
 }
+
+/// Departure 6: a `deterministic` target is LTSA's trace minimisation of its product:
+/// `a -> b | a -> c` (3 states, 4 transitions) becomes `a -> (b | c)` (2 states, 3 transitions).
+#[test]
+fn a_deterministic_target_is_determinised() {
+    let src = "P = (a -> b -> P | a -> c -> P).\ndeterministic ||D = (P).\n||N = (P).\n";
+    assert_eq!(figure(src, "N"), (3, 4, NONE.to_owned()));
+    assert_eq!(figure(src, "D"), (2, 3, NONE.to_owned()));
+}
