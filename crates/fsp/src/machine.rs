@@ -156,6 +156,33 @@ impl Machine {
 }
 
 impl Machine {
+    /// Minimises as LTSA's `minimal` does: its tau reduction, then observational equivalence
+    /// (weak bisimulation). For a machine without `END` (whose state weak minimisation would not
+    /// keep apart); the declared alphabet stays.
+    pub(crate) fn minimise_weak(&self) -> Result<Machine, ErrorKind> {
+        let limit = |e: guarantor_lts::LtsError| ErrorKind::Limit(e.to_string());
+        let reduced = crate::reduce::ltsa_tau_reduction(&self.to_lts()?).map_err(limit)?;
+        let min = guarantor_lts::ops::minimize_weak(&reduced);
+        let mut out = Machine::default();
+        for name in self.visible() {
+            out.action(name);
+        }
+        out.num_states = u32::try_from(min.num_states()).map_err(|_| {
+            ErrorKind::Limit("a minimised process has more than 2^32 states".to_owned())
+        })?;
+        for t in min.transitions() {
+            let a = if t.action.is_tau() {
+                0
+            } else {
+                out.action(min.alphabet().name(t.action))
+            };
+            out.trans.push((t.source.as_u32(), a, t.target.as_u32()));
+        }
+        out.initial = min.initial().as_u32();
+        out.error = min.error_state().map(StateId::as_u32);
+        Ok(out)
+    }
+
     /// Minimises by strong bisimulation (LTSA's `minimal`, which is observational equivalence, is
     /// the same thing when there is no tau; with tau this is coarser-than-nothing but finer than
     /// LTSA's, and the caller warns). `END` and `ERROR` stay apart from every other state.

@@ -66,22 +66,8 @@ pub(crate) fn compile(
     c.drain()?;
     c.compile_unreachable()?;
     c.m.keep_reachable();
-    let mut m = finish_process(ctx, def, &base, std::mem::take(&mut c.m))?;
-    if def.flags.property {
-        check_deterministic(def, &m)?;
-    }
-    if def.flags.minimal {
-        if m.trans.iter().any(|t| t.1 == 0) {
-            ctx.warn(
-                format!(
-                    "'minimal {}' has tau: minimised by strong, not weak, bisimulation",
-                    def.name
-                ),
-                def.pos,
-            );
-        }
-        m = m.minimise().map_err(|k| RawError::new(k, def.pos))?;
-    }
+    let m = finish_process(ctx, def, &base, std::mem::take(&mut c.m))?;
+    let m = finish_flags(ctx, def, m)?;
     let m = Rc::new(m);
     ctx.cache.borrow_mut().insert(key, m.clone());
     Ok(m)
@@ -111,6 +97,35 @@ fn too_deep(ctx: &Ctx<'_>, def: &ProcessDef) -> RawError {
         format!("unbounded recursion: sequential composition nests more than {MAX_SEQ_DEPTH} deep")
     };
     RawError::new(ErrorKind::TooDeep(message), def.pos)
+}
+
+/// What a definition's flags ask of the compiled machine: a `property` must be deterministic, a
+/// `minimal` process is minimised. Kept out of [`compile`], whose frame every level of a deep
+/// sequential composition pays for.
+#[inline(never)]
+fn finish_flags(ctx: &Ctx<'_>, def: &ProcessDef, mut m: Machine) -> Result<Machine, RawError> {
+    if def.flags.property {
+        check_deterministic(def, &m)?;
+    }
+    if def.flags.minimal {
+        let has_tau = m.trans.iter().any(|t| t.1 == 0);
+        if has_tau && m.end.is_none() {
+            // LTSA: tau reduction, then observational equivalence.
+            m = m.minimise_weak().map_err(|k| RawError::new(k, def.pos))?;
+        } else {
+            if has_tau {
+                ctx.warn(
+                    format!(
+                        "'minimal {}' has tau and END: minimised by strong, not weak, bisimulation",
+                        def.name
+                    ),
+                    def.pos,
+                );
+            }
+            m = m.minimise().map_err(|k| RawError::new(k, def.pos))?;
+        }
+    }
+    Ok(m)
 }
 
 /// LTSA's rule: a primitive `property` process must be deterministic (no tau, no two moves on one

@@ -256,3 +256,15 @@ fn a_deterministic_target_is_determinised() {
     assert_eq!(figure(src, "N"), (3, 4, NONE.to_owned()));
     assert_eq!(figure(src, "D"), (2, 3, NONE.to_owned()));
 }
+
+/// Departure 6: `minimal` on a primitive process with hidden actions minimises by observational
+/// equivalence after LTSA's tau reduction (1 state, 1 transition), not by strong bisimulation
+/// (2 / 2), and no longer warns.
+#[test]
+fn a_minimal_process_with_hidden_actions_is_minimised_weakly() {
+    let src = "minimal P = (a -> h -> P) \\ {h}.\n";
+    assert_eq!(figure(src, "P"), (1, 1, NONE.to_owned()));
+    assert!(parse(src).elaborate("P").unwrap().warnings.is_empty());
+    let src = "P = (a -> h -> P) \\ {h}.\n";
+    assert_eq!(figure(src, "P"), (2, 2, NONE.to_owned()));
+}
