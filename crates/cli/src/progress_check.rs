@@ -89,11 +89,12 @@ pub(crate) fn run(
     Ok(ExitCode::from(code))
 }
 
+/// The CLI's failure for `e`; a [`guarantor::CheckError`] stays one, so the JSON object can
+/// say which budget ran out and where bad input is.
 fn failure(e: ProgressError) -> Failure {
-    if e.is_budget() {
-        Failure::Budget(e.into())
-    } else {
-        Failure::Input(e.into())
+    match e {
+        ProgressError::Check(e) => crate::classify(e),
+        other => Failure::Input(other.into()),
     }
 }
 
