@@ -42,6 +42,8 @@ pub(crate) struct NestedComp {
     pub(crate) hide: Option<(Vec<String>, bool)>,
     pub(crate) priority: Option<crate::CompositePriority>,
     pub(crate) minimal: bool,
+    /// `deterministic` or `property`: its product is determinised (LTSA's trace minimisation).
+    pub(crate) deterministic: bool,
     pub(crate) renames: Vec<Rename>,
 }
 
@@ -225,11 +227,12 @@ impl<'m> Ctx<'m> {
         };
         let vals = param_values(self.globals, &def.params, name, args, env, pos)?;
         let inner_env = bind_params(self.globals, def, &vals);
-        self.flag_warnings(def.flags, name, pos);
         let mut tmp = Vec::new();
         self.cbody(&def.body, &inner_env, &mut tmp, depth + 1)?;
-        if def.flags.minimal || def.priority.is_some() {
-            // Minimising or prioritising changes the composite itself: compose it first.
+        let flags = def.flags;
+        if flags.minimal || flags.deterministic || flags.property || def.priority.is_some() {
+            // Minimising, determinising or prioritising changes the composite itself, and a
+            // property composite is one property: compose it first.
             let hide = match &def.hide {
                 Some(h) => Some(Hider::new(&inner_env, h)?.into_parts()),
                 None => None,
@@ -241,7 +244,11 @@ impl<'m> Ctx<'m> {
                 }),
                 None => None,
             };
-            let mut c = nest(tmp, hide, priority, def.flags.minimal);
+            let mut c = nest(tmp, hide, priority, flags.minimal);
+            if let Some(n) = c.nested.as_mut().and_then(Rc::get_mut) {
+                n.deterministic = flags.deterministic || flags.property;
+            }
+            c.property = flags.property;
             c.name = display_name(name, &vals);
             out.push(c);
             return Ok(());
@@ -290,6 +297,7 @@ fn nest(
             hide,
             priority,
             minimal,
+            deterministic: false,
             renames: Vec::new(),
         })),
     }

@@ -249,6 +249,12 @@ pub struct Nested {
     pub priority: Option<CompositePriority>,
     /// Whether it is minimised (observational equivalence) after hiding.
     pub minimal: bool,
+    /// Whether it is determinised after hiding (LTSA's trace minimisation: `deterministic`, or
+    /// a `property` composite).
+    pub deterministic: bool,
+    /// A `property` composite: its finished product is a property of the parent, to be put in
+    /// its error form like a primitive property.
+    pub is_property: bool,
     hide: Option<Hiding>,
     renames: Vec<composite::Rename>,
 }
@@ -260,9 +266,11 @@ impl Nested {
         hidden_by(self.hide.as_ref(), action)
     }
 
-    /// Turns the product of the parts into the component the parent composes: hides, minimises
-    /// by weak bisimulation if `minimal` (after LTSA's tau reduction, which merges a move into a
-    /// state offering only tau moves with those moves), then applies the enclosing composites' renaming.
+    /// Turns the product of the parts into the component the parent composes: hides, determinises
+    /// if `deterministic` (LTSA's trace minimisation; a `property` composite is determinised too),
+    /// else minimises by weak bisimulation if `minimal` (after LTSA's tau reduction, which merges
+    /// a move into a state offering only tau moves with those moves), then applies the enclosing
+    /// composites' renaming. A [`Nested::is_property`] result is a property of the parent.
     ///
     /// # Errors
     /// An [`LtsError`](guarantor_lts::LtsError) if the renamed alphabet does not fit in 32-bit ids.
@@ -274,7 +282,10 @@ impl Nested {
             .filter(|n| self.is_hidden(n))
             .collect();
         let mut lts = guarantor_lts::ops::hide(product, hidden);
-        if self.minimal {
+        if self.deterministic {
+            // LTSA determinises instead of minimising when both are asked.
+            lts = guarantor_lts::ops::minimize_dfa(&guarantor_lts::ops::determinize(&lts)?)?;
+        } else if self.minimal {
             lts = guarantor_lts::ops::minimize_weak(&reduce::ltsa_tau_reduction(&lts)?);
         }
         for step in &self.renames {
@@ -487,6 +498,8 @@ fn split(comps: Vec<Comp>) -> Result<(Vec<Component>, Vec<Nested>), RawError> {
                 nested: inner,
                 priority: n.priority,
                 minimal: n.minimal,
+                deterministic: n.deterministic,
+                is_property: c.property,
                 hide: n.hide.map(|(names, keep)| {
                     if keep {
                         Hiding::Keep(names)

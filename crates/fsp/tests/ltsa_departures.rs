@@ -268,3 +268,24 @@ fn a_minimal_process_with_hidden_actions_is_minimised_weakly() {
     let src = "P = (a -> h -> P) \\ {h}.\n";
     assert_eq!(figure(src, "P"), (2, 2, NONE.to_owned()));
 }
+
+/// Departure 6: `property ||PP = (P)` is composed, determinised (LTSA's trace minimisation) and
+/// used as one property; `deterministic ||D` nested in a composite is determinised too.
+#[test]
+fn property_and_deterministic_composites_nested() {
+    let src = "P = (a -> b -> P | a -> c -> P).\nproperty ||PP = (P).\n\
+               Q = (a -> b -> Q | a -> c -> STOP).\n||S = (Q || PP).\n";
+    let sys = parse(src).elaborate("S").unwrap();
+    assert_eq!(sys.nested.len(), 1);
+    assert!(sys.nested[0].is_property && sys.nested[0].deterministic);
+    // PP is a -> (b | c), two states; S: Q's runs all allowed, a deadlock after a c.
+    assert_eq!(figure(src, "S"), (4, 4, DEADLOCK.to_owned()));
+    let bad =
+        "P = (a -> b -> P).\nproperty ||PP = (P).\nQ = (a -> a -> Q | b -> Q).\n||S = (Q || PP).\n";
+    assert_eq!(figure(bad, "S").2, VIOLATION);
+
+    let src = "P = (a -> b -> P | a -> c -> P).\ndeterministic ||D = (P).\n||S = (D).\n";
+    let sys = parse(src).elaborate("S").unwrap();
+    assert_eq!(sys.nested.len(), 1);
+    assert_eq!(figure(src, "S"), (2, 3, NONE.to_owned()));
+}

@@ -155,7 +155,13 @@ impl Checker {
             }
         });
         for nested in &system.nested {
-            checker = checker.component(nested.name.clone(), build_nested(nested, config)?);
+            let built = build_nested(nested, config)?;
+            checker = if nested.is_property {
+                // `property ||PP`: one (determinised) property, as LTSA uses it.
+                checker.property(nested.name.clone(), built)
+            } else {
+                checker.component(nested.name.clone(), built)
+            };
         }
         Ok(checker
             .priority(system.priority.as_ref().map(priority_of))
@@ -187,7 +193,14 @@ fn parts_of(
             Ok(c.lts.clone())
         }
     });
-    let built = nested.iter().map(|n| build_nested(n, config));
+    let built = nested.iter().map(|n| {
+        let lts = build_nested(n, config)?;
+        if n.is_property {
+            error_lts(&lts)
+        } else {
+            Ok(lts)
+        }
+    });
     leaves.chain(built).collect()
 }
 
@@ -254,6 +267,20 @@ mod tests {
     }
 
     /// With no property, no ERROR state and no deadlock search, there is nothing to check.
+    #[test]
+    fn a_property_composite_is_a_property() {
+        let src = "P = (a -> b -> P).\nproperty ||PP = (P).\n\
+                   Q = (a -> a -> Q | b -> Q).\n||S = (Q || PP).\n";
+        let checker = Checker::from_fsp_str(src, Some("S")).unwrap();
+        assert_eq!(
+            (checker.components().len(), checker.properties().len()),
+            (1, 1)
+        );
+        let outcome = checker.check().unwrap();
+        assert_eq!(outcome.violated.as_deref(), Some("property PP"));
+        assert_eq!(outcome.verdict.counterexample().unwrap().trace, ["b"]);
+    }
+
     #[test]
     fn nothing_to_check_stops_at_once() {
         let checker = Checker::from_fsp_str("P = (a -> STOP).\n", None).unwrap();

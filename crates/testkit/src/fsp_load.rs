@@ -54,7 +54,12 @@ fn product(
         });
     }
     for n in nested {
-        parts.push(build_nested(n)?);
+        let built = build_nested(n)?;
+        parts.push(if n.is_property {
+            error_lts(&built).map_err(|e| format!("property {}: {e}", n.name))?
+        } else {
+            built
+        });
     }
     let refs: Vec<&Lts> = parts.iter().collect();
     let config = Config::default();
@@ -104,7 +109,13 @@ pub(crate) fn split(system: &System) -> Result<(Vec<Named>, Vec<Named>), String>
         }
     }
     for n in &system.nested {
-        components.push((n.name.clone(), build_nested(n)?));
+        // A `property ||PP` composite is one property.
+        let side = if n.is_property {
+            &mut properties
+        } else {
+            &mut components
+        };
+        side.push((n.name.clone(), build_nested(n)?));
     }
     Ok((components, properties))
 }

@@ -322,11 +322,17 @@ fn compose_all(
     }
 }
 
-/// Builds a nested composite as the facade will: compose its parts, then `finish`.
+/// Builds a nested composite as the facade will: compose its parts, then `finish`; a property
+/// composite in its error form.
 pub fn build_nested(n: &Nested) -> Lts {
     let parts = parts_of(&n.components, &n.nested);
     let product = compose_all(&parts, n.priority.as_ref());
-    n.finish(product.lts()).unwrap()
+    let lts = n.finish(product.lts()).unwrap();
+    if n.is_property {
+        property_error_form(&lts)
+    } else {
+        lts
+    }
 }
 
 /// Composes with `guarantor-compose` (eager, reachable, with priority and nested composites),
