@@ -9,7 +9,13 @@ import json
 import subprocess
 import sys
 
-ALGORITHMS = ["guarantor-quotient", "guarantor-lstar", "guarantor-circ", "guarantor-predabs"]
+ALGORITHMS = [
+    "guarantor-quotient",
+    "guarantor-lstar",
+    "guarantor-circ",
+    "guarantor-predabs",
+    "guarantor-ltl",
+]
 ALLOWED = {
     "guarantor-lts": [],
     # The certificate checker re-checks verdicts with its own code: it may not use compose or a method.

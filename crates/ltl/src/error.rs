@@ -1,0 +1,50 @@
+//! The crate's error type, [`LtlError`].
+
+use guarantor_compose::ComposeError;
+use guarantor_lts::LtsError;
+
+/// What can go wrong building, compiling or checking a formula.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LtlError {
+    /// The formula names proposition `index`, outside its table.
+    #[error("the formula names proposition {index}, which the table does not have")]
+    UnknownProp {
+        /// The index.
+        index: usize,
+    },
+    /// A fluent's initiating and terminating sets share an action.
+    #[error("fluent {fluent}: the initiating and terminating sets share {action:?}")]
+    FluentNotDisjoint {
+        /// The fluent.
+        fluent: String,
+        /// The shared action.
+        action: String,
+    },
+    /// A formula was to be compiled into a property automaton but is not in the safety fragment.
+    #[error("{formula} is not a safety formula (it has an eventuality: <> or U)")]
+    NotSafety {
+        /// The formula, printed.
+        formula: String,
+    },
+    /// The formula has more eventualities (`U`, `<>` after negation normal form) than the
+    /// automaton's 64 acceptance sets.
+    #[error("the formula has {count} eventualities; at most 64 are supported")]
+    TooManyEventualities {
+        /// How many.
+        count: usize,
+    },
+    /// A budget ran out, or composing the system failed.
+    #[error(transparent)]
+    Compose(#[from] ComposeError),
+    /// Building an LTS failed.
+    #[error(transparent)]
+    Lts(#[from] LtsError),
+}
+
+impl LtlError {
+    /// Whether this is an exhausted budget (states, deadline, cancellation).
+    pub fn is_budget(&self) -> bool {
+        matches!(self, LtlError::Compose(e) if e.is_budget())
+    }
+}
