@@ -9,6 +9,7 @@
 //! clock and the cancel flag only once every [`Budget::CHECK_EVERY`] ticks.
 
 use std::cell::Cell;
+use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -82,6 +83,12 @@ pub struct Config {
     /// A time limit measured from the start of the check (see the type's docs); with
     /// [`Config::deadline`], whichever comes first ends the check. Default: `None`.
     pub timeout: Option<Duration>,
+    /// How many threads a check may run at once where its work splits into independent pieces
+    /// (today: a learner's batch of membership queries, each a small model check). Results do not
+    /// depend on it: the pieces are answered in order. With more than one thread, up to that many
+    /// explorations are alive at once, each within [`Config::max_states`]. Default: `None`, every
+    /// core.
+    pub threads: Option<NonZeroUsize>,
     /// When the timeout's clock started; shared by the clones of a config, so that every
     /// exploration of one check sees one deadline.
     clock: Arc<OnceLock<Instant>>,
@@ -169,6 +176,22 @@ impl Config {
     pub fn with_max_states(mut self, max_states: usize) -> Self {
         self.max_states = Some(max_states);
         self
+    }
+
+    /// Sets how many threads a check may use ([`Config::threads`]; 1 runs everything on the
+    /// calling thread).
+    #[must_use]
+    pub fn with_threads(mut self, threads: NonZeroUsize) -> Self {
+        self.threads = Some(threads);
+        self
+    }
+
+    /// The number of threads [`Config::threads`] allows: the setting, or every core.
+    pub fn thread_count(&self) -> usize {
+        self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+            NonZeroUsize::get,
+        )
     }
 
     /// Sets a time limit that starts with the check (see the type's docs). A timeout too long for

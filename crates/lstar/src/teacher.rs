@@ -8,6 +8,7 @@ use crate::config::Stats;
 use crate::dfa::{Dfa, PairSearch, Symbol, Word};
 use crate::error::{LearnError, LstarError};
 use crate::learner::{Learner, Step};
+use crate::queries::Queries;
 
 /// The answer to an equivalence query.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +33,25 @@ pub trait Teacher {
 
     /// Whether the target language contains `word`.
     fn membership(&mut self, word: &[Symbol]) -> Result<bool, Self::Error>;
+
+    /// Answers a batch of membership queries: `answers` (emptied first) gets one answer per word
+    /// of `words`, in order. [`learn`] hands the teacher each batch the learner asks at once
+    /// through this method.
+    ///
+    /// The default asks [`Teacher::membership`] word by word. A teacher whose queries are
+    /// independent (a model check each, a call to a system under test, a service that takes
+    /// batches) answers them together, concurrently or in one round trip; it must give the answers
+    /// `membership` would, in the same order.
+    ///
+    /// # Errors
+    /// The teacher's failure on any word.
+    fn memberships(&mut self, words: &Queries, answers: &mut Vec<bool>) -> Result<(), Self::Error> {
+        answers.clear();
+        for word in words.iter() {
+            answers.push(self.membership(word)?);
+        }
+        Ok(())
+    }
 
     /// Whether `hypothesis` recognises the target language.
     fn equivalence(&mut self, hypothesis: &Dfa) -> Result<EqAnswer<Self::Verdict>, Self::Error>;
@@ -78,10 +98,9 @@ pub fn learn<T: Teacher>(
     loop {
         let eq = match learner.step()? {
             Step::Queries(words) => {
-                answers.clear();
-                for w in words.iter() {
-                    answers.push(teacher.membership(w).map_err(LearnError::Teacher)?);
-                }
+                teacher
+                    .memberships(words, &mut answers)
+                    .map_err(LearnError::Teacher)?;
                 learner.answer(&answers)?;
                 continue;
             }

@@ -9,15 +9,17 @@
 //! `M2` trace and the `M1 || P_err` run are interleaved into a real counterexample of `M1 || M2`.
 
 use guarantor_compose::{
-    Assumption, Certificate, Counterexample, Verdict, check_safety, check_triple,
+    Assumption, Certificate, Config, Counterexample, Verdict, check_safety, check_triple,
 };
 use guarantor_lts::{ComponentId, Lts};
+use rayon::prelude::*;
 
 use super::{AgConfig, AgReport, add_stats, chain, merge, names, project};
 use crate::config::Stats;
 use crate::dfa::{Dfa, Symbol};
 use crate::error::{LearnError, LstarError};
 use crate::learner::Learner;
+use crate::queries::Queries;
 use crate::teacher::{EqAnswer, Outcome, Teacher, learn};
 
 /// The teacher of rule ASYM for `M1 || E |= P`, where the environment `E` is one component
@@ -34,6 +36,8 @@ pub struct AsymTeacher<'a> {
     sizes: Vec<usize>,
     /// Queries of the learners of recursive premise-2 checks.
     nested: Stats,
+    /// Where a batch of membership queries is answered.
+    batches: Batches,
 }
 
 impl<'a> AsymTeacher<'a> {
@@ -73,6 +77,7 @@ impl<'a> AsymTeacher<'a> {
             config: config.clone(),
             sizes: Vec::new(),
             nested: Stats::default(),
+            batches: Batches::new(&config.compose),
         })
     }
 
@@ -122,6 +127,28 @@ impl Teacher for AsymTeacher<'_> {
         Ok(self.simulate(word)?.is_none())
     }
 
+    /// Each query is a model check of `M1 || word || P_err` of its own, so a batch is answered on
+    /// up to [`Config::thread_count`](guarantor_compose::Config::thread_count) threads; the
+    /// answers are collected in order and are those of [`Teacher::membership`].
+    fn memberships(&mut self, words: &Queries, answers: &mut Vec<bool>) -> Result<(), LstarError> {
+        answers.clear();
+        let answer = |word: &[Symbol]| Ok(self.simulate(word)?.is_none());
+        let concurrently = || -> Result<Vec<bool>, LstarError> {
+            let words: Vec<&[Symbol]> = words.iter().collect();
+            words.par_iter().map(|w| answer(w)).collect()
+        };
+        match &self.batches {
+            Batches::Global if words.len() > 1 => answers.extend(concurrently()?),
+            Batches::Pool(pool) if words.len() > 1 => answers.extend(pool.install(concurrently)?),
+            _ => {
+                for word in words.iter() {
+                    answers.push(answer(word)?);
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn equivalence(&mut self, hypothesis: &Dfa) -> Result<EqAnswer<Verdict>, LstarError> {
         if !hypothesis.accepts(&[]) {
             // The learner rejects the empty word only if the teacher did: M1 reaches a violation
@@ -169,6 +196,31 @@ impl Teacher for AsymTeacher<'_> {
             _ => Err(LstarError::Unsupported(
                 "an unknown verdict from a nested check",
             )),
+        }
+    }
+}
+
+/// Where a teacher answers a batch of membership queries.
+#[derive(Debug)]
+enum Batches {
+    /// One by one on the calling thread ([`Config::threads`] is 1, or no pool could start).
+    OneByOne,
+    /// On rayon's global pool (every core: [`Config::threads`] unset), shared by every teacher
+    /// of the check, the recursive ones of n-way checks too.
+    Global,
+    /// On a pool of the configured size, built once per teacher (a learner asks many batches).
+    Pool(rayon::ThreadPool),
+}
+
+impl Batches {
+    fn new(config: &Config) -> Self {
+        match config.threads.map(std::num::NonZeroUsize::get) {
+            None if config.thread_count() > 1 => Self::Global,
+            Some(n) if n > 1 => rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_or(Self::OneByOne, Self::Pool),
+            _ => Self::OneByOne,
         }
     }
 }
