@@ -29,8 +29,13 @@
 //! - `progress` tests are elaborated into [`ProgressTest`]s ([`Model::progress_tests`],
 //!   [`System::progress`]) for LTSA's progress check (`guarantor_compose::progress`); a safety
 //!   check does not check them, so they are listed in [`System::unchecked`] too.
-//! - `menu`, `fluent`, `assert`, `constraint` and `animation` are parsed and ignored with a
-//!   warning, and listed in [`System::unchecked`] so that a verdict can say what it did not check.
+//! - `fluent`, `assert` and `constraint` definitions are elaborated into [`Fluent`]s and
+//!   [`Assertion`]s over concrete names ([`Model::fluents`], [`Model::assertions`],
+//!   [`System::fluents`], [`System::assertions`]; `forall`/`exists`, indices and ranges expanded
+//!   as LTSA expands them) for the `guarantor-ltl` crate; assertions are listed in
+//!   [`System::unchecked`] too, since a safety check does not check them.
+//! - `menu` and `animation` are parsed and ignored with a warning, and listed in
+//!   [`System::unchecked`] so that a verdict can say what it did not check.
 //!
 //! ## Error handling
 //! Malformed input never panics: [`parse`] and [`Model::elaborate`] return an [`FspError`] whose
@@ -85,6 +90,7 @@ pub mod error;
 mod eval;
 mod labels;
 mod lexer;
+mod ltl;
 mod machine;
 mod parser;
 mod process;
@@ -96,6 +102,7 @@ use std::sync::Arc;
 use guarantor_lts::{Lts, StateId};
 
 pub use error::{ErrorKind, FspError, Location, Warning};
+pub use ltl::{Assertion, Fluent, LtlFormula};
 pub use progress::ProgressTest;
 
 use ast::{CompositeDef, ConstDef, ProcessDef};
@@ -155,6 +162,8 @@ pub struct Model {
     warnings: Vec<Warning>,
     unchecked: Vec<Unchecked>,
     progress: Vec<ProgressTest>,
+    fluents: Vec<Fluent>,
+    assertions: Vec<Assertion>,
 }
 
 /// A definition the front end parses but does not check (`progress`, `assert`, `fluent`,
@@ -370,6 +379,10 @@ pub struct System {
     /// The file's progress tests, in source order (an indexed test gives one test per value);
     /// empty when the file declares none (LTSA then checks its default progress property).
     pub progress: Vec<ProgressTest>,
+    /// The file's fluents, in source order (an indexed fluent gives one per value).
+    pub fluents: Vec<Fluent>,
+    /// The file's `assert` and `constraint` definitions, expanded, in source order.
+    pub assertions: Vec<Assertion>,
 }
 
 impl System {
@@ -459,6 +472,9 @@ pub fn parse_with_constants(
     let globals = build_globals(&parsed.consts, constants).map_err(|e| map.error(e))?;
     check_names(&parsed.processes, &parsed.composites).map_err(|e| map.error(e))?;
     let progress = progress::elaborate(&globals, &parsed.progress).map_err(|e| map.error(e))?;
+    let fluents = ltl::elaborate_fluents(&globals, &parsed.fluents).map_err(|e| map.error(e))?;
+    let assertions =
+        ltl::elaborate_assertions(&globals, &fluents, &parsed.asserts).map_err(|e| map.error(e))?;
     let warnings = parsed
         .warnings
         .iter()
@@ -481,6 +497,8 @@ pub fn parse_with_constants(
         warnings,
         unchecked,
         progress,
+        fluents,
+        assertions,
     })
 }
 
@@ -648,6 +666,42 @@ impl Model {
         &self.progress
     }
 
+    /// The file's fluents (`fluent F[i:R] = <{..}, {..}> initially E` as `F.v`), in source order.
+    ///
+    /// ```
+    /// let model = guarantor_fsp::parse(
+    ///     "fluent C[i:1..2] = <p[i].enter, p[i].exit>\nP = (p[1..2].enter -> P).",
+    ///     "f.lts",
+    /// )?;
+    /// assert_eq!(model.fluents()[1].name, "C.2");
+    /// assert_eq!(model.fluents()[1].initiating, ["p.2.enter"]);
+    /// # Ok::<(), guarantor_fsp::FspError>(())
+    /// ```
+    pub fn fluents(&self) -> &[Fluent] {
+        &self.fluents
+    }
+
+    /// The file's assertions and constraints, expanded, in source order.
+    ///
+    /// ```
+    /// use guarantor_fsp::LtlFormula;
+    /// let model = guarantor_fsp::parse(
+    ///     "fluent C[i:1..2] = <p[i].enter, p[i].exit>\n\
+    ///      assert M = []!exists[i:1..2] C[i]\nP = (p[1..2].enter -> P).",
+    ///     "f.lts",
+    /// )?;
+    /// let m = &model.assertions()[0];
+    /// let c = |n: &str| Box::new(LtlFormula::Fluent(n.into()));
+    /// assert_eq!(
+    ///     m.formula,
+    ///     LtlFormula::Always(Box::new(LtlFormula::Not(Box::new(LtlFormula::Or(c("C.1"), c("C.2"))))))
+    /// );
+    /// # Ok::<(), guarantor_fsp::FspError>(())
+    /// ```
+    pub fn assertions(&self) -> &[Assertion] {
+        &self.assertions
+    }
+
     /// Elaborates a composite or process into its leaf components, with default [`Limits`].
     ///
     /// # Errors
@@ -694,6 +748,8 @@ impl Model {
         system.warnings = warnings;
         system.unchecked.clone_from(&self.unchecked);
         system.progress.clone_from(&self.progress);
+        system.fluents.clone_from(&self.fluents);
+        system.assertions.clone_from(&self.assertions);
         Ok(system)
     }
 
@@ -710,6 +766,8 @@ impl Model {
             warnings: Vec::new(),
             unchecked: Vec::new(),
             progress: Vec::new(),
+            fluents: Vec::new(),
+            assertions: Vec::new(),
         };
         let mut comps: Vec<Comp> = Vec::new();
         if let Some(def) = self.composites.iter().find(|c| c.name == target) {

@@ -2,9 +2,10 @@
 //!
 //! Every recursive rule goes through [`Parser::enter`], which counts nesting and fails with a located
 //! error past [`MAX_DEPTH`]: 100,000 nested parentheses give an error, not a stack overflow.
-//! Definitions the front end does not model (`menu`, `fluent`, `assert`, `animation`,
-//! `constraint`) are skipped up to the start of the next definition, with a warning; `progress`
-//! tests are parsed ([`ProgressDef`]) and elaborated by `progress.rs`.
+//! Definitions the front end does not model (`menu`, `animation`) are skipped up to the start of
+//! the next definition, with a warning; `progress` tests are parsed ([`ProgressDef`]) and
+//! elaborated by `progress.rs`, `fluent`, `assert` and `constraint` definitions
+//! ([`FluentSyntax`], [`AssertSyntax`]) by `ltl.rs`.
 
 use crate::ast::{
     BinOp, Branch, CBody, CompositeDef, ConstDef, Expr, ExprKind, Flags, HideSpec, Index, Label,
@@ -13,6 +14,7 @@ use crate::ast::{
 };
 use crate::error::{ErrorKind, Pos, RawError};
 use crate::lexer::{Sym, Tok, Token};
+use crate::ltl::{AssertSyntax, FluentSyntax, FormulaSyntax, LtlOp};
 
 /// How deeply rules may nest before the parser gives up.
 pub(crate) const MAX_DEPTH: usize = 100;
@@ -36,6 +38,10 @@ pub(crate) struct ParsedFile {
     /// `progress` definitions, in source order (also listed in `skipped`: a safety check does
     /// not check them).
     pub(crate) progress: Vec<ProgressDef>,
+    /// `fluent` definitions, in source order (also listed in `skipped`).
+    pub(crate) fluents: Vec<FluentSyntax>,
+    /// `assert` and `constraint` definitions, in source order (also listed in `skipped`).
+    pub(crate) asserts: Vec<AssertSyntax>,
 }
 
 /// Parses a token stream (ending in [`Tok::Eof`]).
@@ -59,7 +65,7 @@ struct Parser<'a> {
     out: ParsedFile,
 }
 
-const SKIPPED: [&str; 5] = ["menu", "fluent", "assert", "animation", "constraint"];
+const SKIPPED: [&str; 2] = ["menu", "animation"];
 const DEF_KEYWORDS: [&str; 12] = [
     "const",
     "range",
@@ -278,6 +284,24 @@ impl Parser<'_> {
                 .push(("progress".to_owned(), def.name.clone(), pos));
             self.out.progress.push(def);
             return Ok(());
+        }
+        if self.eat_kw("fluent") {
+            let def = self.fluent(pos)?;
+            self.out
+                .skipped
+                .push(("fluent".to_owned(), def.name.clone(), pos));
+            self.out.fluents.push(def);
+            return Ok(());
+        }
+        for (kw, constraint) in [("assert", false), ("constraint", true)] {
+            if self.eat_kw(kw) {
+                let def = self.assertion(pos, constraint)?;
+                self.out
+                    .skipped
+                    .push((kw.to_owned(), def.name.clone(), pos));
+                self.out.asserts.push(def);
+                return Ok(());
+            }
         }
         if let Tok::Lower(kw) = self.tok() {
             if SKIPPED.contains(&kw.as_str()) {
@@ -670,6 +694,155 @@ impl Parser<'_> {
             Tok::Lower(s) => !matches!(s.as_str(), "if" | "when" | "forall"),
             Tok::Sym(Sym::LBrace | Sym::LBrack) | Tok::Quote(_) => true,
             _ => false,
+        }
+    }
+
+    /// `fluent NAME[i:R]... = <start, end> (initially E)?`, after the keyword.
+    fn fluent(&mut self, pos: Pos) -> Result<FluentSyntax, RawError> {
+        let (name, _) = self.upper("a fluent name")?;
+        let mut indices = Vec::new();
+        while self.eat(Sym::LBrack) {
+            indices.push(self.index()?);
+            self.expect(Sym::RBrack)?;
+        }
+        self.expect(Sym::Assign)?;
+        self.expect(Sym::Lt)?;
+        let initiating = self.label(true)?;
+        self.expect(Sym::Comma)?;
+        let terminating = self.label(true)?;
+        self.expect(Sym::Gt)?;
+        let initially = if self.eat_kw("initially") {
+            Some(self.simple_expr()?)
+        } else {
+            None
+        };
+        Ok(FluentSyntax {
+            name,
+            pos,
+            indices,
+            initiating,
+            terminating,
+            initially,
+        })
+    }
+
+    /// `assert NAME = formula (+ set)?` (or `constraint`), after the keyword. As in LTSA the body
+    /// is one unary formula (`[]f`, `(f && g)`), and no full stop ends it.
+    fn assertion(&mut self, pos: Pos, constraint: bool) -> Result<AssertSyntax, RawError> {
+        let (name, _) = self.upper("an assertion name")?;
+        self.expect(Sym::Assign)?;
+        let formula = self.ltl_unary()?;
+        let extension = if self.eat(Sym::Plus) {
+            Some(self.set_expr()?)
+        } else {
+            None
+        };
+        Ok(AssertSyntax {
+            name,
+            pos,
+            constraint,
+            formula,
+            extension,
+        })
+    }
+
+    fn ltl_or(&mut self) -> Result<FormulaSyntax, RawError> {
+        let mut left = self.ltl_binary()?;
+        while self.eat(Sym::BarBar) {
+            let right = self.ltl_binary()?;
+            left = FormulaSyntax::Binary(LtlOp::Or, Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    /// One of `U`, `W`, `->`, `<->` between two conjunctions (LTSA: not associative).
+    fn ltl_binary(&mut self) -> Result<FormulaSyntax, RawError> {
+        let left = self.ltl_and()?;
+        let op = match self.tok() {
+            Tok::Upper(u) if u == "U" => LtlOp::Until,
+            Tok::Upper(w) if w == "W" => LtlOp::WeakUntil,
+            Tok::Sym(Sym::Arrow) => LtlOp::Implies,
+            Tok::Sym(Sym::Lt) if *self.tok_at(1) == Tok::Sym(Sym::Arrow) => {
+                self.bump();
+                LtlOp::Iff
+            }
+            _ => return Ok(left),
+        };
+        self.bump();
+        let right = self.ltl_and()?;
+        Ok(FormulaSyntax::Binary(op, Box::new(left), Box::new(right)))
+    }
+
+    fn ltl_and(&mut self) -> Result<FormulaSyntax, RawError> {
+        let mut left = self.ltl_unary()?;
+        while self.eat(Sym::AndAnd) {
+            let right = self.ltl_unary()?;
+            left = FormulaSyntax::Binary(LtlOp::And, Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    /// `[i:R]...` after a name or quantifier; `[]` (always) is not an index.
+    fn ltl_indices(&mut self) -> Result<Vec<Index>, RawError> {
+        let mut indices = Vec::new();
+        while self.is(Sym::LBrack) && *self.tok_at(1) != Tok::Sym(Sym::RBrack) {
+            self.bump();
+            indices.push(self.index()?);
+            self.expect(Sym::RBrack)?;
+        }
+        Ok(indices)
+    }
+
+    fn ltl_unary(&mut self) -> Result<FormulaSyntax, RawError> {
+        self.enter()?;
+        let f = self.ltl_unary_inner();
+        self.leave();
+        f
+    }
+
+    fn ltl_unary_inner(&mut self) -> Result<FormulaSyntax, RawError> {
+        let pos = self.pos();
+        let unary = match (self.tok(), self.tok_at(1)) {
+            (Tok::Sym(Sym::Bang), _) => Some((LtlOp::Not, 1)),
+            (Tok::Upper(x), _) if x == "X" => Some((LtlOp::Next, 1)),
+            (Tok::Sym(Sym::LBrack), Tok::Sym(Sym::RBrack)) => Some((LtlOp::Always, 2)),
+            (Tok::Sym(Sym::Lt), Tok::Sym(Sym::Gt)) => Some((LtlOp::Eventually, 2)),
+            _ => None,
+        };
+        if let Some((op, len)) = unary {
+            for _ in 0..len {
+                self.bump();
+            }
+            return Ok(FormulaSyntax::Unary(op, Box::new(self.ltl_unary()?)));
+        }
+        match self.tok().clone() {
+            Tok::Sym(Sym::LParen) => {
+                self.bump();
+                let f = self.ltl_or()?;
+                self.expect(Sym::RParen)?;
+                Ok(f)
+            }
+            Tok::Upper(name) => {
+                self.bump();
+                let indices = self.ltl_indices()?;
+                Ok(FormulaSyntax::Name { name, indices, pos })
+            }
+            Tok::Lower(q)
+                if (q == "forall" || q == "exists") && *self.tok_at(1) == Tok::Sym(Sym::LBrack) =>
+            {
+                self.bump();
+                let indices = self.ltl_indices()?;
+                let body = Box::new(self.ltl_unary()?);
+                Ok(FormulaSyntax::Quantified {
+                    all: q == "forall",
+                    indices,
+                    body,
+                })
+            }
+            Tok::Lower(_) | Tok::Quote(_) | Tok::Int(_) | Tok::Sym(Sym::LBrace | Sym::LBrack) => {
+                Ok(FormulaSyntax::Action(self.label(true)?))
+            }
+            _ => Err(self.unexpected("an LTL formula")),
         }
     }
 
