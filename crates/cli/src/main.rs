@@ -375,11 +375,7 @@ fn print_warnings(system: &System) {
     }
 }
 
-fn load_fsp(path: &Path, target: Option<&str>, quiet: bool) -> Result<System, Failure> {
-    load_fsp_with(path, target, quiet, &[])
-}
-
-/// [`load_fsp`] with `--const` values.
+/// Loads an FSP model with `--const` values, printing its warnings unless `quiet`.
 fn load_fsp_with(
     path: &Path,
     target: Option<&str>,

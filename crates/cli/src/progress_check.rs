@@ -15,7 +15,9 @@ use serde_json::{Value, json};
 
 use crate::output::warnings_json;
 use crate::stdout::outln;
-use crate::{CheckArgs, Failure, Format, display_name, fsp_input, input_error, load, load_fsp};
+use crate::{
+    CheckArgs, Failure, Format, display_name, fsp_input, input_error, load, load_fsp_with,
+};
 
 /// Runs the progress check `name` (empty: all tests, or the default property) on `args`' inputs.
 pub(crate) fn run(
@@ -26,7 +28,7 @@ pub(crate) fn run(
 ) -> Result<ExitCode, Failure> {
     let (checker, declared, unchecked) = match fsp_input(&args.components)? {
         Some(path) => {
-            let system = load_fsp(path, args.target.as_deref(), args.quiet)?;
+            let system = load_fsp_with(path, args.target.as_deref(), args.quiet, &args.consts)?;
             *warnings = warnings_json(&system.warnings);
             let checker = Checker::from_fsp(&system, config).map_err(crate::classify)?;
             let unchecked: Vec<(String, String)> = system
