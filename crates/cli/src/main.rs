@@ -113,6 +113,14 @@ struct ExportArgs {
     /// Give up (exit code 3) after building this many states.
     #[arg(long, value_name = "N")]
     max_states: Option<usize>,
+    /// Hide these actions (comma-separated; a name also hides the actions it prefixes, `a`
+    /// hides `a.1`) in the composed LTS: they become tau.
+    #[arg(long, value_name = "ACTIONS", value_delimiter = ',')]
+    hide: Vec<String>,
+    /// Minimise the composed LTS (after --hide) by observational equivalence, as LTSA's
+    /// Minimise does.
+    #[arg(long, visible_alias = "minimize")]
+    minimise: bool,
 }
 
 /// How results are printed.
@@ -681,6 +689,29 @@ fn run_export(args: &ExportArgs) -> Result<ExitCode, Failure> {
             let refs: Vec<&Lts> = parts.iter().collect();
             compose(&refs, &config).map_err(|e| classify(e.into()))?
         }
+    };
+    let lts = if args.hide.is_empty() {
+        lts
+    } else {
+        let hidden: Vec<&str> = lts
+            .alphabet()
+            .iter()
+            .map(|(_, name)| name)
+            .filter(|name| {
+                args.hide.iter().any(|h| {
+                    name == h
+                        || name
+                            .strip_prefix(h.as_str())
+                            .is_some_and(|r| r.starts_with('.'))
+                })
+            })
+            .collect();
+        guarantor::lts::ops::hide(&lts, hidden)
+    };
+    let lts = if args.minimise {
+        guarantor::lts::ops::minimize_weak(&lts)
+    } else {
+        lts
     };
     write_lts(&lts, args.dot);
     Ok(ExitCode::SUCCESS)

@@ -189,3 +189,21 @@ fn const_sets_a_constant() {
     assert_exit(&out, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("undefined constant 'SIZE'"));
 }
+
+/// `export --hide` and `--minimise`: LTSA's hiding and Minimise on the composed LTS.
+#[test]
+fn export_hides_and_minimises() {
+    let path = model("hidden.lts", "P = (a -> h.1 -> b -> P).\n");
+    let path = path.to_str().unwrap();
+    let header = |extra: &[&str]| {
+        let mut args = vec!["export", path];
+        args.extend_from_slice(extra);
+        let out = guarantor(&args);
+        assert_exit(&out, 0);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(header(&[]).starts_with("des (0, 3, 3)"));
+    let hidden = header(&["--hide", "h"]);
+    assert!(hidden.contains("(1, tau, 2)"), "{hidden}");
+    assert!(header(&["--hide", "h", "--minimise"]).starts_with("des (0, 2, 2)"));
+}
