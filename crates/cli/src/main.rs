@@ -68,9 +68,13 @@ enum AssumeMethod {
 
 #[derive(Debug, clap::Args)]
 struct AssumeArgs {
-    /// An FSP model (.lts, .fsp).
-    #[arg(value_name = "MODEL")]
-    model: PathBuf,
+    /// An FSP model (.lts, .fsp), or .aut components with their properties given by
+    /// `--property`.
+    #[arg(required = true, value_name = "MODEL")]
+    inputs: Vec<PathBuf>,
+    /// .aut input: a safety property (a deterministic LTS in an .aut file); may be repeated.
+    #[arg(long = "property", short = 'p', value_name = "FILE")]
+    properties: Vec<PathBuf>,
     /// The composite (default: the last in the file, or LTSA's DEFAULT in a file without
     /// composites).
     #[arg(long)]
@@ -639,14 +643,26 @@ fn write_lts(lts: &Lts, dot: bool) {
 }
 
 fn run_assume(args: &AssumeArgs) -> Result<ExitCode, Failure> {
-    let Some(path) = fsp_input(std::slice::from_ref(&args.model))? else {
-        return Err(input_error(anyhow::anyhow!(
-            "assume needs an FSP model (.lts, .fsp)"
-        )));
-    };
     let config = Config::default();
-    let system = load_fsp_with(path, args.target.as_deref(), false, &args.consts)?;
-    let checker = Checker::from_fsp(&system, &config).map_err(classify)?;
+    let mut checker = match fsp_input(&args.inputs)? {
+        Some(path) => {
+            let system = load_fsp_with(path, args.target.as_deref(), false, &args.consts)?;
+            Checker::from_fsp(&system, &config).map_err(classify)?
+        }
+        None => {
+            if args.target.is_some() {
+                return Err(input_error(anyhow::anyhow!("--target needs an FSP model")));
+            }
+            let mut checker = Checker::new();
+            for path in &args.inputs {
+                checker = checker.component(display_name(path), load(path, false)?);
+            }
+            checker
+        }
+    };
+    for path in &args.properties {
+        checker = checker.property(display_name(path), load(path, false)?);
+    }
     let component = component_index(&checker, &args.component)?;
     match args.method {
         AssumeMethod::Lstar => {

@@ -207,3 +207,28 @@ fn export_hides_and_minimises() {
     assert!(hidden.contains("(1, tau, 2)"), "{hidden}");
     assert!(header(&["--hide", "h", "--minimise"]).starts_with("des (0, 2, 2)"));
 }
+
+/// `assume` on .aut components with `--property`, as on the FSP model of the same system.
+#[test]
+fn assume_takes_aut_input() {
+    let aut = guarantor(&[
+        "assume",
+        "--component",
+        "Input",
+        "--property",
+        "examples/order/Order.aut",
+        "examples/order/Input.aut",
+        "examples/order/Output.aut",
+    ]);
+    assert_exit(&aut, 0);
+    let fsp = guarantor(&["assume", "examples/fsp/order.lts", "--component", "INPUT"]);
+    assert_exit(&fsp, 0);
+    let first = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(first(&aut), first(&fsp));
+}
