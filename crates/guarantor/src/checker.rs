@@ -297,6 +297,16 @@ impl Checker {
         self
     }
 
+    /// The budgets the checker's checks run under.
+    pub(crate) fn config_ref(&self) -> &Config {
+        &self.config
+    }
+
+    /// The action priority over the whole product, if any.
+    pub(crate) fn priority_ref(&self) -> Option<&Priority> {
+        self.priority.as_ref()
+    }
+
     /// The components, with their names.
     pub fn components(&self) -> impl ExactSizeIterator<Item = (&str, &Lts)> {
         self.components.iter().map(|(n, l)| (n.as_str(), l))

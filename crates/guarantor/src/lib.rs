@@ -343,6 +343,7 @@
 //! predicates, each refinement, and what the method said about the last abstract system
 //! ([`program::ProgramReport::last_check`]: its components and assumptions).
 
+pub mod assertion;
 mod assume;
 pub mod certificate;
 mod checker;

@@ -22,8 +22,9 @@
 //! set `S` of the system, its internal transitions cover every transition of `S` (fairness), and
 //! either they meet every acceptance set (when `S` observes actions) or the automaton accepts the
 //! component's constant letter forever from its state (when it does not, including a deadlock).
-//! The lasso is a shortest run into the component and a cycle through it that takes each of
-//! those transitions. Memory: the product's states and transitions, counted against the
+//! The lasso is a shortest run into the component and a cycle through it that meets every
+//! acceptance set: a run that violates the formula. (The fair run the verdict is about stays in
+//! the component and takes all of its transitions; the cycle shown is a short one, as LTSA's.) Memory: the product's states and transitions, counted against the
 //! config's state limit.
 
 use std::collections::VecDeque;
@@ -237,6 +238,7 @@ impl Product {
         // Successor valuations per (valuation, action), computed once.
         let mut steps: FxHashMap<(u32, ActionId), u32> = FxHashMap::default();
         let mut next = 0;
+        let mut transitions = 0usize;
         while next < states.len() {
             let (s, v, q) = states[next];
             let mut out = Vec::new();
@@ -277,7 +279,9 @@ impl Product {
                     push((e.target.as_u32(), v, q), 0, false, &mut out);
                 }
             }
-            budget.check_states(states.len() + edges.iter().map(Vec::len).sum::<usize>() / 4)?;
+            // A product transition costs about a quarter of a state of the monolithic store.
+            transitions += out.len();
+            budget.check_states(states.len() + transitions / 4)?;
             edges.push(out);
             next += 1;
         }
@@ -387,46 +391,48 @@ impl Product {
         Vec::new()
     }
 
+    /// A shortest run into component `c`, then a cycle through it that meets every acceptance set
+    /// (when the component observes actions): from each point, a shortest walk to the nearest
+    /// internal transition of a set not met yet. A component without transitions (a deadlock)
+    /// has an empty cycle.
     fn lasso(&self, system: &Lts, pcomp: &[usize], c: usize, observed: bool, full: u64) -> Lasso {
         let name = |e: &PEdge| {
             system
                 .action_name(self.edge_action[e.sys_edge as usize])
                 .to_string()
         };
-        let prefix = self.path(0, |p| pcomp[p as usize] == c, |_| true);
-        let start = prefix.last().map_or(0, |e| e.target);
         let inside = |p: u32| pcomp[p as usize] == c;
-        // The internal edges to take: one per system transition, one per acceptance set.
-        let mut wanted: Vec<(u32, PEdge)> = Vec::new();
-        let mut sys_seen = rustc_hash::FxHashSet::default();
-        let mut acc_seen = 0u64;
-        for (p, es) in self.edges.iter().enumerate() {
-            if !inside(p as u32) {
-                continue;
-            }
-            for e in es {
-                if !inside(e.target) {
-                    continue;
-                }
-                let new_sys = sys_seen.insert(e.sys_edge);
-                let new_acc = observed && (e.acc & full & !acc_seen) != 0;
-                if new_sys || new_acc {
-                    acc_seen |= e.acc;
-                    wanted.push((p as u32, *e));
-                }
-            }
-        }
+        let internal = |p: u32| {
+            self.edges[p as usize]
+                .iter()
+                .copied()
+                .filter(move |e| pcomp[e.target as usize] == c)
+        };
+        let prefix = self.path(0, inside, |_| true);
+        let start = prefix.last().map_or(0, |e| e.target);
         let mut cycle = Vec::new();
-        let mut cur = start;
-        for (src, e) in wanted {
-            for step in self.path(cur, |p| p == src, inside) {
-                cycle.push(name(&step));
+        if internal(start).next().is_some() {
+            let mut cur = start;
+            let mut met = 0u64;
+            let mut first = true;
+            loop {
+                let missing = if observed { full & !met } else { 0 };
+                if missing == 0 && !first {
+                    break;
+                }
+                let wanted = |e: &PEdge| (first && missing == 0) || e.acc & missing != 0;
+                let walk = self.path(cur, |p| internal(p).any(|e| wanted(&e)), inside);
+                cycle.extend(walk.iter().map(name));
+                let at = walk.last().map_or(cur, |e| e.target);
+                let Some(e) = internal(at).find(|e| wanted(e)) else {
+                    break;
+                };
+                cycle.push(name(&e));
+                met |= e.acc;
+                cur = e.target;
+                first = false;
             }
-            cycle.push(name(&e));
-            cur = e.target;
-        }
-        for step in self.path(cur, |p| p == start, inside) {
-            cycle.push(name(&step));
+            cycle.extend(self.path(cur, |p| p == start, inside).iter().map(name));
         }
         Lasso {
             prefix: prefix.iter().map(name).collect(),

@@ -1,0 +1,289 @@
+//! LTSA's fluent LTL assertions through the facade: [`Checker::check_assertion`] checks one
+//! `assert` of an FSP model ([`assertion_of`]) or any [`Ltl`] formula on the checker's system.
+//!
+//! A *safety* formula ([`guarantor_ltl::is_safety`]) is compiled into a deterministic property
+//! LTS over the system's actions ([`guarantor_ltl::compile_safety`]) and checked as one more
+//! property by the checker's method, whichever it is: the compositional methods check fluent
+//! LTL too. (The check searches no deadlock: as LTSA's safety assertion check, it is about the
+//! formula.) Any other formula is checked monolithically under LTSA's fair-choice assumption
+//! ([`guarantor_ltl::check_ltl`], with the checker's priority), and its lasso counterexample is
+//! replayed in every component, the cycle twice, before it is returned. Properties of the model
+//! take part in their error forms: an `ERROR` reachable answers the check, as in LTSA.
+//!
+//! As in LTSA, an action of the formula that no component has is *free*: it may happen at any
+//! time. (LTSA composes the formula's automaton and fluents with the system, and an action in
+//! one machine's alphabet alone interleaves.) So `[]<>red.enter` passes on a system without
+//! `red.enter`, and `[]!(RED && BLUE)` is violated there by `red.1.enter, blue.1.enter`; LTSA's
+//! answers on the book's `CONVOY` are these. The safety route gets this from the composition
+//! itself (the property moves alone on its own actions); the Büchi route adds a one-state
+//! component with a loop on each such action.
+
+use std::time::{Duration, Instant};
+
+use guarantor_compose::replay::replay;
+use guarantor_compose::{Verdict, error_lts};
+use guarantor_fsp::{Assertion, LtlFormula, System};
+use guarantor_ltl::{Fluent, Formula, Prop, PropId, check_ltl, compile_safety, is_safety};
+pub use guarantor_ltl::{Lasso, Ltl, LtlError, LtlVerdict};
+use guarantor_lts::Lts;
+
+use crate::checker::{CheckError, Checker};
+
+/// Why an assertion could not be checked.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AssertError {
+    /// `--assert NAME` names no assertion of the model.
+    #[error("no assertion {name:?} ({})", if assertions.is_empty() { "the model declares none".to_owned() } else { format!("assertions: {}", assertions.join(", ")) })]
+    NoSuchAssertion {
+        /// The name asked for.
+        name: String,
+        /// The model's assertions.
+        assertions: Vec<String>,
+    },
+    /// The formula could not be built or checked (a budget included: [`AssertError::is_budget`]).
+    #[error(transparent)]
+    Ltl(#[from] LtlError),
+    /// The safety check failed, or a counterexample did not replay.
+    #[error(transparent)]
+    Check(#[from] CheckError),
+}
+
+impl AssertError {
+    /// Whether a budget ran out (exit code 3 on the command line).
+    pub fn is_budget(&self) -> bool {
+        match self {
+            Self::Ltl(e) => e.is_budget(),
+            Self::Check(e) => e.is_budget(),
+            Self::NoSuchAssertion { .. } => false,
+        }
+    }
+}
+
+/// The assertion `name` of an elaborated FSP system, as a formula of `guarantor-ltl`.
+///
+/// ```
+/// let system = guarantor::model::parse_fsp(
+///     "fluent C = <enter, exit>\nassert SAFE = []!C\nP = (enter -> exit -> P).",
+///     "m.lts",
+///     None,
+/// )?;
+/// let ltl = guarantor::assertion::assertion_of(&system, "SAFE")?;
+/// assert_eq!(ltl.to_string(), "[]!C");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`AssertError::NoSuchAssertion`]; [`AssertError::Ltl`] for a fluent whose sets overlap.
+pub fn assertion_of(system: &System, name: &str) -> Result<Ltl, AssertError> {
+    let Some(a) = system.assertions.iter().find(|a| a.name == name) else {
+        return Err(AssertError::NoSuchAssertion {
+            name: name.to_owned(),
+            assertions: system.assertions.iter().map(|a| a.name.clone()).collect(),
+        });
+    };
+    Ok(convert(a, &system.fluents)?)
+}
+
+/// An FSP assertion as a formula, its fluents taken from `fluents`.
+///
+/// # Errors
+/// [`LtlError::FluentNotDisjoint`] (the front end checks it already).
+pub fn convert(a: &Assertion, fluents: &[guarantor_fsp::Fluent]) -> Result<Ltl, LtlError> {
+    let mut props: Vec<Prop> = Vec::new();
+    let formula = to_formula(&a.formula, fluents, &mut props);
+    Ok(Ltl::new(formula, props)?.with_extension(a.extension.iter().cloned()))
+}
+
+fn to_formula(f: &LtlFormula, fluents: &[guarantor_fsp::Fluent], props: &mut Vec<Prop>) -> Formula {
+    let prop = |p: Prop, props: &mut Vec<Prop>| {
+        let i = props.iter().position(|q| *q == p).unwrap_or_else(|| {
+            props.push(p);
+            props.len() - 1
+        });
+        Formula::Prop(PropId::new(i))
+    };
+    let mut b = |g: &LtlFormula| Box::new(to_formula(g, fluents, props));
+    match f {
+        LtlFormula::Fluent(name) => {
+            let fl = fluents.iter().find(|x| x.name == *name);
+            let fluent = match fl {
+                Some(x) => Fluent::new(
+                    x.name.clone(),
+                    x.initiating.iter().cloned(),
+                    x.terminating.iter().cloned(),
+                )
+                .with_initially(x.initially),
+                // The front end resolves every name; an unknown one is a fluent that never holds.
+                None => Fluent::new(name.clone(), Vec::<String>::new(), Vec::<String>::new()),
+            };
+            prop(Prop::Fluent(fluent), props)
+        }
+        LtlFormula::Actions(a) => {
+            let mut a = a.clone();
+            a.sort();
+            a.dedup();
+            prop(Prop::Actions(a), props)
+        }
+        LtlFormula::Not(x) => Formula::Not(b(x)),
+        LtlFormula::Next(x) => Formula::Next(b(x)),
+        LtlFormula::Always(x) => Formula::Always(b(x)),
+        LtlFormula::Eventually(x) => Formula::Eventually(b(x)),
+        LtlFormula::And(x, y) => Formula::And(b(x), b(y)),
+        LtlFormula::Or(x, y) => Formula::Or(b(x), b(y)),
+        LtlFormula::Implies(x, y) => Formula::Implies(b(x), b(y)),
+        LtlFormula::Iff(x, y) => Formula::Iff(b(x), b(y)),
+        LtlFormula::Until(x, y) => Formula::Until(b(x), b(y)),
+        LtlFormula::WeakUntil(x, y) => Formula::WeakUntil(b(x), b(y)),
+        LtlFormula::False => Formula::False,
+        _ => Formula::True,
+    }
+}
+
+/// The result of an assertion check.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct AssertOutcome {
+    /// The assertion's name.
+    pub name: String,
+    /// Whether it was checked as a safety property (by the checker's method) rather than through
+    /// the Büchi automaton of its negation.
+    pub safety: bool,
+    /// The verdict: for a safety assertion a violation is a lasso with an empty cycle (the run to
+    /// the bad prefix); [`LtlVerdict::Unsafe`] when an `ERROR` state or another property was
+    /// violated first.
+    pub verdict: LtlVerdict,
+    /// For a violation, what was violated (`assert NAME`, `property P`, `ERROR in P`).
+    pub violated: Option<String>,
+    /// The method that answered (`ltl` for the Büchi route).
+    pub method: String,
+    /// States explored (the product with the automaton, for the Büchi route).
+    pub states: usize,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+impl AssertOutcome {
+    /// Whether the assertion holds.
+    pub fn holds(&self) -> bool {
+        self.verdict.is_holds()
+    }
+}
+
+/// A one-state LTS looping on each action of the formula that no component has, if there are any.
+fn free_actions(ltl: &Ltl, components: &[&Lts]) -> Result<Option<Lts>, CheckError> {
+    let missing: Vec<&str> = ltl
+        .alphabet()
+        .filter(|a| !components.iter().any(|c| c.alphabet().contains(a)))
+        .collect();
+    if missing.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(Lts::from_edges(
+        missing.into_iter().map(|a| (0, a, 0)),
+    )?))
+}
+
+impl Checker {
+    /// Checks the formula `ltl`, named `name`, on this checker's system (see the [module
+    /// documentation](crate::assertion)).
+    ///
+    /// ```
+    /// use guarantor::Checker;
+    /// use guarantor::assertion::{assertion_of, LtlVerdict};
+    /// let system = guarantor::model::parse_fsp(
+    ///     "fluent C[i:1..2] = <p[i].enter, p[i].exit>\n\
+    ///      assert MUTEX = []!(C[1] && C[2])\n\
+    ///      assert LIVE = []<>p[1].enter\n\
+    ///      P = (enter -> exit -> P).\n||S = (p[1..2]:P).",
+    ///     "m.lts",
+    ///     None,
+    /// )?;
+    /// let checker = Checker::from_fsp(&system, &Default::default())?;
+    /// let mutex = checker.check_assertion("MUTEX", &assertion_of(&system, "MUTEX")?)?;
+    /// assert!(mutex.safety && !mutex.holds());
+    /// let live = checker.check_assertion("LIVE", &assertion_of(&system, "LIVE")?)?;
+    /// assert!(!live.safety && live.holds());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`CheckError::NoComponents`]; budgets; [`CheckError::BadEvidence`] if a counterexample does
+    /// not replay.
+    pub fn check_assertion(&self, name: &str, ltl: &Ltl) -> Result<AssertOutcome, AssertError> {
+        let start = Instant::now();
+        if self.components().len() == 0 {
+            return Err(CheckError::NoComponents.into());
+        }
+        let components: Vec<&Lts> = self.components().map(|(_, l)| l).collect();
+        if is_safety(ltl) {
+            let prop = compile_safety(ltl, &self.config_ref().started())?;
+            let label = format!("assert {name}");
+            let outcome = self
+                .clone()
+                .property(label.clone(), prop)
+                .deadlock(false)
+                .check()?;
+            let verdict = match &outcome.verdict {
+                Verdict::Violated(cex)
+                    if outcome
+                        .violated
+                        .as_deref()
+                        .is_some_and(|v| v.strip_prefix("property ").unwrap_or(v) == label) =>
+                {
+                    LtlVerdict::Violated(Lasso::new(cex.trace.clone(), Vec::new()))
+                }
+                Verdict::Violated(cex) => LtlVerdict::Unsafe(cex.trace.clone()),
+                _ => LtlVerdict::Holds,
+            };
+            return Ok(AssertOutcome {
+                name: name.to_owned(),
+                safety: true,
+                verdict,
+                violated: outcome.violated,
+                method: outcome.method,
+                states: outcome.states,
+                elapsed: start.elapsed(),
+            });
+        }
+        let errs = self
+            .properties()
+            .map(|(_, p)| error_lts(p))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(CheckError::from)?;
+        let free = free_actions(ltl, &components)?;
+        let all: Vec<&Lts> = components
+            .iter()
+            .copied()
+            .chain(&errs)
+            .chain(free.as_ref())
+            .collect();
+        let config = self.config_ref().started();
+        let report = check_ltl(&all, self.priority_ref(), ltl, &config)?;
+        let (run, violated) = match &report.verdict {
+            LtlVerdict::Violated(l) => (
+                [l.prefix.as_slice(), &l.cycle, &l.cycle].concat(),
+                Some(format!("assert {name}")),
+            ),
+            LtlVerdict::Unsafe(t) => (t.clone(), Some("ERROR".to_owned())),
+            _ => (Vec::new(), None),
+        };
+        let visible: Vec<&String> = run.iter().filter(|a| *a != "tau").collect();
+        if violated.is_some() && replay(&all, &visible).is_err() {
+            return Err(CheckError::BadEvidence {
+                method: "ltl".to_owned(),
+                trace: run,
+            }
+            .into());
+        }
+        Ok(AssertOutcome {
+            name: name.to_owned(),
+            safety: false,
+            verdict: report.verdict,
+            violated,
+            method: "ltl".to_owned(),
+            states: report.product_states,
+            elapsed: start.elapsed(),
+        })
+    }
+}

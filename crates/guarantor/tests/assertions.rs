@@ -1,0 +1,74 @@
+//! Fluent LTL assertions through the facade (issue 16): LTSA's priority defect pinned with the
+//! right answer, safety assertions checked by every built-in method with the monolithic verdict,
+//! lassos that replay.
+
+use guarantor::assertion::{LtlVerdict, assertion_of};
+use guarantor::compose::Config;
+use guarantor::{Checker, METHODS, model};
+
+fn system(src: &str, target: &str) -> guarantor::fsp::System {
+    model::parse_fsp(src, "t.lts", Some(target)).unwrap()
+}
+
+/// LTSA says `B` holds: under `<<` its LTL automaton stops following `b`. With `a` preferred, `b`
+/// never occurs, so `[]<>b` is violated; without the priority fair choice makes `b` recur.
+#[test]
+fn ltsa_priority_defect() {
+    let src = "P = (a->P | b->P).\n||S = P << {a}.\n||F = (P).\nassert B = []<>b\n";
+    let s = system(src, "S");
+    let checker = Checker::from_fsp(&s, &Config::default()).unwrap();
+    let out = checker
+        .check_assertion("B", &assertion_of(&s, "B").unwrap())
+        .unwrap();
+    assert!(!out.safety);
+    match out.verdict {
+        LtlVerdict::Violated(lasso) => assert_eq!(lasso.cycle, ["a"]),
+        other => panic!("expected a violation, got {other:?}"),
+    }
+    let f = system(src, "F");
+    let checker = Checker::from_fsp(&f, &Config::default()).unwrap();
+    assert!(
+        checker
+            .check_assertion("B", &assertion_of(&f, "B").unwrap())
+            .unwrap()
+            .holds()
+    );
+}
+
+const MUTEX: &str = "
+const N = 3
+LOOP = (mutex.down -> enter -> exit -> mutex.up -> LOOP).
+SEMAPHORE(I=1) = SEMA[I],
+SEMA[v:0..2] = (up -> SEMA[v+1] | when (v > 0) down -> SEMA[v-1]).
+||ONE = (p[1..N]:LOOP || {p[1..N]}::mutex:SEMAPHORE(1)).
+||TWO = (p[1..N]:LOOP || {p[1..N]}::mutex:SEMAPHORE(2)).
+fluent CRIT[i:1..N] = <p[i].enter, p[i].exit>
+assert MUTEX = []!(exists[i:1..N-1] (CRIT[i] && CRIT[i+1..N]))
+assert NEXT = [](p[1].enter -> X p[1].exit)
+";
+
+/// A safety assertion becomes a property: every built-in method gives the monolithic verdict.
+#[test]
+fn every_method_checks_safety_assertions() {
+    for (target, holds) in [("ONE", true), ("TWO", false)] {
+        let s = system(MUTEX, target);
+        for name in ["MUTEX", "NEXT"] {
+            let ltl = assertion_of(&s, name).unwrap();
+            // NEXT sees only p.1.enter and p.1.exit: the next of those after an enter is an exit.
+            let expected = name == "NEXT" || holds;
+            for &(kind, m) in METHODS {
+                let checker = Checker::from_fsp(&s, &Config::default())
+                    .unwrap()
+                    .method(kind);
+                let out = checker.check_assertion(name, &ltl).unwrap();
+                assert!(out.safety);
+                assert_eq!(
+                    out.holds(),
+                    expected,
+                    "{target} {name} with {m}: {:?}",
+                    out.verdict
+                );
+            }
+        }
+    }
+}
