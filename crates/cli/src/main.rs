@@ -6,6 +6,7 @@
 //! check (no property, no ERROR state, no deadlock search), 3 budget exceeded. clap already exits
 //! with 2 on usage errors, which is why bad input uses 2 as well.
 
+mod assert_check;
 mod methods;
 mod output;
 mod program;
@@ -216,6 +217,12 @@ struct CheckArgs {
     /// value of `progress P[i:R]`, `P` for all of them). Exit 0 passes, 1 violated.
     #[arg(long, value_name = "NAME", num_args = 0..=1, default_missing_value = "")]
     progress: Option<String>,
+    /// LTSA's Check > LTL property: the FSP model's `assert NAME` (with its fluents) instead of
+    /// the safety check. A safety formula is checked as a property by `--method` (any method);
+    /// another under fair choice through the Büchi automaton of its negation, with a lasso.
+    /// Exit 0 holds, 1 violated.
+    #[arg(long = "assert", value_name = "NAME", conflicts_with = "progress")]
+    assertion: Option<String>,
     /// Also search for deadlocks (reachable states with no outgoing transition, not every
     /// component terminated): the default for an FSP model (LTSA's Check Safety); .aut
     /// components are checked against their properties alone unless this is given.
@@ -566,6 +573,9 @@ fn run_check(
     }
     if let Some(name) = &args.progress {
         return progress_check::run(args, name, &config, warnings);
+    }
+    if let Some(name) = &args.assertion {
+        return assert_check::run(args, name, &config, warnings);
     }
     let checker = checker_of(args, &config, warnings, unchecked)?;
     let (config, progress) = Progress::start(config, args.method.name(), args.quiet);

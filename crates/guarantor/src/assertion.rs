@@ -23,8 +23,8 @@ use std::time::{Duration, Instant};
 use guarantor_compose::replay::replay;
 use guarantor_compose::{Verdict, error_lts};
 use guarantor_fsp::{Assertion, LtlFormula, System};
-use guarantor_ltl::{Fluent, Formula, Prop, PropId, check_ltl, compile_safety, is_safety};
-pub use guarantor_ltl::{Lasso, Ltl, LtlError, LtlVerdict};
+use guarantor_ltl::{Fluent, Formula, PropId, check_ltl, compile_safety, is_safety};
+pub use guarantor_ltl::{Lasso, Ltl, LtlError, LtlVerdict, Prop};
 use guarantor_lts::Lts;
 
 use crate::checker::{CheckError, Checker};

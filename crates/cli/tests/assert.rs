@@ -1,0 +1,88 @@
+//! `guarantor check --assert NAME` end to end: LTSA's Check > LTL property, its exit codes, text
+//! and JSON (docs/formats.md "An assertion check").
+
+mod common;
+
+use common::{assert_exit, guarantor};
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+fn model(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("guarantor-assert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const MODEL: &str = "P = (a -> P | b -> P).\n\
+    ||S = P << {a}.\n\
+    ||F = (P).\n\
+    fluent A = <a, b>\n\
+    fluent Q = <c, d>\n\
+    assert B = []<>b\n\
+    assert NOTA = []!A\n";
+
+fn json(args: &[&str], code: i32) -> Value {
+    let mut all = vec!["check", "--format", "json", "-q"];
+    all.extend_from_slice(args);
+    let out = guarantor(&all);
+    assert_exit(&out, code);
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// LTSA's priority defect: it says B holds on S; b never occurs there.
+#[test]
+fn liveness_with_a_lasso_and_the_ltsa_priority_defect() {
+    let path = model("prio.lts", MODEL);
+    let p = path.to_str().unwrap();
+    let v = json(&["--assert", "B", "--target", "S", p], 1);
+    assert_eq!(v["verdict"], "violated");
+    assert_eq!(v["check"], "assert");
+    assert_eq!(v["safety"], false);
+    assert_eq!(v["cycle"], serde_json::json!(["a"]));
+    assert_eq!(v["violated"], "assert B");
+    // The fluents B does not use, and the other assertion, are listed as not checked.
+    assert_eq!(
+        v["not_checked"],
+        serde_json::json!(["fluent A", "fluent Q", "assert NOTA"])
+    );
+    let v = json(&["--assert", "B", "--target", "F", p], 0);
+    assert_eq!(v["verdict"], "holds");
+    assert!(v["counterexample"].is_null());
+}
+
+#[test]
+fn safety_assertions_by_any_method() {
+    let path = model("safe.lts", MODEL);
+    let p = path.to_str().unwrap();
+    for method in ["mono", "lstar", "circ", "quotient"] {
+        let v = json(
+            &["--assert", "NOTA", "--target", "F", "--method", method, p],
+            1,
+        );
+        assert_eq!(v["safety"], true, "{method}");
+        assert_eq!(v["counterexample"], serde_json::json!(["a"]), "{method}");
+        assert_eq!(
+            v["not_checked"],
+            serde_json::json!(["fluent Q", "assert B"])
+        );
+    }
+    let out = guarantor(&["check", "-q", "--assert", "NOTA", "--target", "F", p]);
+    assert_exit(&out, 1);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("violated: assert NOTA\ntrace: a\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_input() {
+    let path = model("bad.lts", MODEL);
+    let out = guarantor(&["check", "-q", "--assert", "NOPE", path.to_str().unwrap()]);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("assertions: B, NOTA"));
+}
