@@ -94,7 +94,8 @@ while read -r family target expected _flag small _large; do
             # of a loaded machine vary by more than the difference measured).
             for ((r = 1; r < REPEAT; r++)); do
                 timed "$WORK/time" timeout -s KILL "$HARD" "$GUARANTOR" check "$model" --target "$target" \
-                    --method "$m" --timeout "$TIMEOUT" --no-deadlock >/dev/null 2>&1 || true
+                    --method "$m" --timeout "$TIMEOUT" --no-deadlock --certificate "$WORK/again.json" \
+                    >/dev/null 2>&1 || true
                 check_s=$(awk -v a="$check_s" -v b="$(tail -1 "$WORK/time" | cut -d' ' -f1)" 'BEGIN { print (b < a ? b : a) }')
                 timed "$WORK/time" timeout -s KILL "$VERIFY_LIMIT" "$GUARANTOR" verify --certificate "$cert" "$model" \
                     --target "$target" >/dev/null 2>&1 || true
