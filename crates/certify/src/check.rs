@@ -17,8 +17,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::fingerprint::model_print;
 use crate::format::{
-    Certificate, Counterexample, FORMAT, Guarantee, LtsData, Premise, Rule, Transformation,
-    VERSION, VerdictKind, ViolationClaim,
+    Certificate, Counterexample, FORMAT, Guarantee, LtsData, ModelPrint, Premise, Rule,
+    Transformation, VERSION, VerdictKind, ViolationClaim,
 };
 use crate::inclusion::inclusion;
 use crate::machine::{Act, Actions, Kind, Machine, Member, TAU};
@@ -212,44 +212,7 @@ impl<'a> Checker<'a> {
 
     fn check_model(&self) -> Result<(), Rejection> {
         let (top, print) = model_print(self.model);
-        for (what, cert, computed) in [
-            ("component", &self.cert.model.components, &print.components),
-            ("property", &self.cert.model.properties, &print.properties),
-        ] {
-            let mut seen = BTreeSet::new();
-            for n in cert {
-                if !seen.insert(n.name.as_str()) {
-                    return Err(Rejection::Model {
-                        reason: format!("the certificate lists the {what} {:?} twice", n.name),
-                    });
-                }
-                let Some(c) = computed.iter().find(|c| c.name == n.name) else {
-                    return Err(Rejection::Model {
-                        reason: format!("the model has no {what} {:?}", n.name),
-                    });
-                };
-                if c.fingerprint != n.fingerprint {
-                    return Err(Rejection::Fingerprint {
-                        name: n.name.clone(),
-                        certificate: n.fingerprint.clone(),
-                        computed: c.fingerprint.clone(),
-                    });
-                }
-            }
-            if let Some(c) = computed.iter().find(|c| !seen.contains(c.name.as_str())) {
-                return Err(Rejection::Model {
-                    reason: format!("the certificate does not list the {what} {:?}", c.name),
-                });
-            }
-        }
-        if self.cert.fingerprint != top {
-            return Err(Rejection::Fingerprint {
-                name: "<model>".to_owned(),
-                certificate: self.cert.fingerprint.clone(),
-                computed: top,
-            });
-        }
-        Ok(())
+        compare_print(self.cert, &top, &print, "model")
     }
 
     /// The model's machines; the system in the certificate's order.
@@ -1136,6 +1099,55 @@ fn homomorphism(
                 ));
             }
         }
+    }
+    Ok(())
+}
+
+/// Checks the certificate's fingerprints against those computed for the `whole` (`"model"` or
+/// `"program"`) it is checked against: each part listed once, none missing or extra, each part's
+/// fingerprint equal, then the whole's.
+pub(crate) fn compare_print(
+    cert: &Certificate,
+    top: &str,
+    print: &ModelPrint,
+    whole: &str,
+) -> Result<(), Rejection> {
+    for (what, listed, computed) in [
+        ("component", &cert.model.components, &print.components),
+        ("property", &cert.model.properties, &print.properties),
+    ] {
+        let mut seen = BTreeSet::new();
+        for n in listed {
+            if !seen.insert(n.name.as_str()) {
+                return Err(Rejection::Model {
+                    reason: format!("the certificate lists the {what} {:?} twice", n.name),
+                });
+            }
+            let Some(c) = computed.iter().find(|c| c.name == n.name) else {
+                return Err(Rejection::Model {
+                    reason: format!("the {whole} has no {what} {:?}", n.name),
+                });
+            };
+            if c.fingerprint != n.fingerprint {
+                return Err(Rejection::Fingerprint {
+                    name: n.name.clone(),
+                    certificate: n.fingerprint.clone(),
+                    computed: c.fingerprint.clone(),
+                });
+            }
+        }
+        if let Some(c) = computed.iter().find(|c| !seen.contains(c.name.as_str())) {
+            return Err(Rejection::Model {
+                reason: format!("the certificate does not list the {what} {:?}", c.name),
+            });
+        }
+    }
+    if cert.fingerprint != top {
+        return Err(Rejection::Fingerprint {
+            name: format!("<{whole}>"),
+            certificate: cert.fingerprint.clone(),
+            computed: top.to_owned(),
+        });
     }
     Ok(())
 }

@@ -30,7 +30,7 @@ use std::fmt::Write as _;
 
 use guarantor_lts::{Lts, LtsBuilder, StateId};
 
-use crate::check::check;
+use crate::check::{check, compare_print};
 use crate::fingerprint::{Fnv1a, fingerprint, model_fingerprint};
 use crate::format::{
     AbstractLts, Certificate, FORMAT, ModelPrint, Named, Obligation, ProgramEvidence, Rule,
@@ -871,47 +871,6 @@ fn compare_alphabet(
     Ok(())
 }
 
-fn compare_print(cert: &Certificate, top: &str, print: &ModelPrint) -> Result<(), Rejection> {
-    for (what, listed, computed) in [
-        ("component", &cert.model.components, &print.components),
-        ("property", &cert.model.properties, &print.properties),
-    ] {
-        let names: BTreeSet<&str> = listed.iter().map(|n| n.name.as_str()).collect();
-        if names.len() != listed.len() {
-            return Err(Rejection::Model {
-                reason: format!("the certificate lists a {what} twice"),
-            });
-        }
-        for n in listed {
-            let Some(c) = computed.iter().find(|c| c.name == n.name) else {
-                return Err(Rejection::Model {
-                    reason: format!("the program has no {what} {:?}", n.name),
-                });
-            };
-            if c.fingerprint != n.fingerprint {
-                return Err(Rejection::Fingerprint {
-                    name: n.name.clone(),
-                    certificate: n.fingerprint.clone(),
-                    computed: c.fingerprint.clone(),
-                });
-            }
-        }
-        if let Some(c) = computed.iter().find(|c| !names.contains(c.name.as_str())) {
-            return Err(Rejection::Model {
-                reason: format!("the certificate does not list the {what} {:?}", c.name),
-            });
-        }
-    }
-    if cert.fingerprint != top {
-        return Err(Rejection::Fingerprint {
-            name: "<program>".to_owned(),
-            certificate: cert.fingerprint.clone(),
-            computed: top.to_owned(),
-        });
-    }
-    Ok(())
-}
-
 /// Describes obligation `i` for a rejection.
 fn describe(i: usize, o: &Obligation) -> String {
     match o {
@@ -937,7 +896,7 @@ fn check_evidence(
     report: &mut Report,
 ) -> Result<Result<(), Rejection>, CertifyError> {
     let (top, print) = program_print(program);
-    if let Err(r) = compare_print(cert, &top, &print) {
+    if let Err(r) = compare_print(cert, &top, &print, "program") {
         return Ok(Err(r));
     }
     if cert.verdict != VerdictKind::Holds
