@@ -13,45 +13,7 @@ use crate::ast::{Label, ProgressDef};
 use crate::error::{ErrorKind, RawError};
 use crate::eval::{Env, Globals};
 
-/// One progress test, with its index values substituted.
-///
-/// A terminal set of states (a strongly connected set of reachable states that no transition
-/// leaves) *violates* the test when it contains no action of [`actions`](Self::actions) and,
-/// for a conditional test, contains some action of its [`condition`](Self::condition).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ProgressTest {
-    /// The test's name (`P`, or `P.1` for a value of an indexed test).
-    pub name: String,
-    /// `if C then ...`: the condition's actions; `None` for an unconditional test.
-    pub condition: Option<Vec<String>>,
-    /// The actions of which some must always eventually be possible.
-    pub actions: Vec<String>,
-}
-
-impl ProgressTest {
-    /// An unconditional test: some action of `actions` can always eventually occur.
-    pub fn new<S: Into<String>>(
-        name: impl Into<String>,
-        actions: impl IntoIterator<Item = S>,
-    ) -> Self {
-        Self {
-            name: name.into(),
-            condition: None,
-            actions: actions.into_iter().map(Into::into).collect(),
-        }
-    }
-
-    /// This test made conditional: it only applies to terminal sets with an action of `condition`.
-    #[must_use]
-    pub fn with_condition<S: Into<String>>(
-        mut self,
-        condition: impl IntoIterator<Item = S>,
-    ) -> Self {
-        self.condition = Some(condition.into_iter().map(Into::into).collect());
-        self
-    }
-}
+pub use guarantor_lts::ProgressTest;
 
 /// Elaborates the progress definitions of a file, in source order.
 pub(crate) fn elaborate(
@@ -77,14 +39,10 @@ pub(crate) fn elaborate(
                 .chain(values.iter().map(ToString::to_string))
                 .collect::<Vec<_>>()
                 .join(".");
-            let condition = match &def.condition {
-                Some(c) => Some(names_of(&env, c)?),
-                None => None,
-            };
-            tests.push(ProgressTest {
-                name,
-                condition,
-                actions: names_of(&env, &def.actions)?,
+            let test = ProgressTest::new(name, names_of(&env, &def.actions)?);
+            tests.push(match &def.condition {
+                Some(c) => test.with_condition(names_of(&env, c)?),
+                None => test,
             });
         }
     }

@@ -48,6 +48,7 @@ pub mod id;
 pub mod io;
 pub mod lts;
 pub mod ops;
+pub mod progress;
 #[cfg(feature = "proptest")]
 #[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
 pub mod strategy;
@@ -57,6 +58,7 @@ pub use builder::LtsBuilder;
 pub use error::LtsError;
 pub use id::{ActionId, ComponentId, IdOverflow, PropertyId, StateId};
 pub use lts::{Edge, Lts, Transition};
+pub use progress::ProgressTest;
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
 #[doc = include_str!("../README.md")]
