@@ -365,6 +365,7 @@ pub use guarantor_compose as compose;
 pub use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};
 pub use guarantor_fsp as fsp;
 pub use guarantor_lstar as lstar;
+pub use guarantor_ltl as ltl;
 pub use guarantor_lts as lts;
 pub use guarantor_predabs as predabs;
 pub use guarantor_quotient as quotient;
