@@ -285,9 +285,10 @@ impl Ltl {
         self
     }
 
-    /// The same formula observing only the actions `keep` accepts: compile a property for a system
-    /// with the system's actions, since an action of a property that no component has would move
-    /// the property alone in a composition (FSP's semantics), although the system never does it.
+    /// The same formula observing only the actions `keep` accepts. An action of a property that
+    /// no component has moves the property alone in a composition (FSP's semantics, which LTSA's
+    /// assertion checks keep: such actions are free); compiling a property within the system's
+    /// actions reads the formula on the system's own runs only.
     ///
     /// ```
     /// use guarantor_ltl::parse;

@@ -49,7 +49,9 @@ pub fn is_safety(ltl: &Ltl) -> bool {
 
 /// The deterministic property LTS of a safety formula: its alphabet is the formula's, its missing
 /// moves are the bad prefixes (see the module documentation). The state limit of `config` bounds
-/// the construction. For a given system, compile [`Ltl::within`] the system's actions.
+/// the construction. In a composition the property moves alone on an action of its alphabet that
+/// no component has (FSP's semantics, and LTSA's answer for its assertions: such actions are
+/// free); to ignore such actions instead, compile [`Ltl::within`] the system's actions.
 ///
 /// ```
 /// use guarantor_ltl::{compile_safety, parse, Fluent};
