@@ -279,9 +279,10 @@ impl Product {
                     push((e.target.as_u32(), v, q), 0, false, &mut out);
                 }
             }
-            // A product transition costs about a quarter of a state of the monolithic store.
+            // A product state costs about one unit of the state limit (its tuple, its index entry),
+            // a stored transition (24 bytes) half of one.
             transitions += out.len();
-            budget.check_states(states.len() + transitions / 4)?;
+            budget.check_states(states.len() + transitions / 2)?;
             edges.push(out);
             next += 1;
         }
