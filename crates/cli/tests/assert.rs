@@ -86,3 +86,24 @@ fn bad_input() {
     assert_exit(&out, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("assertions: B, NOTA"));
 }
+
+/// A budget stops the Büchi product as it stops a safety check: exit 3, the budget named.
+#[test]
+fn budgets() {
+    let path = model(
+        "budget.lts",
+        "P = (a[i:0..99] -> P).\nQ = (b[j:0..99] -> Q).\n||S = (P || Q).\nassert L = []<>a[0]\n",
+    );
+    let v = json(
+        &[
+            "--assert",
+            "L",
+            "--max-states",
+            "50",
+            path.to_str().unwrap(),
+        ],
+        3,
+    );
+    assert_eq!(v["verdict"], "unknown");
+    assert_eq!(v["reason"]["kind"], "states");
+}

@@ -170,6 +170,15 @@ impl AssertOutcome {
     }
 }
 
+/// A budget or composition error of the LTL crate as the checker's own, so that callers (the
+/// command line's JSON) see which budget ran out as for any check.
+fn lift(e: LtlError) -> AssertError {
+    match e {
+        LtlError::Compose(c) => AssertError::Check(CheckError::Compose(c)),
+        other => AssertError::Ltl(other),
+    }
+}
+
 /// A one-state LTS looping on each action of the formula that no component has, if there are any.
 fn free_actions(ltl: &Ltl, components: &[&Lts]) -> Result<Option<Lts>, CheckError> {
     let missing: Vec<&str> = ltl
@@ -217,7 +226,7 @@ impl Checker {
         }
         let components: Vec<&Lts> = self.components().map(|(_, l)| l).collect();
         if is_safety(ltl) {
-            let prop = compile_safety(ltl, &self.config_ref().started())?;
+            let prop = compile_safety(ltl, &self.config_ref().started()).map_err(lift)?;
             let label = format!("assert {name}");
             let outcome = self
                 .clone()
@@ -259,7 +268,7 @@ impl Checker {
             .chain(free.as_ref())
             .collect();
         let config = self.config_ref().started();
-        let report = check_ltl(&all, self.priority_ref(), ltl, &config)?;
+        let report = check_ltl(&all, self.priority_ref(), ltl, &config).map_err(lift)?;
         let (run, violated) = match &report.verdict {
             LtlVerdict::Violated(l) => (
                 [l.prefix.as_slice(), &l.cycle, &l.cycle].concat(),
