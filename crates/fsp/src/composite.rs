@@ -215,6 +215,18 @@ impl<'m> Ctx<'m> {
             });
             return Ok(());
         }
+        if self.is_constraint(name) && self.composite(name).is_none() {
+            // LTSA composes a constraint's automaton as a process; the caller builds it from the
+            // formula (System::constraints), as written: no prefix, relabelling or sharing.
+            if !args.is_empty() {
+                return Err(RawError::new(
+                    ErrorKind::Semantic(format!("constraint {name} takes no arguments here")),
+                    pos,
+                ));
+            }
+            self.use_constraint(name);
+            return Ok(());
+        }
         let Some(def) = self.composite(name) else {
             return Err(RawError::new(
                 ErrorKind::Undefined {

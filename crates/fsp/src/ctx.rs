@@ -29,6 +29,9 @@ pub(crate) struct Ctx<'m> {
     /// The processes being compiled, outermost first (a sequential composition or a call with
     /// arguments compiles another inside), to name the cause when they nest too deep.
     pub(crate) compiling: RefCell<Vec<(String, Vec<Value>)>>,
+    /// The file's `constraint` names, and those the target's composites name, in order.
+    constraints: std::collections::HashSet<String>,
+    used_constraints: RefCell<Vec<String>>,
 }
 
 impl<'m> Ctx<'m> {
@@ -50,7 +53,34 @@ impl<'m> Ctx<'m> {
             max_transitions,
             fresh: Cell::new(0),
             compiling: RefCell::default(),
+            constraints: std::collections::HashSet::new(),
+            used_constraints: RefCell::default(),
         }
+    }
+
+    /// The same context knowing the file's `constraint` names.
+    #[must_use]
+    pub(crate) fn with_constraints(mut self, names: impl IntoIterator<Item = String>) -> Self {
+        self.constraints = names.into_iter().collect();
+        self
+    }
+
+    /// Whether `name` is a `constraint` of the file.
+    pub(crate) fn is_constraint(&self, name: &str) -> bool {
+        self.constraints.contains(name)
+    }
+
+    /// Records that a composite names the constraint `name` (once).
+    pub(crate) fn use_constraint(&self, name: &str) {
+        let mut used = self.used_constraints.borrow_mut();
+        if !used.iter().any(|n| n == name) {
+            used.push(name.to_owned());
+        }
+    }
+
+    /// The constraints the composites named, in order.
+    pub(crate) fn take_constraints(&self) -> Vec<String> {
+        std::mem::take(&mut self.used_constraints.borrow_mut())
     }
 
     pub(crate) fn process(&self, name: &str) -> Option<&'m ProcessDef> {

@@ -383,6 +383,11 @@ pub struct System {
     pub fluents: Vec<Fluent>,
     /// The file's `assert` and `constraint` definitions, expanded, in source order.
     pub assertions: Vec<Assertion>,
+    /// The `constraint`s the target's composites name as processes (`||S = (P || C)`), in order:
+    /// LTSA composes each formula's safety automaton, without its `ERROR` state, as one more
+    /// component; the caller builds it from [`System::assertions`] (the facade does). A prefix,
+    /// relabelling or sharing written around the name is not applied to it.
+    pub constraints: Vec<String>,
 }
 
 impl System {
@@ -736,6 +741,12 @@ impl Model {
             &self.composites,
             limits.max_states,
             limits.max_transitions,
+        )
+        .with_constraints(
+            self.assertions
+                .iter()
+                .filter(|a| a.constraint)
+                .map(|a| a.name.clone()),
         );
         let result = self.elaborate_in(&ctx, target);
         let mut warnings = self.warnings.clone();
@@ -750,6 +761,7 @@ impl Model {
         system.progress.clone_from(&self.progress);
         system.fluents.clone_from(&self.fluents);
         system.assertions.clone_from(&self.assertions);
+        system.constraints = ctx.take_constraints();
         Ok(system)
     }
 
@@ -768,6 +780,7 @@ impl Model {
             progress: Vec::new(),
             fluents: Vec::new(),
             assertions: Vec::new(),
+            constraints: Vec::new(),
         };
         let mut comps: Vec<Comp> = Vec::new();
         if let Some(def) = self.composites.iter().find(|c| c.name == target) {

@@ -131,6 +131,10 @@ pub enum CheckError {
         /// The trace.
         trace: Vec<String>,
     },
+    /// A `constraint` the model composes cannot be built (LTSA: "LTL constraint must be
+    /// safety").
+    #[error("constraint: {0}")]
+    Constraint(String),
     /// The method gave no verdict: a budget ran out ([`MethodError::is_budget`]; its partial
     /// statistics say how far it got), it cannot decide this problem, or it failed.
     #[error(transparent)]

@@ -163,9 +163,28 @@ impl Checker {
                 checker.component(nested.name.clone(), built)
             };
         }
+        for name in &system.constraints {
+            // LTSA's constraint: the formula's safety automaton, without its ERROR state, as a
+            // component (a move the formula forbids is blocked).
+            let Some(a) = system.assertions.iter().find(|a| a.name == *name) else {
+                continue;
+            };
+            let ltl = crate::assertion::convert(a, &system.fluents).map_err(constraint_error)?;
+            let lts = guarantor_ltl::compile_safety(&ltl, config).map_err(constraint_error)?;
+            checker = checker.component(format!("constraint {name}"), lts);
+        }
         Ok(checker
             .priority(system.priority.as_ref().map(priority_of))
             .config(config.clone()))
+    }
+}
+
+/// A constraint that cannot be built: a budget, or a formula outside the safety fragment (LTSA:
+/// "LTL constraint must be safety").
+fn constraint_error(e: guarantor_ltl::LtlError) -> CheckError {
+    match e {
+        guarantor_ltl::LtlError::Compose(c) => CheckError::Compose(c),
+        other => CheckError::Constraint(other.to_string()),
     }
 }
 

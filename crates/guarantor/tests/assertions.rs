@@ -72,3 +72,23 @@ fn every_method_checks_safety_assertions() {
         }
     }
 }
+
+/// LTSA's `constraint`: a safety formula named in a composite is composed as a process that
+/// blocks what the formula forbids.
+#[test]
+fn constraints_restrict_the_system() {
+    let src = "P = (a -> P | b -> P).\nconstraint NOB = []!b\nconstraint LIVE = []<>b\n\
+               assert NEVERB = []!b\n||S = (P || NOB).\n||T = (P).\n||U = (P || LIVE).\n";
+    let s = system(src, "S");
+    assert_eq!(s.constraints, ["NOB"]);
+    let checker = Checker::from_fsp(&s, &Config::default()).unwrap();
+    let ltl = assertion_of(&s, "NEVERB").unwrap();
+    assert!(checker.check_assertion("NEVERB", &ltl).unwrap().holds());
+    let t = system(src, "T");
+    let checker = Checker::from_fsp(&t, &Config::default()).unwrap();
+    assert!(!checker.check_assertion("NEVERB", &ltl).unwrap().holds());
+    // LTSA: "LTL constraint must be safety".
+    let u = system(src, "U");
+    let err = Checker::from_fsp(&u, &Config::default()).unwrap_err();
+    assert!(err.to_string().contains("not a safety formula"), "{err}");
+}
