@@ -12,7 +12,7 @@ use guarantor::assertion::{AssertError, AssertOutcome, LtlVerdict, assertion_of}
 use guarantor::{Checker, MethodKind, registry};
 use serde_json::{Value, json};
 
-use crate::output::warnings_json;
+use crate::output::{shown, warnings_json};
 use crate::stdout::outln;
 use crate::{
     CheckArgs, Failure, MethodChoice, display_name, fsp_input, input_error, load, load_fsp_with,
@@ -159,13 +159,5 @@ fn print_text(o: &AssertOutcome, not_checked: &[String]) {
     );
     if !not_checked.is_empty() {
         outln!("not checked: {}", not_checked.join(", "));
-    }
-}
-
-fn shown(trace: &[String]) -> String {
-    if trace.is_empty() {
-        "(empty)".to_owned()
-    } else {
-        trace.join(" ")
     }
 }

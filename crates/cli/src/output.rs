@@ -225,6 +225,16 @@ pub(crate) fn failure_json(
     }
 }
 
+/// A trace on one line, as the progress and assertion checks print theirs: the actions separated
+/// by spaces, `(empty)` for none.
+pub(crate) fn shown(trace: &[String]) -> String {
+    if trace.is_empty() {
+        "(empty)".to_owned()
+    } else {
+        trace.join(" ")
+    }
+}
+
 fn print_trace(title: &str, trace: &[String]) {
     outln!(
         "{title} ({} step{}):",

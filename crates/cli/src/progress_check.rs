@@ -13,7 +13,7 @@ use guarantor::Checker;
 use guarantor::progress::{ProgressError, ProgressOutcome, ProgressVerdict, select, tests_of};
 use serde_json::{Value, json};
 
-use crate::output::warnings_json;
+use crate::output::{shown, warnings_json};
 use crate::stdout::outln;
 use crate::{
     CheckArgs, Failure, Format, display_name, fsp_input, input_error, load, load_fsp_with,
@@ -142,13 +142,5 @@ fn print_text(outcome: &ProgressOutcome, not_checked: &[String]) {
     );
     if !not_checked.is_empty() {
         outln!("not checked: {}", not_checked.join(", "));
-    }
-}
-
-fn shown(trace: &[String]) -> String {
-    if trace.is_empty() {
-        "(empty)".to_owned()
-    } else {
-        trace.join(" ")
     }
 }
