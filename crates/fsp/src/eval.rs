@@ -481,3 +481,47 @@ fn check_size(n: usize, pos: Pos) -> Result<(), RawError> {
         Ok(())
     }
 }
+
+/// A file-level definition that may be indexed (`progress P[i:R] = ...`, `fluent F[i:R] = ...`):
+/// it stands for one instance per value of its indices.
+pub(crate) trait IndexedDefinition {
+    /// The name as written.
+    fn name(&self) -> &str;
+    /// Where the definition starts.
+    fn pos(&self) -> Pos;
+    /// The indices after the name.
+    fn indices(&self) -> &[Index];
+}
+
+/// Calls `each(env, name, def)` for every instance of every definition of `defs`, in source
+/// order: one per value of its indices, with the indices bound in `env` and named `NAME.v.w` as
+/// LTSA names them. Two definitions of one name are an error naming `what` they are.
+pub(crate) fn each_instance<D: IndexedDefinition>(
+    globals: &Globals,
+    defs: &[D],
+    what: &'static str,
+    mut each: impl FnMut(&Env, String, &D) -> Result<(), RawError>,
+) -> Result<(), RawError> {
+    let env = Env::new(globals);
+    let mut names = std::collections::HashSet::new();
+    for def in defs {
+        if !names.insert(def.name()) {
+            return Err(RawError::new(
+                ErrorKind::Duplicate {
+                    what,
+                    name: def.name().to_owned(),
+                },
+                def.pos(),
+            ));
+        }
+        for (values, binds) in env.index_combos(def.indices())? {
+            let env = env.with(&binds);
+            let name = std::iter::once(def.name().to_owned())
+                .chain(values.iter().map(ToString::to_string))
+                .collect::<Vec<_>>()
+                .join(".");
+            each(&env, name, def)?;
+        }
+    }
+    Ok(())
+}

@@ -17,7 +17,7 @@ use std::collections::HashSet;
 
 use crate::ast::{Expr, Index, Label, SetExpr};
 use crate::error::{ErrorKind, Pos, RawError};
-use crate::eval::{Env, Globals};
+use crate::eval::{Env, Globals, IndexedDefinition, each_instance};
 
 /// How deeply assertions may use each other before elaboration gives up (a cycle).
 const MAX_ASSERT_DEPTH: usize = 32;
@@ -148,48 +148,43 @@ pub(crate) fn elaborate_fluents(
     globals: &Globals,
     defs: &[FluentSyntax],
 ) -> Result<Vec<Fluent>, RawError> {
-    let env = Env::new(globals);
     let mut out = Vec::new();
-    let mut names = HashSet::new();
-    for def in defs {
-        if !names.insert(def.name.as_str()) {
+    each_instance(globals, defs, "fluent", |env, name, def| {
+        let initiating = names_of(env, &def.initiating)?;
+        let terminating = names_of(env, &def.terminating)?;
+        if let Some(a) = initiating.iter().find(|a| terminating.contains(a)) {
             return Err(RawError::new(
-                ErrorKind::Duplicate {
-                    what: "fluent",
-                    name: def.name.clone(),
-                },
+                ErrorKind::Semantic(format!(
+                    "fluent {name}: {a} both starts and ends it (the sets must be disjoint)"
+                )),
                 def.pos,
             ));
         }
-        for (values, binds) in env.index_combos(&def.indices)? {
-            let env = env.with(&binds);
-            let name = std::iter::once(def.name.clone())
-                .chain(values.iter().map(ToString::to_string))
-                .collect::<Vec<_>>()
-                .join(".");
-            let initiating = names_of(&env, &def.initiating)?;
-            let terminating = names_of(&env, &def.terminating)?;
-            if let Some(a) = initiating.iter().find(|a| terminating.contains(a)) {
-                return Err(RawError::new(
-                    ErrorKind::Semantic(format!(
-                        "fluent {name}: {a} both starts and ends it (the sets must be disjoint)"
-                    )),
-                    def.pos,
-                ));
-            }
-            let initially = match &def.initially {
-                Some(e) => env.eval_int(e)? > 0,
-                None => false,
-            };
-            out.push(Fluent {
-                name,
-                initiating,
-                terminating,
-                initially,
-            });
-        }
-    }
+        let initially = match &def.initially {
+            Some(e) => env.eval_int(e)? > 0,
+            None => false,
+        };
+        out.push(Fluent {
+            name,
+            initiating,
+            terminating,
+            initially,
+        });
+        Ok(())
+    })?;
     Ok(out)
+}
+
+impl IndexedDefinition for FluentSyntax {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn pos(&self) -> Pos {
+        self.pos
+    }
+    fn indices(&self) -> &[Index] {
+        &self.indices
+    }
 }
 
 /// Elaborates the assertions and constraints of a file, in source order.

@@ -9,9 +9,9 @@
 
 use std::collections::HashSet;
 
-use crate::ast::{Label, ProgressDef};
-use crate::error::{ErrorKind, RawError};
-use crate::eval::{Env, Globals};
+use crate::ast::{Index, Label, ProgressDef};
+use crate::error::{Pos, RawError};
+use crate::eval::{Env, Globals, IndexedDefinition, each_instance};
 
 pub use guarantor_lts::ProgressTest;
 
@@ -20,33 +20,28 @@ pub(crate) fn elaborate(
     globals: &Globals,
     defs: &[ProgressDef],
 ) -> Result<Vec<ProgressTest>, RawError> {
-    let env = Env::new(globals);
     let mut tests = Vec::new();
-    let mut names = HashSet::new();
-    for def in defs {
-        if !names.insert(def.name.as_str()) {
-            return Err(RawError::new(
-                ErrorKind::Duplicate {
-                    what: "progress test",
-                    name: def.name.clone(),
-                },
-                def.pos,
-            ));
-        }
-        for (values, binds) in env.index_combos(&def.indices)? {
-            let env = env.with(&binds);
-            let name = std::iter::once(def.name.clone())
-                .chain(values.iter().map(ToString::to_string))
-                .collect::<Vec<_>>()
-                .join(".");
-            let test = ProgressTest::new(name, names_of(&env, &def.actions)?);
-            tests.push(match &def.condition {
-                Some(c) => test.with_condition(names_of(&env, c)?),
-                None => test,
-            });
-        }
-    }
+    each_instance(globals, defs, "progress test", |env, name, def| {
+        let test = ProgressTest::new(name, names_of(env, &def.actions)?);
+        tests.push(match &def.condition {
+            Some(c) => test.with_condition(names_of(env, c)?),
+            None => test,
+        });
+        Ok(())
+    })?;
     Ok(tests)
+}
+
+impl IndexedDefinition for ProgressDef {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn pos(&self) -> Pos {
+        self.pos
+    }
+    fn indices(&self) -> &[Index] {
+        &self.indices
+    }
 }
 
 /// The action names a label stands for, in order, without duplicates.
