@@ -1,5 +1,7 @@
 //! Fuzz target: the FSP front end (`guarantor_fsp::parse` and `Model::elaborate`) never panics on
-//! arbitrary text. Elaboration runs with small limits so that a model that blows up ends in a
+//! arbitrary text. Parsing also elaborates the file-level definitions (progress tests, fluents,
+//! assertions and constraints, with their ranges, sets and `forall`/`exists` expanded), which are
+//! read back here. Elaboration runs with small limits so that a model that blows up ends in a
 //! typed error quickly; errors are rendered (their `Display` quotes the source line with a caret)
 //! so the formatter is covered too.
 
@@ -19,6 +21,12 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
+    let _ = format!(
+        "{:?} {:?} {:?}",
+        model.progress_tests(),
+        model.fluents(),
+        model.assertions()
+    );
     let limits = Limits::default().with_max_states(5_000).with_max_transitions(20_000);
     let mut targets: Vec<String> = model.composite_names().iter().map(|s| s.to_string()).collect();
     targets.extend(model.process_names().iter().take(4).map(|s| s.to_string()));
