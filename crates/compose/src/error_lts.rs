@@ -11,6 +11,15 @@ use guarantor_lts::{Lts, LtsBuilder, StateId};
 
 use crate::error::ComposeError;
 
+/// The error LTS of each of `properties`, in order ([`error_lts`]): what every search over
+/// components and properties composes.
+///
+/// # Errors
+/// As [`error_lts`], for the first property that is not deterministic.
+pub(crate) fn error_ltss(properties: &[&Lts]) -> Result<Vec<Lts>, ComposeError> {
+    properties.iter().map(|p| error_lts(p)).collect()
+}
+
 /// Builds the error LTS of `property`.
 ///
 /// States keep their numbers; pi is the property's own error state if it has one (LTSA `property`

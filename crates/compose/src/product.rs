@@ -158,6 +158,20 @@ impl<'a> Product<'a> {
         })
     }
 
+    /// [`Product::with_priority`] when `priority` is given, [`Product::new`] otherwise.
+    ///
+    /// # Errors
+    /// As those two.
+    pub fn under(
+        components: &[&'a Lts],
+        priority: Option<&crate::Priority>,
+    ) -> Result<Self, ComposeError> {
+        match priority {
+            Some(p) => Self::with_priority(components, p),
+            None => Self::new(components),
+        }
+    }
+
     /// Sets up the product of `components` under `priority`: from every tuple, only the preferred
     /// transitions are enumerated when there are any (see [`crate::priority`]).
     ///

@@ -58,7 +58,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::config::{Budget, Config};
 use crate::error::ComposeError;
-use crate::error_lts::error_lts;
+use crate::error_lts::error_ltss;
 use crate::explore::{Layout, WithStore, with_store};
 use crate::priority::Priority;
 use crate::product::{Product, Scratch};
@@ -206,15 +206,9 @@ pub fn check_progress(
     options: &ProgressOptions,
     config: &Config,
 ) -> Result<ProgressReport, ComposeError> {
-    let errs = properties
-        .iter()
-        .map(|p| error_lts(p))
-        .collect::<Result<Vec<_>, _>>()?;
+    let errs = error_ltss(properties)?;
     let all: Vec<&Lts> = components.iter().copied().chain(errs.iter()).collect();
-    let product = match &options.priority {
-        Some(p) => Product::with_priority(&all, p)?,
-        None => Product::new(&all)?,
-    };
+    let product = Product::under(&all, options.priority.as_ref())?;
     let tests = Tests::new(&product, options);
     let mut budget = config.budget()?;
     let outcome = with_store(

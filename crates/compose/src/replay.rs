@@ -16,7 +16,7 @@ use guarantor_lts::{ActionId, ComponentId, Lts, StateId};
 use rustc_hash::FxHashSet;
 
 use crate::error::ComposeError;
-use crate::error_lts::error_lts;
+use crate::error_lts::error_ltss;
 use crate::product::{Product, Scratch};
 use crate::safety::classify;
 use crate::verdict::Violation;
@@ -213,10 +213,7 @@ pub fn first_violation<S: AsRef<str>>(
     properties: &[&Lts],
     trace: &[S],
 ) -> Result<Option<(usize, Violation)>, ComposeError> {
-    let errs = properties
-        .iter()
-        .map(|p| error_lts(p))
-        .collect::<Result<Vec<_>, _>>()?;
+    let errs = error_ltss(properties)?;
     let all: Vec<&Lts> = components.iter().copied().chain(errs.iter()).collect();
     let product = Product::new(&all)?;
     let mut scratch = Scratch::new();

@@ -11,7 +11,7 @@ use guarantor_lts::{ActionId, ComponentId, Lts, PropertyId, StateId};
 
 use crate::config::Config;
 use crate::error::ComposeError;
-use crate::error_lts::error_lts;
+use crate::error_lts::error_ltss;
 use crate::explore::{Visitor, search};
 use crate::product::Product;
 use crate::verdict::{Certificate, Counterexample, Verdict, Violation};
@@ -90,10 +90,7 @@ pub fn check_safety(
     config: &Config,
 ) -> Result<SafetyReport, ComposeError> {
     let mut budget = config.budget()?;
-    let errs = properties
-        .iter()
-        .map(|p| error_lts(p))
-        .collect::<Result<Vec<_>, _>>()?;
+    let errs = error_ltss(properties)?;
     let all: Vec<&Lts> = components.iter().copied().chain(errs.iter()).collect();
     let product = Product::new(&all)?;
     let n = components.len();

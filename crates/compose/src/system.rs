@@ -20,7 +20,7 @@ use guarantor_lts::{ActionId, Lts, StateId};
 use crate::config::{Budget, Config};
 use crate::dfs::Dfs;
 use crate::error::ComposeError;
-use crate::error_lts::error_lts;
+use crate::error_lts::error_ltss;
 use crate::explore::{Hit, Layout, Visitor, WithStore, run, trace_to, with_store};
 use crate::priority::Priority;
 use crate::product::Product;
@@ -136,15 +136,9 @@ pub fn check_system(
     config: &Config,
 ) -> Result<SafetyReport, ComposeError> {
     let mut budget = config.budget()?;
-    let errs = properties
-        .iter()
-        .map(|p| error_lts(p))
-        .collect::<Result<Vec<_>, _>>()?;
+    let errs = error_ltss(properties)?;
     let all: Vec<&Lts> = components.iter().copied().chain(errs.iter()).collect();
-    let product = match &options.priority {
-        Some(p) => Product::with_priority(&all, p)?,
-        None => Product::new(&all)?,
-    };
+    let product = Product::under(&all, options.priority.as_ref())?;
     if options.search == SearchOrder::DepthFirst {
         let (cex, stats) = with_store(
             &product,
