@@ -94,16 +94,7 @@ fn validate_model(model: &Model) -> Result<(), CertifyError> {
             return Err(CertifyError::DuplicateName { name: name.clone() });
         }
     }
-    for p in model.properties() {
-        if let Some((s, a)) = p.lts.first_nondeterminism() {
-            return Err(CertifyError::PropertyNotDeterministic {
-                name: p.name.clone(),
-                state: s.index(),
-                action: p.lts.action_name(a).to_owned(),
-            });
-        }
-    }
-    Ok(())
+    crate::model::deterministic(model.properties())
 }
 
 /// Why a premise fails: the reason and, when the failure is a run, its visible actions.

@@ -92,3 +92,20 @@ impl Model {
         &self.properties
     }
 }
+
+/// Whether every one of `properties` is deterministic (a property is a deterministic LTS).
+///
+/// # Errors
+/// [`CertifyError::PropertyNotDeterministic`] for the first that is not, with a witness.
+pub(crate) fn deterministic(properties: &[Property]) -> Result<(), crate::CertifyError> {
+    for p in properties {
+        if let Some((s, a)) = p.lts.first_nondeterminism() {
+            return Err(crate::CertifyError::PropertyNotDeterministic {
+                name: p.name.clone(),
+                state: s.index(),
+                action: p.lts.action_name(a).to_owned(),
+            });
+        }
+    }
+    Ok(())
+}

@@ -435,16 +435,7 @@ fn validate_program(p: &ProgramModel) -> Result<(), CertifyError> {
             }
         }
     }
-    for q in &p.properties {
-        if let Some((s, a)) = q.lts.first_nondeterminism() {
-            return Err(CertifyError::PropertyNotDeterministic {
-                name: q.name.clone(),
-                state: s.index(),
-                action: q.lts.action_name(a).to_owned(),
-            });
-        }
-    }
-    Ok(())
+    crate::model::deterministic(&p.properties)
 }
 
 /// The certificate's claims about the program, in the checker's terms.
