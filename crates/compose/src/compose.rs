@@ -158,6 +158,9 @@ impl Recorder {
 }
 
 impl Visitor for Recorder {
+    // Records edges, which a slab walk does not report.
+    const SLABS: bool = false;
+
     fn expand(&mut self, id: u32, tuple: &[StateId]) -> Option<crate::explore::Hit> {
         if self.keep_tuples {
             debug_assert_eq!(self.tuples.len(), id as usize * tuple.len());

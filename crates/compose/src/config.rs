@@ -256,6 +256,22 @@ impl Config {
         self
     }
 
+    /// Fails if the cancel flag is set or the deadline has passed (what [`Budget::check_now`]
+    /// checks, for threads that work for one budget without holding it).
+    pub(crate) fn check_interrupt(&self) -> Result<(), ComposeError> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Err(ComposeError::Cancelled);
+        }
+        if self.is_past_deadline() {
+            return Err(ComposeError::Deadline);
+        }
+        Ok(())
+    }
+
     /// A fresh [`Budget`] for one exploration under this config, checked once immediately (a
     /// deadline in the past or a raised cancel flag fails here, before any work).
     pub fn budget(&self) -> Result<Budget<'_>, ComposeError> {
@@ -350,18 +366,12 @@ impl Budget<'_> {
         if let Some(monitor) = &self.config.monitor {
             monitor.record_states(self.states.get());
         }
-        if self
-            .config
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
-            return Err(ComposeError::Cancelled);
-        }
-        if self.config.is_past_deadline() {
-            return Err(ComposeError::Deadline);
-        }
-        Ok(())
+        self.config.check_interrupt()
+    }
+
+    /// The config this budget enforces.
+    pub(crate) fn config(&self) -> &Config {
+        self.config
     }
 }
 

@@ -315,6 +315,9 @@ mod tests {
     struct Edges(Vec<(u32, ActionId, u32)>);
 
     impl Visitor for Edges {
+        // Records edges, which a slab walk does not report.
+        const SLABS: bool = false;
+
         fn edge(&mut self, source: u32, action: ActionId, target: u32) -> Result<(), ComposeError> {
             self.0.push((source, action, target));
             Ok(())

@@ -11,6 +11,8 @@
 //! expensive case, where the whole space is explored) no parent is ever stored. The rejected
 //! alternative, always storing parents, would add about a third to the memory of a passing check.
 
+mod parallel;
+
 use std::ops::ControlFlow;
 
 use guarantor_lts::{ActionId, StateId};
@@ -18,8 +20,9 @@ use guarantor_lts::{ActionId, StateId};
 use crate::config::Budget;
 use crate::error::ComposeError;
 use crate::product::{Product, Scratch};
+use crate::sharded::ShardedStore;
 use crate::stats::Stats;
-use crate::store::{Fields, PackedStore, Store, WideStore};
+use crate::store::{Fields, PackedKey, PackedStore, Store, WideStore};
 use crate::verdict::{Counterexample, Violation};
 
 /// Where a walk stopped: after expanding state `state` (none: the initial tuple itself is an error),
@@ -33,6 +36,10 @@ pub(crate) struct Hit {
 
 /// What the exploration loop reports to. Every method has a neutral default.
 pub(crate) trait Visitor {
+    /// Whether the walk may expand a slab of states ahead of this visitor's calls, on several
+    /// threads (see `explore::parallel`). Such a walk never calls [`Visitor::edge`], so a visitor
+    /// that records edges says `false`.
+    const SLABS: bool = true;
     /// Called before state `id` (not an error tuple) is expanded; may stop the walk.
     fn expand(&mut self, _id: u32, _tuple: &[StateId]) -> Option<Hit> {
         None
@@ -111,9 +118,9 @@ pub(crate) fn with_store<W: WithStore>(product: &Product<'_>, layout: Layout, jo
 }
 
 /// Walks `product` in BFS order, reporting to `visitor`.
-pub(crate) fn run(
+pub(crate) fn run<V: Visitor>(
     product: &Product<'_>,
-    visitor: &mut impl Visitor,
+    visitor: &mut V,
     budget: &mut Budget<'_>,
     parents: bool,
     layout: Layout,
@@ -129,6 +136,14 @@ pub(crate) fn run(
         type Output = Result<Walk, ComposeError>;
         fn with<S: Store>(self, store: &mut S) -> Self::Output {
             walk(self.product, store, self.visitor, self.budget, self.parents)
+        }
+    }
+    if layout == Layout::Auto && V::SLABS {
+        if let Some(pool) = parallel::Pool::for_config(budget.config()) {
+            let slabs = parallel::min_slab();
+            if let Some(walk) = walk_sharded(product, visitor, budget, parents, pool, slabs) {
+                return walk;
+            }
         }
     }
     with_store(
@@ -184,6 +199,9 @@ struct Walker<'w, 'b, S, V> {
     budget: &'w mut Budget<'b>,
     parents: Option<Vec<(u32, ActionId)>>,
     stats: Stats,
+    /// The states numbered when a slab's hit ended the walk (the store holds more: the states a
+    /// slab numbered past the hit).
+    states_at_hit: Option<usize>,
 }
 
 fn walk<S: Store, V: Visitor>(
@@ -193,38 +211,103 @@ fn walk<S: Store, V: Visitor>(
     budget: &mut Budget<'_>,
     record_parents: bool,
 ) -> Result<Walk, ComposeError> {
-    let mut w = Walker {
-        product,
-        store,
-        visitor,
-        budget,
-        parents: record_parents.then(Vec::new),
-        stats: Stats::default(),
-    };
+    let mut w = Walker::new(product, store, visitor, budget, record_parents);
     let hit = w.run()?;
-    let stats = w.stats.with_states(w.store.len());
-    Ok(Walk {
-        hit,
-        stats,
-        parents: w.parents.unwrap_or_default(),
+    Ok(w.finish(hit))
+}
+
+/// Runs the walk of [`run`] on a sharded store, expanding large frontiers on the threads of `pool`
+/// (`None` when the tuples do not pack into 128 bits).
+fn walk_sharded<V: Visitor>(
+    product: &Product<'_>,
+    visitor: &mut V,
+    budget: &mut Budget<'_>,
+    record_parents: bool,
+    pool: parallel::Pool,
+    min_slab: usize,
+) -> Option<Result<Walk, ComposeError>> {
+    fn go<P: PackedKey, V: Visitor>(
+        store: &mut ShardedStore<P>,
+        product: &Product<'_>,
+        visitor: &mut V,
+        budget: &mut Budget<'_>,
+        record_parents: bool,
+        slabs: &mut parallel::Slabs<P>,
+    ) -> Result<Walk, ComposeError> {
+        let mut w = Walker::new(product, store, visitor, budget, record_parents);
+        let hit = w.run_parallel(slabs)?;
+        Ok(w.finish(hit))
+    }
+    let fields = Fields::plan(product.components(), None)?;
+    let (v, b, r) = (visitor, budget, record_parents);
+    Some(if fields.bits() <= 64 {
+        let mut slabs = parallel::Slabs::new(pool, min_slab);
+        go(
+            &mut ShardedStore::<u64>::new(fields),
+            product,
+            v,
+            b,
+            r,
+            &mut slabs,
+        )
+    } else if fields.bits() <= 96 {
+        let mut slabs = parallel::Slabs::new(pool, min_slab);
+        go(
+            &mut ShardedStore::<[u32; 3]>::new(fields),
+            product,
+            v,
+            b,
+            r,
+            &mut slabs,
+        )
+    } else {
+        let mut slabs = parallel::Slabs::new(pool, min_slab);
+        go(
+            &mut ShardedStore::<[u32; 4]>::new(fields),
+            product,
+            v,
+            b,
+            r,
+            &mut slabs,
+        )
     })
+}
+
+impl<'w, 'b, S: Store, V: Visitor> Walker<'w, 'b, S, V> {
+    fn new(
+        product: &'w Product<'w>,
+        store: &'w mut S,
+        visitor: &'w mut V,
+        budget: &'w mut Budget<'b>,
+        record_parents: bool,
+    ) -> Self {
+        Self {
+            product,
+            store,
+            visitor,
+            budget,
+            parents: record_parents.then(Vec::new),
+            stats: Stats::default(),
+            states_at_hit: None,
+        }
+    }
+
+    /// The walk's result, once it ended at `hit` (or ran out of states).
+    fn finish(self, hit: Option<Hit>) -> Walk {
+        let states = self.states_at_hit.unwrap_or(self.store.len());
+        Walk {
+            hit,
+            stats: self.stats.with_states(states),
+            parents: self.parents.unwrap_or_default(),
+        }
+    }
 }
 
 impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
     fn run(&mut self) -> Result<Option<Hit>, ComposeError> {
         let mut tuple = self.product.initial();
-        if let Some(c) = self.product.error_component(&tuple) {
-            let violation = self.visitor.error(None, ActionId::TAU, c);
-            return Ok(violation.map(|violation| Hit {
-                state: None,
-                last: None,
-                violation,
-            }));
-        }
-        self.store.insert(&tuple)?;
-        self.budget.check_states(1)?;
-        if let Some(parents) = &mut self.parents {
-            parents.push((u32::MAX, ActionId::TAU));
+        if let ControlFlow::Break(done) = self.start(&tuple)? {
+            return Ok(done);
         }
         let mut scratch = Scratch::new();
         let mut pending = Pending::new();
@@ -233,24 +316,57 @@ impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
         let mut next = 0u32;
         while (next as usize) < self.store.len() {
             let end = (self.store.len() as u32).min(next.saturating_add(BATCH));
-            pending.clear();
-            let mut stop = None;
-            for id in next..end {
-                self.budget.tick()?;
-                self.store.load(id, &mut tuple);
-                if let Some(hit) = self.enumerate(id, &tuple, &mut scratch, &mut pending) {
-                    stop = Some(hit);
-                    break;
-                }
-            }
-            if let Some(hit) = self.discover_batch(&pending, &mut tuple)? {
-                return Ok(Some(hit));
-            }
-            if let Some((hit, successors)) = stop {
-                self.stats.transitions += successors;
+            if let Some(hit) = self.batch(next..end, &mut tuple, &mut scratch, &mut pending)? {
                 return Ok(Some(hit));
             }
             next = end;
+        }
+        Ok(None)
+    }
+
+    /// Stores the initial tuple `tuple`; breaks with the walk's result if it ends there (the tuple
+    /// is an error tuple).
+    fn start(&mut self, tuple: &[StateId]) -> Result<ControlFlow<Option<Hit>>, ComposeError> {
+        if let Some(c) = self.product.error_component(tuple) {
+            let violation = self.visitor.error(None, ActionId::TAU, c);
+            return Ok(ControlFlow::Break(violation.map(|violation| Hit {
+                state: None,
+                last: None,
+                violation,
+            })));
+        }
+        self.store.insert(tuple)?;
+        self.budget.check_states(1)?;
+        if let Some(parents) = &mut self.parents {
+            parents.push((u32::MAX, ActionId::TAU));
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// Expands the numbered states `ids`, numbering their new successors.
+    fn batch(
+        &mut self,
+        ids: std::ops::Range<u32>,
+        tuple: &mut [StateId],
+        scratch: &mut Scratch,
+        pending: &mut Pending<S::Key>,
+    ) -> Result<Option<Hit>, ComposeError> {
+        pending.clear();
+        let mut stop = None;
+        for id in ids {
+            self.budget.tick()?;
+            self.store.load(id, tuple);
+            if let Some(hit) = self.enumerate(id, tuple, scratch, pending) {
+                stop = Some(hit);
+                break;
+            }
+        }
+        if let Some(hit) = self.discover_batch(pending, tuple)? {
+            return Ok(Some(hit));
+        }
+        if let Some((hit, successors)) = stop {
+            self.stats.transitions += successors;
+            return Ok(Some(hit));
         }
         Ok(None)
     }

@@ -117,6 +117,7 @@ pub mod product;
 pub mod progress;
 pub mod replay;
 pub mod safety;
+mod sharded;
 mod stats;
 mod store;
 pub mod system;

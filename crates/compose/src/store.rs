@@ -28,7 +28,7 @@ use guarantor_lts::{Lts, StateId};
 use crate::error::ComposeError;
 
 /// Marks an empty slot of the table (in the state-number half).
-const EMPTY: u32 = u32::MAX;
+pub(crate) const EMPTY: u32 = u32::MAX;
 
 /// What a store must offer the exploration loops.
 pub(crate) trait Store {
@@ -66,7 +66,7 @@ pub(crate) trait Store {
 }
 
 /// `FxHash`'s multiplier.
-const K: u64 = 0xf135_7aea_2e62_a9c5;
+pub(crate) const K: u64 = 0xf135_7aea_2e62_a9c5;
 
 /// Mixes a 64-bit key (`FxHash`'s multiplier, then the high half folded onto the low half so that
 /// every input bit reaches the top bits the table uses).
@@ -77,7 +77,7 @@ fn mix(key: u64) -> u64 {
 }
 
 /// A table slot: something that holds a state number (`EMPTY` when free).
-pub(crate) trait Entry: Copy {
+pub(crate) trait Entry: Copy + std::fmt::Debug + Send + Sync {
     /// The free slot.
     const FREE: Self;
     /// The state number (`EMPTY` when free).
@@ -120,7 +120,7 @@ impl<const N: usize> Entry for WordsSlot<N> {
 
 /// An open-addressing table of slots.
 #[derive(Debug)]
-struct Table<E> {
+pub(crate) struct Table<E> {
     slots: Vec<E>,
     /// `64 - log2(slots.len())`: the shift that turns a hash into a slot index.
     shift: u32,
@@ -128,20 +128,25 @@ struct Table<E> {
 
 impl<E: Entry> Table<E> {
     fn new() -> Self {
+        Self::with_bits(10)
+    }
+
+    /// An empty table of `2^bits` slots.
+    pub(crate) fn with_bits(bits: u32) -> Self {
         Self {
-            slots: vec![E::FREE; 1 << 10],
-            shift: 64 - 10,
+            slots: vec![E::FREE; 1 << bits],
+            shift: 64 - bits,
         }
     }
 
-    #[inline]
-    fn start(&self, hash: u64) -> usize {
-        (hash >> self.shift) as usize
+    /// The slot holding the entry for which `eq` holds, if any.
+    pub(crate) fn slot_mut(&mut self, hash: u64, mut eq: impl FnMut(&E) -> bool) -> Option<&mut E> {
+        let i = self.probe_index(hash, &mut eq).ok()?;
+        Some(&mut self.slots[i])
     }
 
-    /// Finds the state of a slot for which `eq` holds, or the free slot where it belongs.
-    #[inline]
-    fn probe(&self, hash: u64, mut eq: impl FnMut(&E) -> bool) -> Result<u32, usize> {
+    /// Like [`Table::probe`], but returns the index of the matching slot.
+    fn probe_index(&self, hash: u64, mut eq: impl FnMut(&E) -> bool) -> Result<usize, usize> {
         let mask = self.slots.len() - 1;
         let mut i = self.start(hash);
         loop {
@@ -150,15 +155,32 @@ impl<E: Entry> Table<E> {
                 return Err(i);
             }
             if eq(slot) {
-                return Ok(slot.id());
+                return Ok(i);
             }
             i = (i + 1) & mask;
         }
     }
 
+    #[inline]
+    pub(crate) fn start(&self, hash: u64) -> usize {
+        (hash >> self.shift) as usize
+    }
+
+    /// Finds the state of a slot for which `eq` holds, or the free slot where it belongs.
+    #[inline]
+    pub(crate) fn probe(&self, hash: u64, eq: impl FnMut(&E) -> bool) -> Result<u32, usize> {
+        self.probe_index(hash, eq).map(|i| self.slots[i].id())
+    }
+
+    /// The slot a lookup of `hash` visits first.
+    #[inline]
+    pub(crate) fn first_slot(&self, hash: u64) -> &E {
+        &self.slots[self.start(hash)]
+    }
+
     /// Puts `entry` into the table (which must not hold it yet), growing first if one more state
     /// would pass the 3/4 load factor. `hash_of(slot)` recomputes a slot's hash.
-    fn add(&mut self, len: usize, hash: u64, entry: E, hash_of: impl Fn(&E) -> u64) {
+    pub(crate) fn add(&mut self, len: usize, hash: u64, entry: E, hash_of: impl Fn(&E) -> u64) {
         if (len + 1) * 4 > self.slots.len() * 3 {
             self.grow(&hash_of);
         }
@@ -187,7 +209,7 @@ impl<E: Entry> Table<E> {
 }
 
 /// Checks that one more state still gets a 32-bit number (`EMPTY` is reserved).
-fn next_id(len: usize) -> Result<u32, ComposeError> {
+pub(crate) fn next_id(len: usize) -> Result<u32, ComposeError> {
     if len >= EMPTY as usize {
         return Err(guarantor_lts::LtsError::from(guarantor_lts::IdOverflow {
             kind: "product state",
@@ -200,7 +222,7 @@ fn next_id(len: usize) -> Result<u32, ComposeError> {
 }
 
 /// A packed key: a bit string of at most 128 bits, given as a low and a high `u64` half.
-pub(crate) trait PackedKey: Copy + Eq + std::fmt::Debug {
+pub(crate) trait PackedKey: Copy + Eq + std::fmt::Debug + Send + Sync {
     /// The table slot holding such a key.
     type Slot: Entry;
     /// How many bits the key holds.
@@ -325,7 +347,7 @@ impl Fields {
     }
 
     #[inline]
-    fn pack(&self, tuple: &[StateId]) -> (u64, u64) {
+    pub(crate) fn pack(&self, tuple: &[StateId]) -> (u64, u64) {
         let field = |(s, &sh): (&StateId, &u32)| u64::from(s.as_u32()).wrapping_shl(sh);
         let (low, high) = tuple.split_at(self.split.min(tuple.len()));
         let (ls, hs) = self.shifts.split_at(self.split);
@@ -335,7 +357,7 @@ impl Fields {
     }
 
     #[inline]
-    fn unpack(&self, (lo, hi): (u64, u64), out: &mut [StateId]) {
+    pub(crate) fn unpack(&self, (lo, hi): (u64, u64), out: &mut [StateId]) {
         for (i, ((o, &sh), &m)) in out
             .iter_mut()
             .zip(&self.shifts)

@@ -1,0 +1,567 @@
+//! The breadth-first walk on several threads, with exactly the results of the one-thread walk.
+//!
+//! **What stays the same.** The sequential walk numbers states in discovery order and expands them
+//! in that order; every result (the verdict, the state and transition counts, the counterexample,
+//! which is a shortest one) is a function of that order. This walk keeps it: it expands a *slab* of
+//! already numbered states at a time (up to [`SLAB`] consecutive numbers, typically a slice of one
+//! BFS level), and numbers the slab's new successors in the order the sequential walk would have
+//! met them: by source state, then by the product's successor order. So the numbering, and with it
+//! every result, is the same for any number of threads; the property tests of this module compare
+//! walks at 1, 2, 4 and 8 threads field by field.
+//!
+//! **How a slab runs.**
+//! 1. *Expand* (parallel, over chunks of [`CHUNK`] states): each state's successors are enumerated,
+//!    error tuples set aside, the rest packed, hashed and looked up in the store (which nobody writes
+//!    in this phase). Successors not found are listed by the store shard their hash belongs to.
+//! 2. *Insert* (parallel, one thread per [`SHARDS`](crate::sharded::SHARDS) shard): each shard
+//!    inserts its missing keys in canonical order (chunk by chunk, in order within a chunk), so
+//!    the first occurrence of a key is its discovery, and later ones are duplicates.
+//! 3. *Number* (one thread): a scan of the slab's successors in canonical order gives each first
+//!    occurrence the next state number and appends its key to the queue (and records its parent).
+//! 4. *Renumber* (parallel, per shard): each shard writes the final numbers into its slots.
+//! 5. *Commit* (one thread, in order): the visitor sees each state's `expand`, `error` and
+//!    `expanded` calls in the sequential walk's order, and the state budget is checked where the
+//!    sequential walk checks it. A hit ends the walk with the counts the sequential walk has at that
+//!    point (the slab's later states were expanded speculatively; their work is dropped).
+//!
+//! Phases 1, 2 and 4 hold the cost: successor enumeration, hashing and the cache misses of the
+//! lookups. Phases 3 and 5 touch each state and each new state once, in order.
+//!
+//! **Where it runs.** Walks whose frontier stays small (most premise checks and membership queries)
+//! never start a slab: below [`MIN_SLAB`] unexpanded states the sequential batch step runs, on the
+//! same store. Visitors that record edges (the eager composition) and tuples wider than 128 bits
+//! (the arena store) walk on one thread; so does the depth-first search, whose order is inherently
+//! sequential. Threads come from rayon: the global pool when [`Config::threads`] is unset (every
+//! core), else a pool of that size built when the first slab starts.
+//!
+//! [`Config::threads`]: crate::config::Config::threads
+
+use std::ops::ControlFlow;
+use std::sync::OnceLock;
+
+use guarantor_lts::{ActionId, StateId};
+use rayon::prelude::*;
+
+use super::{Hit, Pending, Visitor, Walker};
+use crate::config::Config;
+use crate::error::ComposeError;
+use crate::product::Scratch;
+use crate::sharded::{SHARDS, Shard, ShardedStore, shard_of};
+use crate::store::{PackedKey, Store};
+
+/// The most states one slab expands: large enough that a slab's phases outweigh their
+/// synchronisation, small enough that its buffers (about 30 bytes per transition) stay a few MB.
+pub(crate) const SLAB: usize = 1 << 14;
+
+/// How many unexpanded states a walk needs before it expands them as a slab.
+pub(crate) const MIN_SLAB: usize = 2048;
+
+#[cfg(test)]
+thread_local! {
+    /// A lower [`MIN_SLAB`] for the walks of this thread, so that tests on small systems run every
+    /// step as a slab.
+    pub(crate) static TEST_MIN_SLAB: std::cell::Cell<Option<usize>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// [`MIN_SLAB`], or what a test of this thread set instead.
+pub(crate) fn min_slab() -> usize {
+    #[cfg(test)]
+    if let Some(min) = TEST_MIN_SLAB.with(std::cell::Cell::get) {
+        return min;
+    }
+    MIN_SLAB
+}
+
+/// How many states one task of the expand phase takes.
+const CHUNK: usize = 256;
+
+/// A successor's number before it is known.
+const UNKNOWN: u32 = u32::MAX;
+
+/// Marks a successor whose key phase 2 inserted first (a discovery).
+const DISCOVERED: u32 = u32::MAX - 1;
+
+/// A successor that is not an error tuple.
+#[derive(Clone, Copy, Debug)]
+struct Step<P> {
+    action: ActionId,
+    /// Its state number, or [`UNKNOWN`] / [`DISCOVERED`] until phase 3.
+    target: u32,
+    hash: u64,
+    key: P,
+}
+
+/// A successor that is an error tuple: its index among its source's successors, its action, and
+/// the first failing component.
+#[derive(Clone, Copy, Debug)]
+struct ErrorStep {
+    nth: u32,
+    action: ActionId,
+    component: u32,
+}
+
+/// One expanded state of a chunk: where its successors end in the chunk's lists, how many it has,
+/// and the store's length before and after its discoveries were numbered (phase 3).
+#[derive(Clone, Copy, Debug, Default)]
+struct Expanded {
+    successors: u32,
+    steps_end: u32,
+    errors_end: u32,
+    known_before: u32,
+    known_after: u32,
+}
+
+/// What the expand phase produced for one chunk of a slab; reused from slab to slab.
+#[derive(Debug)]
+struct Chunk<P> {
+    first: u32,
+    states: Vec<Expanded>,
+    steps: Vec<Step<P>>,
+    errors: Vec<ErrorStep>,
+    /// Per shard: the indices in `steps` of the successors the store did not hold.
+    missing: Vec<Vec<u32>>,
+}
+
+impl<P: PackedKey> Chunk<P> {
+    fn new() -> Self {
+        Self {
+            first: 0,
+            states: Vec::new(),
+            steps: Vec::new(),
+            errors: Vec::new(),
+            missing: vec![Vec::new(); SHARDS],
+        }
+    }
+
+    /// Phase 1 for states `ids`.
+    fn expand(
+        &mut self,
+        ids: std::ops::Range<u32>,
+        product: &crate::product::Product<'_>,
+        store: &ShardedStore<P>,
+        config: &Config,
+    ) -> Result<(), ComposeError> {
+        config.check_interrupt()?;
+        self.first = ids.start;
+        self.states.clear();
+        self.steps.clear();
+        self.errors.clear();
+        self.missing.iter_mut().for_each(Vec::clear);
+        let mut tuple = vec![StateId::default(); product.width()];
+        let mut scratch = Scratch::new();
+        let mut looked_up = 0;
+        for id in ids {
+            store.load(id, &mut tuple);
+            self.enumerate(&tuple, product, store, &mut scratch);
+            // Look up a batch at a time, so that the first touches overlap (see `BATCH`).
+            if self.states.len() % super::BATCH as usize == 0 {
+                self.look_up(looked_up, store);
+                looked_up = self.steps.len();
+            }
+        }
+        self.look_up(looked_up, store);
+        Ok(())
+    }
+
+    /// Lists the successors of one state, touching their first table slots.
+    fn enumerate(
+        &mut self,
+        tuple: &[StateId],
+        product: &crate::product::Product<'_>,
+        store: &ShardedStore<P>,
+        scratch: &mut Scratch,
+    ) {
+        let mut nth = 0u32;
+        let mut warm = 0u64;
+        let _ = product.for_each_successor(tuple, scratch, |action, target| {
+            if let Some(c) = product.error_component(target) {
+                self.errors.push(ErrorStep {
+                    nth,
+                    action,
+                    component: c as u32,
+                });
+            } else {
+                let (hash, key) = store.locate(target);
+                warm ^= store.touch(hash);
+                self.steps.push(Step {
+                    action,
+                    target: UNKNOWN,
+                    hash,
+                    key,
+                });
+            }
+            nth += 1;
+            ControlFlow::<()>::Continue(())
+        });
+        std::hint::black_box(warm);
+        self.states.push(Expanded {
+            successors: nth,
+            steps_end: self.steps.len() as u32,
+            errors_end: self.errors.len() as u32,
+            ..Expanded::default()
+        });
+    }
+
+    /// Looks up the successors from `from` on; lists the missing ones by shard.
+    fn look_up(&mut self, from: usize, store: &ShardedStore<P>) {
+        for (i, step) in self.steps.iter_mut().enumerate().skip(from) {
+            match store.get(step.hash, step.key) {
+                Some(id) => step.target = id,
+                None => self.missing[shard_of(step.hash)].push(i as u32),
+            }
+        }
+    }
+}
+
+/// Phase 2 for one shard: inserts its missing keys in canonical order; lists the discoveries as
+/// `(chunk, step)`.
+fn insert<P: PackedKey>(
+    shard: &mut Shard<P>,
+    index: usize,
+    chunks: &[Chunk<P>],
+    found: &mut Vec<(u32, u32)>,
+) {
+    found.clear();
+    for (c, chunk) in chunks.iter().enumerate() {
+        for &i in &chunk.missing[index] {
+            let step = &chunk.steps[i as usize];
+            // Any number will do until phase 4 renumbers it; lookups in this phase only ask
+            // whether the key is there.
+            if shard.add_new(step.hash, step.key, 0) {
+                found.push((c as u32, i));
+            }
+        }
+    }
+}
+
+/// The threads a walk may use: rayon's global pool, or its own built on first use.
+#[derive(Debug)]
+pub(crate) struct Pool {
+    threads: Option<usize>,
+    own: OnceLock<Option<rayon::ThreadPool>>,
+}
+
+impl Pool {
+    /// The pool `config` allows, or `None` for one thread.
+    pub(crate) fn for_config(config: &Config) -> Option<Self> {
+        (config.thread_count() > 1).then(|| Self {
+            threads: config.threads.map(std::num::NonZeroUsize::get),
+            own: OnceLock::new(),
+        })
+    }
+
+    /// Runs `job` on the pool's threads.
+    fn install<R: Send>(&self, job: impl FnOnce() -> R + Send) -> R {
+        let Some(n) = self.threads else {
+            return job();
+        };
+        let own = self
+            .own
+            .get_or_init(|| rayon::ThreadPoolBuilder::new().num_threads(n).build().ok());
+        match own {
+            Some(pool) => pool.install(job),
+            None => job(),
+        }
+    }
+}
+
+/// The reusable buffers of the slabs of one walk.
+#[derive(Debug)]
+pub(crate) struct Slabs<P> {
+    chunks: Vec<Chunk<P>>,
+    /// Per shard: the discoveries phase 2 made.
+    found: Vec<Vec<(u32, u32)>>,
+    /// The fewest unexpanded states a slab needs ([`MIN_SLAB`]; tests lower it).
+    min: usize,
+    pool: Pool,
+}
+
+impl<P: PackedKey> Slabs<P> {
+    pub(crate) fn new(pool: Pool, min: usize) -> Self {
+        Self {
+            chunks: Vec::new(),
+            found: vec![Vec::new(); SHARDS],
+            min,
+            pool,
+        }
+    }
+}
+
+impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
+    /// The walk of [`Walker::run`], expanding large frontiers as slabs.
+    pub(crate) fn run_parallel(
+        &mut self,
+        slabs: &mut Slabs<P>,
+    ) -> Result<Option<Hit>, ComposeError> {
+        let mut tuple = self.product.initial();
+        if let ControlFlow::Break(done) = self.start(&tuple)? {
+            return Ok(done);
+        }
+        let mut scratch = Scratch::new();
+        let mut pending = Pending::new();
+        let mut next = 0u32;
+        while (next as usize) < self.store.len() {
+            let ready = self.store.len() - next as usize;
+            let end = if ready >= slabs.min {
+                next + ready.min(SLAB) as u32
+            } else {
+                (self.store.len() as u32).min(next.saturating_add(super::BATCH))
+            };
+            let hit = if ready >= slabs.min {
+                self.slab(next..end, slabs)?
+            } else {
+                self.batch(next..end, &mut tuple, &mut scratch, &mut pending)?
+            };
+            if hit.is_some() {
+                return Ok(hit);
+            }
+            next = end;
+        }
+        Ok(None)
+    }
+
+    /// Expands the states `ids` in the five phases of the module docs.
+    fn slab(
+        &mut self,
+        ids: std::ops::Range<u32>,
+        slabs: &mut Slabs<P>,
+    ) -> Result<Option<Hit>, ComposeError> {
+        self.budget.check_now()?;
+        let count = (ids.end - ids.start) as usize;
+        let n_chunks = count.div_ceil(CHUNK);
+        while slabs.chunks.len() < n_chunks {
+            slabs.chunks.push(Chunk::new());
+        }
+        let chunks = &mut slabs.chunks[..n_chunks];
+        let (product, config) = (self.product, self.budget.config());
+        let store = &*self.store;
+        slabs.pool.install(|| {
+            chunks
+                .par_iter_mut()
+                .enumerate()
+                .try_for_each(|(c, chunk)| {
+                    let from = ids.start + (c * CHUNK) as u32;
+                    let to = ids.end.min(from + CHUNK as u32);
+                    chunk.expand(from..to, product, store, config)
+                })
+        })?;
+        let chunks = &slabs.chunks[..n_chunks];
+        let found = &mut slabs.found;
+        let shards = self.store.shards_mut();
+        slabs.pool.install(|| {
+            shards
+                .par_iter_mut()
+                .zip(found.par_iter_mut())
+                .enumerate()
+                .for_each(|(s, (shard, found))| insert(shard, s, chunks, found));
+        });
+        self.number(&mut slabs.chunks[..n_chunks], &slabs.found)?;
+        let chunks = &slabs.chunks[..n_chunks];
+        let found = &slabs.found;
+        let shards = self.store.shards_mut();
+        slabs.pool.install(|| {
+            shards
+                .par_iter_mut()
+                .zip(found.par_iter())
+                .for_each(|(shard, found)| {
+                    for &(c, i) in found {
+                        let step = &chunks[c as usize].steps[i as usize];
+                        shard.renumber(step.hash, step.key, step.target);
+                    }
+                });
+        });
+        self.commit(&slabs.chunks[..n_chunks])
+    }
+
+    /// Phase 3: numbers the discoveries in canonical order, appending their keys (and parents).
+    fn number(
+        &mut self,
+        chunks: &mut [Chunk<P>],
+        found: &[Vec<(u32, u32)>],
+    ) -> Result<(), ComposeError> {
+        for &(c, i) in found.iter().flatten() {
+            chunks[c as usize].steps[i as usize].target = DISCOVERED;
+        }
+        for chunk in chunks {
+            let mut from = 0;
+            for (k, state) in chunk.states.iter_mut().enumerate() {
+                state.known_before = self.store.len() as u32;
+                let source = chunk.first + k as u32;
+                for step in &mut chunk.steps[from..state.steps_end as usize] {
+                    if step.target == DISCOVERED {
+                        step.target = self.store.push_key(step.key)?;
+                        if let Some(parents) = &mut self.parents {
+                            parents.push((source, step.action));
+                        }
+                    }
+                }
+                from = state.steps_end as usize;
+                state.known_after = self.store.len() as u32;
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase 5: the visitor's calls and the state budget, state by state in order; a hit ends the
+    /// walk with the counts the sequential walk would have.
+    fn commit(&mut self, chunks: &[Chunk<P>]) -> Result<Option<Hit>, ComposeError> {
+        let mut tuple = vec![StateId::default(); self.product.width()];
+        for chunk in chunks {
+            let mut errors_from = 0;
+            for (k, state) in chunk.states.iter().enumerate() {
+                let id = chunk.first + k as u32;
+                self.store.load(id, &mut tuple);
+                if let Some(hit) = self.visitor.expand(id, &tuple) {
+                    return Ok(Some(self.stop(hit, 0, state.known_before)));
+                }
+                for e in &chunk.errors[errors_from..state.errors_end as usize] {
+                    if let Some(violation) =
+                        self.visitor.error(Some(id), e.action, e.component as usize)
+                    {
+                        let hit = Hit {
+                            state: Some(id),
+                            last: Some(e.action),
+                            violation,
+                        };
+                        return Ok(Some(self.stop(hit, e.nth + 1, state.known_before)));
+                    }
+                }
+                errors_from = state.errors_end as usize;
+                self.budget.check_states(state.known_after as usize)?;
+                self.stats.transitions += state.successors as usize;
+                if let Some(violation) =
+                    self.visitor.expanded(id, &tuple, state.successors as usize)
+                {
+                    let hit = Hit {
+                        state: Some(id),
+                        last: None,
+                        violation,
+                    };
+                    return Ok(Some(self.stop(hit, 0, state.known_after)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Ends the walk at `hit`, after `successors` more transitions, with `known` states numbered
+    /// (what the sequential walk has numbered when it meets the hit).
+    fn stop(&mut self, hit: Hit, successors: u32, known: u32) -> Hit {
+        self.stats.transitions += successors as usize;
+        self.states_at_hit = Some(known as usize);
+        hit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Walks at 1, 2, 4 and 8 threads give the same reports, field by field, with every step of
+    //! the many-thread walks run as a slab; the visitors of every search take part (safety,
+    //! deadlock, the system check's mix of both under priority, and the circular premise's
+    //! look-ahead).
+
+    use std::num::NonZeroUsize;
+
+    use guarantor_lts::Lts;
+    use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
+    use proptest::prelude::*;
+
+    use super::TEST_MIN_SLAB;
+    use crate::ag::check_circular_premise;
+    use crate::priority::Priority;
+    use crate::system::{SystemOptions, check_system};
+    use crate::test_util::ring;
+    use crate::{Config, check_safety, find_deadlock};
+
+    const POOL: &[&str] = &["a", "b", "c", "d"];
+
+    /// Everything a check reports, as text: verdicts, counterexamples, counts, errors.
+    fn reports(comps: &[&Lts], props: &[&Lts], config: &Config) -> Vec<String> {
+        let end_states = comps.iter().map(|c| c.states().last()).collect();
+        let options = SystemOptions::default().with_deadlock(end_states);
+        let mut prioritised = options.clone();
+        prioritised = prioritised.with_priority(Priority::high(["a"]));
+        let mut out = vec![
+            format!("{:?}", check_safety(comps, props, config)),
+            format!("{:?}", find_deadlock(comps, config)),
+            format!("{:?}", check_system(comps, props, &options, config)),
+            format!("{:?}", check_system(comps, props, &prioritised, config)),
+        ];
+        if let (Some((m, rest)), Some(p)) = (comps.split_first(), props.first()) {
+            out.push(format!("{:?}", check_circular_premise(m, rest, p, config)));
+        }
+        out
+    }
+
+    fn at(threads: usize) -> Config {
+        Config::default().with_threads(NonZeroUsize::new(threads).unwrap())
+    }
+
+    fn same_for_every_thread_count(comps: &[&Lts], props: &[&Lts], min_slab: usize) {
+        let one = reports(comps, props, &at(1));
+        TEST_MIN_SLAB.with(|m| m.set(Some(min_slab)));
+        for threads in [2, 4, 8] {
+            assert_eq!(
+                reports(comps, props, &at(threads)),
+                one,
+                "{threads} threads"
+            );
+        }
+        TEST_MIN_SLAB.with(|m| m.set(None));
+    }
+
+    fn case() -> impl Strategy<Value = (Vec<Lts>, Vec<Lts>)> {
+        let comps = arb_system_with(
+            4,
+            LtsStrategyConfig::new(5, POOL)
+                .with_tau(true)
+                .with_error_state(true),
+        );
+        let props = proptest::collection::vec(
+            prop_oneof![
+                arb_deterministic_property(3, &["a", "b"]),
+                arb_deterministic_property(3, &["c", "d"])
+            ],
+            0..=2,
+        );
+        (comps, props)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        #[test]
+        fn random_systems_give_the_same_reports_on_any_thread_count(
+            (comps, props) in case(),
+            min_slab in 1usize..4,
+        ) {
+            let comps: Vec<&Lts> = comps.iter().collect();
+            let props: Vec<&Lts> = props.iter().collect();
+            same_for_every_thread_count(&comps, &props, min_slab);
+        }
+    }
+
+    #[test]
+    fn large_products_give_the_same_reports_at_the_real_slab_size() {
+        // 7 * 11 * 13 * 17 = 17,017 states, levels far wider than a slab's minimum.
+        let rings = [ring(7, "p"), ring(11, "q"), ring(13, "r"), ring(17, "s")];
+        let comps: Vec<&Lts> = rings.iter().collect();
+        let one = reports(&comps, &[], &at(1));
+        assert!(one[0].contains("states: 17017"), "{}", one[0]);
+        for threads in [2, 4] {
+            assert_eq!(reports(&comps, &[], &at(threads)), one, "{threads} threads");
+        }
+        // At most twelve ticks: violated deep in the walk, inside a slab.
+        let twelve = Lts::from_edges((0..12).map(|i| (i, "tick", i + 1))).unwrap();
+        let one = reports(&comps, &[&twelve], &at(1));
+        assert!(one[0].contains("Violated"), "{}", one[0]);
+        for threads in [2, 4] {
+            assert_eq!(
+                reports(&comps, &[&twelve], &at(threads)),
+                one,
+                "{threads} threads"
+            );
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! The visited-state store of the multi-core walk: packed keys, as in [`PackedStore`], indexed by
+//! [`SHARDS`] independent hash tables instead of one.
+//!
+//! A key belongs to the shard named by six middle bits of its hash (bits 20 to 25: the tables
+//! take their slot index from the top bits, so the two choices do not correlate). Each shard is
+//! owned by one thread while a slab of new states is inserted, so the parallel walk
+//! (`explore::parallel`) inserts without locks or atomics and the workspace keeps
+//! `forbid(unsafe_code)`; between slabs, lookups from every thread only read. Numbering stays the
+//! sequential walk's: keys are numbered densely in discovery order, and the key array doubles as
+//! the queue, exactly as in the single-table store.
+//!
+//! Memory per state is the single-table store's: the key once in the array, once in its slot with
+//! the state number, at most 3/4 load. Shards start at 16 slots each, so a small check pays for 1 KB
+//! of tables more than the single table, not for 64 full-size ones.
+//!
+//! [`PackedStore`]: crate::store::PackedStore
+
+use guarantor_lts::StateId;
+
+use crate::error::ComposeError;
+use crate::store::{Entry, Fields, PackedKey, Store, Table, next_id};
+
+/// How many shards a store has: enough that a handful of threads rarely wait for the largest.
+pub(crate) const SHARDS: usize = 64;
+
+/// The shard a key of this hash belongs to.
+#[inline]
+pub(crate) fn shard_of(hash: u64) -> usize {
+    (hash >> 20) as usize & (SHARDS - 1)
+}
+
+/// One shard: a table and how many keys it holds.
+#[derive(Debug)]
+pub(crate) struct Shard<P: PackedKey> {
+    table: Table<P::Slot>,
+    len: usize,
+}
+
+impl<P: PackedKey> Shard<P> {
+    fn new() -> Self {
+        Self {
+            table: Table::with_bits(4),
+            len: 0,
+        }
+    }
+
+    /// The number of the state with this key, if the shard holds it.
+    #[inline]
+    pub(crate) fn get(&self, hash: u64, key: P) -> Option<u32> {
+        self.table.probe(hash, |s| P::key_of(s) == key).ok()
+    }
+
+    /// Adds `key` as state `id` unless the shard holds it already; returns whether it was added.
+    #[inline]
+    pub(crate) fn add_new(&mut self, hash: u64, key: P, id: u32) -> bool {
+        if self.get(hash, key).is_some() {
+            return false;
+        }
+        self.table
+            .add(self.len, hash, key.slot(id), |s| P::key_of(s).hash());
+        self.len += 1;
+        true
+    }
+
+    /// Renumbers the state with this key (which the shard must hold) to `id`.
+    pub(crate) fn renumber(&mut self, hash: u64, key: P, id: u32) {
+        if let Some(slot) = self.table.slot_mut(hash, |s| P::key_of(s) == key) {
+            *slot = key.slot(id);
+        }
+    }
+}
+
+/// Tuples packed into keys of type `P`, indexed by [`SHARDS`] tables.
+#[derive(Debug)]
+pub(crate) struct ShardedStore<P: PackedKey> {
+    keys: Vec<P>,
+    shards: Vec<Shard<P>>,
+    fields: Fields,
+}
+
+impl<P: PackedKey> ShardedStore<P> {
+    /// A store with this field layout.
+    ///
+    /// # Panics
+    /// Panics if the layout needs more bits than `P` holds (a caller bug).
+    pub(crate) fn new(fields: Fields) -> Self {
+        assert!(
+            fields.bits() <= P::BITS,
+            "packed key too small for its fields"
+        );
+        Self {
+            keys: Vec::new(),
+            shards: (0..SHARDS).map(|_| Shard::new()).collect(),
+            fields,
+        }
+    }
+
+    /// The number of the state with this key, if stored.
+    #[inline]
+    pub(crate) fn get(&self, hash: u64, key: P) -> Option<u32> {
+        self.shards[shard_of(hash)].get(hash, key)
+    }
+
+    /// The shards, to insert into them one thread per shard.
+    pub(crate) fn shards_mut(&mut self) -> &mut [Shard<P>] {
+        &mut self.shards
+    }
+
+    /// Appends `key` as the next state number (its shard entry is made separately); returns it.
+    pub(crate) fn push_key(&mut self, key: P) -> Result<u32, ComposeError> {
+        let id = next_id(self.keys.len())?;
+        self.keys.push(key);
+        Ok(id)
+    }
+}
+
+impl<P: PackedKey> Store for ShardedStore<P> {
+    type Key = P;
+    const NEEDS_TUPLE: bool = false;
+
+    #[inline]
+    fn locate(&self, tuple: &[StateId]) -> (u64, P) {
+        let (lo, hi) = self.fields.pack(tuple);
+        let key = P::from_halves(lo, hi);
+        (key.hash(), key)
+    }
+
+    #[inline]
+    fn touch(&self, hash: u64) -> u64 {
+        u64::from(self.shards[shard_of(hash)].table.first_slot(hash).id())
+    }
+
+    #[inline]
+    fn insert_at(&mut self, _: &[StateId], hash: u64, key: P) -> Result<(u32, bool), ComposeError> {
+        if let Some(id) = self.get(hash, key) {
+            return Ok((id, false));
+        }
+        let id = next_id(self.keys.len())?;
+        self.shards[shard_of(hash)].add_new(hash, key, id);
+        self.keys.push(key);
+        Ok((id, true))
+    }
+
+    fn find(&self, tuple: &[StateId]) -> Option<u32> {
+        let (hash, key) = self.locate(tuple);
+        self.get(hash, key)
+    }
+
+    #[inline]
+    fn load(&self, id: u32, out: &mut [StateId]) {
+        self.fields.unpack(self.keys[id as usize].halves(), out);
+    }
+
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(n: usize) -> guarantor_lts::Lts {
+        let mut b = guarantor_lts::LtsBuilder::new();
+        b.ensure_states(n).unwrap();
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn numbers_tuples_once_in_discovery_order() {
+        let (a, b) = (one(100), one(300));
+        let mut store = ShardedStore::<u64>::new(Fields::plan(&[&a, &b], None).unwrap());
+        let s = StateId::must;
+        let mut seen = std::collections::HashMap::new();
+        for i in 0..20_000 {
+            let t = [s(i % 97), s(i % 293)];
+            let fresh = seen.len();
+            let id = *seen.entry(t).or_insert(fresh);
+            let (got, new) = store.insert(&t).unwrap();
+            assert_eq!((got as usize, new), (id, id == fresh));
+            let mut back = [StateId::default(); 2];
+            store.load(got, &mut back);
+            assert_eq!(back, t);
+        }
+        assert_eq!(store.len(), seen.len());
+        let used = store.shards.iter().filter(|s| s.len > 0).count();
+        assert_eq!(used, SHARDS, "every shard gets keys");
+    }
+}
