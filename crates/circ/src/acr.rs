@@ -12,11 +12,11 @@ use rustc_hash::FxHashSet;
 use crate::config::{CexPerIteration, CircConfig};
 use crate::encode::{Atom, Constraint, SynthOptions, Synthesizer};
 use crate::error::CircError;
-use crate::reduce::{PremiseCache, ReduceMemo, reduce};
+use crate::premises::{Batches, Decider, Decision, Job};
+use crate::reduce::{PremiseCache, ReduceMemo};
 use crate::report::{CircReport, RuleSummary};
 use crate::rule::{Rule, policy_sets};
 use crate::system::{ActSet, PreparedSystem, merge};
-use crate::violations::premise_violations;
 
 /// A trace kept for constraint reuse after alphabet refinement (the paper's `IncTr`), with the
 /// kind of constraint it produced. Each kind's validity rests only on property checks and on
@@ -164,6 +164,8 @@ pub(crate) struct Acr<'a> {
     largest_product: usize,
     cache: PremiseCache,
     memo: ReduceMemo,
+    /// Where the premises of an iteration are decided.
+    batches: Batches,
     /// Premise counterexamples `(premise, trace)` analysed so far, in order, to be analysed again
     /// under each refined alphabet ([`CircConfig::reanalyse_traces`]).
     premise_cexs: Vec<(usize, Vec<u32>)>,
@@ -208,6 +210,7 @@ impl<'a> Acr<'a> {
             largest_product: 0,
             cache: PremiseCache::default(),
             memo: ReduceMemo::default(),
+            batches: Batches::new(&config.compose),
             premise_cexs: Vec::new(),
             reanalysed: FxHashSet::default(),
             #[cfg(test)]
@@ -358,13 +361,28 @@ impl<'a> Acr<'a> {
         }
     }
 
-    /// `ApplyAG`: checks the kept premises and analyses their counterexamples.
+    /// `ApplyAG`: checks the kept premises and analyses their counterexamples. The premises are
+    /// decided concurrently when the run has several threads (see [`crate::premises`]); their
+    /// answers are taken here in premise order either way.
     fn apply_ag(&mut self, view: &View, g: &[Lts]) -> Result<Applied, CircError> {
         let sys = self.sys;
+        let mut jobs = self.jobs(view, g);
+        let concurrent =
+            self.batches.is_concurrent() && self.config.cex_per_iteration != CexPerIteration::One;
+        let mut ready: Vec<Option<Result<Decision, CircError>>> = if concurrent {
+            self.batches
+                .decide_all(self.decider(), &jobs, &self.config.compose)
+        } else {
+            jobs.iter().map(|_| None).collect()
+        };
         let mut cs = Vec::new();
-        for i in (0..sys.len()).filter(|&i| view.rule.needed[i]) {
-            let refs: Vec<&Lts> = view.rule.s[i].iter().map(|&j| &g[j]).collect();
-            let found = self.premise(i, &refs, &g[i])?;
+        let mut last = None;
+        for (job, ready) in jobs.iter_mut().zip(ready.drain(..)) {
+            let found = self.take(job, ready)?;
+            let Some((i, _)) = job.premise else {
+                last = Some(found);
+                break;
+            };
             let failed = !found.is_empty();
             for tau in found {
                 match self.update_constraints(view, i, tau)? {
@@ -376,8 +394,16 @@ impl<'a> Acr<'a> {
                 return Ok(Applied::Continue(cs));
             }
         }
+        // Without an environment the last premise has no job: the property has no actions, and
+        // it is violated only if it starts in error.
+        let last = last.unwrap_or_else(|| {
+            sys.violation_prefix(&[])
+                .map(|_| Vec::new())
+                .into_iter()
+                .collect()
+        });
         let mut abstract_cexs = Vec::new();
-        for sigma in self.last_premise(view, g)? {
+        for sigma in last {
             if view
                 .rule
                 .last
@@ -400,134 +426,79 @@ impl<'a> Acr<'a> {
         })
     }
 
-    /// How many counterexamples one premise check may return.
-    fn per_premise(&self) -> usize {
-        if self.config.reduce_environments {
-            self.config.cex_per_iteration.per_premise()
-        } else {
-            1
-        }
-    }
-
-    /// Checks premise `M_i |= S(G_i) > g_i`: empty when it holds, else counterexamples (global
-    /// ids, last step included; several with [`CexPerIteration::PerPremise`]). A premise that
-    /// held for the same guarantees is not re-checked; the others are decided on the reduced
-    /// environment, and re-run on the original one only for a counterexample with every action
-    /// (see [`crate::reduce`]).
-    fn premise(
-        &mut self,
-        i: usize,
-        refs: &[&Lts],
-        guarantee: &Lts,
-    ) -> Result<Vec<Vec<u32>>, CircError> {
-        let key = self.config.reuse_premises.then(|| {
-            let mut involved = vec![guarantee];
-            involved.extend(refs);
-            PremiseCache::key(i, &involved)
-        });
-        if key.as_ref().is_some_and(|k| self.cache.holds(k)) {
-            return Ok(Vec::new());
-        }
-        self.decide(Some((i, guarantee)), refs, key)
-    }
-
-    /// Checks `S(G_{n+1}) |= P`; counterexamples as global ids (empty when it holds). Cached and
-    /// reduced like the other premises.
-    fn last_premise(&mut self, view: &View, g: &[Lts]) -> Result<Vec<Vec<u32>>, CircError> {
-        let refs: Vec<&Lts> = view.rule.last.iter().map(|&j| &g[j]).collect();
-        if refs.is_empty() {
-            // The property has no actions: it is violated only if it starts in error.
-            return Ok(self
-                .sys
-                .violation_prefix(&[])
-                .map(|_| Vec::new())
-                .into_iter()
-                .collect());
-        }
-        let key = self
-            .config
-            .reuse_premises
-            .then(|| PremiseCache::key(self.sys.len(), &refs));
-        if key.as_ref().is_some_and(|k| self.cache.holds(k)) {
-            return Ok(Vec::new());
-        }
-        self.decide(None, &refs, key)
-    }
-
-    /// Decides premise `i` with its guarantee (`None`: the last premise, observed by the property)
-    /// and the environment `refs`, once the cache has not answered: on the reduced environment
-    /// first (up to [`Self::per_premise`] counterexamples, lifted back to the original one), and on
-    /// the original environment when none was found there that lifts.
-    fn decide(
-        &mut self,
-        premise: Option<(usize, &Lts)>,
-        refs: &[&Lts],
-        key: Option<(usize, Vec<Vec<u32>>)>,
-    ) -> Result<Vec<Vec<u32>>, CircError> {
-        self.premise_checks += 1;
-        let i = premise.map(|(i, _)| i);
-        let checked = i.map(|i| &self.sys.components()[i]);
-        let observer = premise.map_or_else(|| self.sys.property(), |(_, g)| g);
-        // The actions the environment is reduced to: those of `M_i`, or of the property.
-        let own_lts = checked.unwrap_or(observer);
-        let own = |n: &str| own_lts.alphabet().contains(n);
-        let reduced = if self.config.reduce_environments && !refs.is_empty() {
-            // The last premise has nothing to check without an environment.
-            reduce(refs, &own, &mut self.memo).filter(|env| checked.is_some() || !env.is_empty())
-        } else {
-            None
+    /// The premises of an iteration with the guarantees `g`, in order: every kept premise
+    /// `M_i |= S(G_i) > g_i`, then the last premise `S(G_{n+1}) |= P` when it has an
+    /// environment. Each with its cache key and whether the cache knows that it holds.
+    fn jobs<'g>(&self, view: &View, g: &'g [Lts]) -> Vec<Job<'g>> {
+        let n = self.sys.len();
+        let reuse = self.config.reuse_premises;
+        let job = |premise: Option<(usize, &'g Lts)>, refs: Vec<&'g Lts>| {
+            let key = reuse.then(|| match premise {
+                Some((i, guarantee)) => {
+                    let mut involved = vec![guarantee];
+                    involved.extend(&refs);
+                    PremiseCache::key(i, &involved)
+                }
+                None => PremiseCache::key(n, &refs),
+            });
+            let known = key.as_ref().is_some_and(|k| self.cache.knows(k));
+            Job {
+                premise,
+                refs,
+                key,
+                known,
+            }
         };
-        if let Some(env) = &reduced {
-            let found = premise_violations(
-                checked,
-                &env.parts(),
-                observer,
-                self.per_premise(),
-                &self.config.compose,
-            )?;
-            self.largest_product = self.largest_product.max(found.states);
-            if found.traces.is_empty() {
-                if let Some(k) = key {
-                    self.cache.insert(k);
-                }
-                return Ok(Vec::new());
-            }
-            let lifted: Vec<Vec<u32>> = found
-                .traces
-                .iter()
-                .filter_map(|trace| {
-                    if checked.is_none() {
-                        return env.lift(trace, &own);
-                    }
-                    // The environment need not allow `M_i`'s last step: lift the prefix only.
-                    let (last, prefix) = trace.split_last()?;
-                    let mut full = env.lift(prefix, &own)?;
-                    full.push(last.clone());
-                    Some(full)
-                })
-                .map(|full| self.sys.trace_ids(&full))
-                .collect();
-            if !lifted.is_empty() {
-                return Ok(lifted);
+        let mut jobs: Vec<Job<'g>> = (0..n)
+            .filter(|&i| view.rule.needed[i])
+            .map(|i| {
+                job(
+                    Some((i, &g[i])),
+                    view.rule.s[i].iter().map(|&j| &g[j]).collect(),
+                )
+            })
+            .collect();
+        let refs: Vec<&Lts> = view.rule.last.iter().map(|&j| &g[j]).collect();
+        if !refs.is_empty() {
+            jobs.push(job(None, refs));
+        }
+        jobs
+    }
+
+    /// What premise checks read.
+    fn decider(&self) -> Decider<'_> {
+        Decider {
+            sys: self.sys,
+            config: self.config,
+            memo: &self.memo,
+        }
+    }
+
+    /// Takes the answer of `job` in premise order: from the cache (a hit), from the batch
+    /// (`ready`), or decided now; and applies its effects on the counters and the cache, as the
+    /// one-thread loop does. Counterexamples as global ids, last step included (several with
+    /// [`CexPerIteration::PerPremise`]); empty when the premise holds.
+    fn take(
+        &mut self,
+        job: &mut Job<'_>,
+        ready: Option<Result<Decision, CircError>>,
+    ) -> Result<Vec<Vec<u32>>, CircError> {
+        if job.known {
+            self.cache.hits += 1;
+            return Ok(Vec::new());
+        }
+        let decision = match ready {
+            Some(decided) => decided?,
+            None => self.decider().decide(job, &self.config.compose)?,
+        };
+        self.premise_checks += 1;
+        self.largest_product = self.largest_product.max(decision.states);
+        if decision.held {
+            if let Some(k) = job.key.take() {
+                self.cache.insert(k);
             }
         }
-        let found = premise_violations(checked, refs, observer, 1, &self.config.compose)?;
-        self.largest_product = self.largest_product.max(found.states);
-        match found.traces.first() {
-            Some(trace) => Ok(vec![self.sys.trace_ids(trace)]),
-            None if reduced.is_some() => Err(CircError::Internal {
-                reason: match i {
-                    Some(i) => format!("premise {i} violated on the reduced environment only"),
-                    None => "last premise violated on the reduced environment only".to_owned(),
-                },
-            }),
-            None => {
-                if let Some(k) = key {
-                    self.cache.insert(k);
-                }
-                Ok(Vec::new())
-            }
-        }
+        Ok(decision.traces)
     }
 
     /// `UpdateConstraints` for the counterexample `tau` (last step included) of premise `i`.

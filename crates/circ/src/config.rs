@@ -148,8 +148,9 @@ pub struct CircConfig {
     pub max_conflicts: Option<u64>,
     /// Largest total assumption size the search may try. Default: `10_000`.
     pub max_total_states: usize,
-    /// Budgets of every composition and premise check; its deadline bounds the whole run.
-    /// Default: unlimited.
+    /// Budgets of every composition and premise check; its deadline bounds the whole run. Its
+    /// [`Config::threads`] is how many premises of an iteration are checked at once (each within
+    /// the state limit; see the crate docs, "Threads"). Default: unlimited, every core.
     pub compose: Config,
 }
 

@@ -111,6 +111,18 @@
 //!   a time but tries the previous alphabet's bound first and bisects below it when feasible
 //!   (feasibility is monotone in `k`, so the result is still minimal).
 //!
+//! ## Threads
+//! The premises of one iteration are independent checks of the same guarantees, so with more than
+//! one thread ([`Config::threads`](guarantor_compose::Config::threads) of the composition
+//! budgets, every core when unset) they are decided concurrently on rayon, the last premise with
+//! them, and their answers are taken in premise order (`premises.rs`). The verdict, the
+//! counterexample, the guarantees and every counter are those of the one-thread run; only the
+//! largest product a [`Monitor`](guarantor_compose::Monitor) saw may be larger, when an iteration
+//! ends at a premise's abstract counterexample after a later premise was checked beside it. The
+//! SAT search (`GenAssmp`) stays on one thread: each call depends on the constraints of the last.
+//! With [`CexPerIteration::One`] the premises are checked one by one (the loop stops at the first
+//! failing one).
+//!
 //! ## What keeps the iterations few
 //! Several counterexamples per premise, the re-analysis of old counterexamples after a
 //! refinement, and joined refinements (above). On Client-Server `N = 14` they take NW+AR from 264
@@ -162,6 +174,7 @@ pub mod config;
 pub mod encode;
 pub mod error;
 pub mod method;
+mod premises;
 mod reduce;
 pub mod report;
 pub mod rule;

@@ -71,7 +71,8 @@ use crate::error::CircError;
 ///   [`Decomposition::TwoWay`] grouping or [`Policy::Given`](crate::Policy::Given) sets, and a problem
 ///   without components are [`MethodError::BadSettings`].
 /// - **Report.** The statistics are those of the largest product a premise check or composition
-///   explored; the counters are `iterations`, `alphabet_refinements`, `sat_calls` and `max_k` (the
+///   explored (with several threads this may count a premise checked concurrently past the point
+///   where an iteration stopped; see the crate docs, "Threads"); the counters are `iterations`, `alphabet_refinements`, `sat_calls` and `max_k` (the
 ///   largest bound on the total assumption size reached), as in [`CircReport`](crate::CircReport).
 /// - **Certificate.** The assumptions of the kept premises, each with the components it stands for
 ///   (see the [module docs](self)).

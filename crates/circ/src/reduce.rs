@@ -36,12 +36,19 @@
 //! its size. It stores what the lifting needs (the merge's product), so a memoised reduction lifts
 //! exactly like a fresh one.
 //!
+//! The memo is shared by the premise checks of one iteration, which may run on several threads
+//! (`crate::premises`): its tables sit behind one lock that is held only to look an entry up or
+//! to store one, never while a step is computed, so two threads may compute the same entry at
+//! once and store equal results (the steps are deterministic). Which of them counts the miss
+//! depends on timing, so the hit and miss counts are figures, never part of a report.
+//!
 //! [`PremiseCache`] remembers premises that held, keyed by the premise and the exact guarantees
 //! it was checked with: the check is deterministic, so the same inputs hold again. A premise whose
 //! own guarantee or any assumed guarantee changed is a different key and is checked afresh.
 
 use std::collections::VecDeque;
-use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use guarantor_compose::{Config, compose};
 use guarantor_lts::ops::{determinize_with_limit, hide, minimize_dfa};
@@ -59,81 +66,118 @@ type HideKey = (u64, Vec<String>);
 /// A memoised merge: both operands' ids and the hidden names (sorted).
 type MergeKey = (u64, u64, Vec<String>);
 /// A merge's result: the merged part's id, the product and the merged part.
-type Merged = (u64, Rc<Lts>, Rc<Lts>);
+type Merged = (u64, Arc<Lts>, Arc<Lts>);
 
 /// Results of reduction steps, reused across premises and iterations (see the module docs).
 ///
 /// Every LTS a step sees (an original assumption or a step's result) has an id interned from its
 /// content (see [`key`]): equal ids mean equal contents, so steps are keyed by ids. Interning the
 /// results too lets a chain of merges hit again after a changed guarantee whenever an
-/// intermediate result comes out the same.
+/// intermediate result comes out the same. Shared by reference between threads: the tables are
+/// behind a lock taken only for lookups and stores.
 #[derive(Debug, Default)]
 pub(crate) struct ReduceMemo {
+    tables: Mutex<Tables>,
+    /// Steps answered from the memo.
+    hits: AtomicUsize,
+    /// Steps computed.
+    misses: AtomicUsize,
+}
+
+/// The memo's tables.
+#[derive(Debug, Default)]
+struct Tables {
     /// Ids of the LTSs seen, by content.
     ids: FxHashMap<Vec<u32>, u64>,
     /// `shrink(hide(l, hidden))` and its id; `None` when the budget ran out.
-    hidden: FxHashMap<HideKey, Option<(u64, Rc<Lts>)>>,
+    hidden: FxHashMap<HideKey, Option<(u64, Arc<Lts>)>>,
     /// `a || b`, `shrink(hide(a || b, hidden))` and the latter's id; `None` when a budget ran out.
     merged: FxHashMap<MergeKey, Option<Merged>>,
     /// The next fresh id.
     next: u64,
-    /// Steps answered from the memo.
-    pub(crate) hits: usize,
-    /// Steps computed.
-    pub(crate) misses: usize,
 }
 
-impl ReduceMemo {
-    /// Forgets everything (the alphabet changed; the keys would miss anyway).
-    pub(crate) fn clear(&mut self) {
+impl Tables {
+    /// Forgets every entry (`next` keeps counting, so an id is never reused).
+    fn clear(&mut self) {
         self.ids.clear();
         self.hidden.clear();
         self.merged.clear();
     }
 
-    /// A fresh id, starting afresh when the memo is full (ids are never reused: `next` keeps
-    /// counting across clears).
-    fn fresh(&mut self) -> u64 {
+    /// The id of the content `k`: the interned one, or a fresh one, starting afresh when the memo
+    /// is full. An id handed out before such a restart stays unique: a stale id can only miss.
+    fn intern(&mut self, k: Vec<u32>) -> u64 {
+        if let Some(&id) = self.ids.get(&k) {
+            return id;
+        }
         if self.ids.len() + self.hidden.len() + self.merged.len() >= MEMO_LIMIT {
             self.clear();
         }
         self.next += 1;
+        self.ids.insert(k, self.next);
         self.next
+    }
+}
+
+impl ReduceMemo {
+    /// Forgets everything (the alphabet changed; the keys would miss anyway).
+    pub(crate) fn clear(&self) {
+        self.tables().clear();
+    }
+
+    /// Steps answered from the memo so far.
+    #[cfg(test)]
+    pub(crate) fn hits(&self) -> usize {
+        self.hits.load(Ordering::Relaxed)
+    }
+
+    /// Steps computed so far.
+    #[cfg(test)]
+    pub(crate) fn misses(&self) -> usize {
+        self.misses.load(Ordering::Relaxed)
+    }
+
+    /// The tables, locked. A panic while the lock was held cannot leave them inconsistent (each
+    /// store is one insert), so a poisoned lock is used as it is.
+    fn tables(&self) -> MutexGuard<'_, Tables> {
+        self.tables.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The id of `l`'s content.
-    fn id(&mut self, l: &Lts) -> u64 {
+    fn id(&self, l: &Lts) -> u64 {
         let k = key(l);
-        if let Some(&id) = self.ids.get(&k) {
-            return id;
-        }
-        let id = self.fresh();
-        self.ids.insert(k, id);
-        id
+        self.tables().intern(k)
+    }
+
+    /// Counts a lookup: a hit when `found`.
+    fn count(&self, found: bool) {
+        let counter = if found { &self.hits } else { &self.misses };
+        counter.fetch_add(1, Ordering::Relaxed);
     }
 
     /// `shrink(hide(l, hidden))` and its id, memoised (`id` is `l`'s).
-    fn hide_shrink(&mut self, id: u64, l: &Lts, hidden: &[String]) -> Option<(u64, Rc<Lts>)> {
+    fn hide_shrink(&self, id: u64, l: &Lts, hidden: &[String]) -> Option<(u64, Arc<Lts>)> {
         let k = (id, sorted(hidden));
-        if let Some(r) = self.hidden.get(&k) {
-            self.hits += 1;
-            return r.clone();
+        let known = self.tables().hidden.get(&k).cloned();
+        self.count(known.is_some());
+        if let Some(r) = known {
+            return r;
         }
-        self.misses += 1;
         let r =
-            shrink(&hide(l, hidden.iter().map(String::as_str))).map(|m| (self.id(&m), Rc::new(m)));
-        self.hidden.insert(k, r.clone());
+            shrink(&hide(l, hidden.iter().map(String::as_str))).map(|m| (self.id(&m), Arc::new(m)));
+        self.tables().hidden.insert(k, r.clone());
         r
     }
 
     /// `a || b`, `shrink(hide(a || b, hidden))` and the latter's id, memoised.
-    fn merge(&mut self, a: (u64, &Lts), b: (u64, &Lts), hidden: &[String]) -> Option<Merged> {
+    fn merge(&self, a: (u64, &Lts), b: (u64, &Lts), hidden: &[String]) -> Option<Merged> {
         let k = (a.0, b.0, sorted(hidden));
-        if let Some(r) = self.merged.get(&k) {
-            self.hits += 1;
-            return r.clone();
+        let known = self.tables().merged.get(&k).cloned();
+        self.count(known.is_some());
+        if let Some(r) = known {
+            return r;
         }
-        self.misses += 1;
         // No product is larger than this: the limit only guards against overflow. The state
         // budget also counts stored transitions (Config::max_states), so they are bounded the
         // same way: every pair of moves synchronised, or one moving while the other stays.
@@ -152,9 +196,9 @@ impl ReduceMemo {
         let config = Config::new().with_max_states(limit);
         let r = compose(&[a.1, b.1], &config).ok().and_then(|product| {
             let merged = shrink(&hide(&product, hidden.iter().map(String::as_str)))?;
-            Some((self.id(&merged), Rc::new(product), Rc::new(merged)))
+            Some((self.id(&merged), Arc::new(product), Arc::new(merged)))
         });
-        self.merged.insert(k, r.clone());
+        self.tables().merged.insert(k, r.clone());
         r
     }
 }
@@ -171,7 +215,7 @@ fn sorted(names: &[String]) -> Vec<String> {
 #[derive(Debug, Clone)]
 enum Shared<'a> {
     Env(&'a Lts),
-    Made(Rc<Lts>),
+    Made(Arc<Lts>),
 }
 
 impl std::ops::Deref for Shared<'_> {
@@ -199,7 +243,7 @@ enum Origin<'a> {
     Merged {
         a: Box<Part<'a>>,
         b: Box<Part<'a>>,
-        product: Rc<Lts>,
+        product: Arc<Lts>,
         hidden: Vec<String>,
     },
 }
@@ -392,7 +436,7 @@ fn merge2(
 pub(crate) fn reduce<'a>(
     env: &[&'a Lts],
     visible: &dyn Fn(&str) -> bool,
-    memo: &mut ReduceMemo,
+    memo: &ReduceMemo,
 ) -> Option<Reduced<'a>> {
     let alphas = env
         .iter()
@@ -446,7 +490,7 @@ fn merge_pairs(
     parts: &mut Vec<Part<'_>>,
     count: &mut FxHashMap<String, usize>,
     visible: &dyn Fn(&str) -> bool,
-    memo: &mut ReduceMemo,
+    memo: &ReduceMemo,
 ) -> Option<()> {
     // Pairs (by position, reset when positions shift) tried in vain.
     let mut rejected: FxHashSet<(usize, usize)> = FxHashSet::default();
@@ -548,10 +592,14 @@ pub(crate) fn key(l: &Lts) -> Vec<u32> {
     out
 }
 
+/// A premise-cache key: the premise (the last premise is `n`) and the [`key`]s of the guarantees
+/// it was checked with (its own first, then the assumed ones in order).
+pub(crate) type PremiseKey = (usize, Vec<Vec<u32>>);
+
 /// Premises (by index; the last premise is `n`) known to hold for given guarantees.
 #[derive(Debug, Default)]
 pub(crate) struct PremiseCache {
-    held: FxHashSet<(usize, Vec<Vec<u32>>)>,
+    held: FxHashSet<PremiseKey>,
     /// Lookups answered from the cache.
     pub(crate) hits: usize,
 }
@@ -559,19 +607,19 @@ pub(crate) struct PremiseCache {
 impl PremiseCache {
     /// The cache key of premise `premise` checked with the guarantees `involved` (its own first,
     /// then the assumed ones in order).
-    pub(crate) fn key(premise: usize, involved: &[&Lts]) -> (usize, Vec<Vec<u32>>) {
+    pub(crate) fn key(premise: usize, involved: &[&Lts]) -> PremiseKey {
         (premise, involved.iter().map(|l| key(l)).collect())
     }
 
-    /// Whether the premise with this key is known to hold (counted as a hit).
-    pub(crate) fn holds(&mut self, k: &(usize, Vec<Vec<u32>>)) -> bool {
-        let hit = self.held.contains(k);
-        self.hits += usize::from(hit);
-        hit
+    /// Whether the premise with this key is known to hold. Not counted: the caller counts a hit
+    /// in [`PremiseCache::hits`] when it takes the answer (the premises of one iteration are
+    /// looked up before they are taken in order, and some are never taken).
+    pub(crate) fn knows(&self, k: &PremiseKey) -> bool {
+        self.held.contains(k)
     }
 
     /// Records that the premise with this key holds.
-    pub(crate) fn insert(&mut self, k: (usize, Vec<Vec<u32>>)) {
+    pub(crate) fn insert(&mut self, k: PremiseKey) {
         self.held.insert(k);
     }
 
@@ -629,11 +677,11 @@ mod tests {
         env.extend(clients[1..].iter());
         let visible = |n: &str| ["g0", "e0", "x0", "r0"].contains(&n);
         // The second reduction is the memo's (every step a hit); it must lift all the same.
-        let mut memo = ReduceMemo::default();
-        let fresh = reduce(&env, &visible, &mut memo).unwrap();
-        let misses = memo.misses;
-        let reduced = reduce(&env, &visible, &mut memo).unwrap();
-        assert!(memo.hits > 0 && memo.misses == misses);
+        let memo = ReduceMemo::default();
+        let fresh = reduce(&env, &visible, &memo).unwrap();
+        let misses = memo.misses();
+        let reduced = reduce(&env, &visible, &memo).unwrap();
+        assert!(memo.hits() > 0 && memo.misses() == misses);
         assert_eq!(keys(&reduced), keys(&fresh));
         let states: usize = reduced.parts().iter().map(|l| l.num_states()).sum();
         assert!(states <= 2, "reduced to {states} states");
@@ -692,7 +740,7 @@ mod tests {
     fn visible_shared_actions_are_kept() {
         let a = lts(&[(0, "s", 1), (1, "p", 0)]);
         let b = lts(&[(0, "s", 0)]);
-        let reduced = reduce(&[&a, &b], &|n| n == "s", &mut ReduceMemo::default()).unwrap();
+        let reduced = reduce(&[&a, &b], &|n| n == "s", &ReduceMemo::default()).unwrap();
         assert_eq!(reduced.parts().len(), 2);
         assert!(reduced.parts().iter().all(|l| l.alphabet().contains("s")));
         assert!(reduced.parts().iter().all(|l| !l.alphabet().contains("p")));
@@ -726,18 +774,18 @@ mod tests {
         let c = lts(&[(0, "q", 1), (1, "y", 0)]);
         let vis_s = |n: &str| n == "s";
         let fresh = |env: &[&Lts], vis: &dyn Fn(&str) -> bool| {
-            keys(&reduce(env, vis, &mut ReduceMemo::default()).unwrap())
+            keys(&reduce(env, vis, &ReduceMemo::default()).unwrap())
         };
-        let mut memo = ReduceMemo::default();
-        let first = keys(&reduce(&[&a, &b, &c], &vis_s, &mut memo).unwrap());
+        let memo = ReduceMemo::default();
+        let first = keys(&reduce(&[&a, &b, &c], &vis_s, &memo).unwrap());
         assert_eq!(first, fresh(&[&a, &b, &c], &vis_s));
-        let misses = memo.misses;
+        let misses = memo.misses();
         assert!(misses > 0);
         // The guarantee `a` changes (same alphabet, other language).
-        let changed = keys(&reduce(&[&a2, &b, &c], &vis_s, &mut memo).unwrap());
+        let changed = keys(&reduce(&[&a2, &b, &c], &vis_s, &memo).unwrap());
         assert_eq!(changed, fresh(&[&a2, &b, &c], &vis_s));
         assert_ne!(changed, first);
-        assert!(memo.misses > misses);
+        assert!(memo.misses() > misses);
         // The visible alphabet changes (as on alphabet refinement; the memo is not cleared):
         // with `r` visible, the same pair is merged hiding `p` only; with `x` visible, `a` hides
         // `z` only.
@@ -745,26 +793,20 @@ mod tests {
             &(|n: &str| n == "s" || n == "r") as &dyn Fn(&str) -> bool,
             &|n: &str| n == "s" || n == "x",
         ] {
-            let misses = memo.misses;
-            let wider = keys(&reduce(&[&a, &b, &c], vis, &mut memo).unwrap());
+            let misses = memo.misses();
+            let wider = keys(&reduce(&[&a, &b, &c], vis, &memo).unwrap());
             assert_eq!(wider, fresh(&[&a, &b, &c], vis));
             assert_ne!(wider, first);
-            assert!(memo.misses > misses);
+            assert!(memo.misses() > misses);
         }
         // Back to the first inputs: all hits, same result; and after a clear, all misses again.
-        let (hits, misses) = (memo.hits, memo.misses);
-        assert_eq!(
-            keys(&reduce(&[&a, &b, &c], &vis_s, &mut memo).unwrap()),
-            first
-        );
-        assert!(memo.hits > hits);
-        assert_eq!(memo.misses, misses);
+        let (hits, misses) = (memo.hits(), memo.misses());
+        assert_eq!(keys(&reduce(&[&a, &b, &c], &vis_s, &memo).unwrap()), first);
+        assert!(memo.hits() > hits);
+        assert_eq!(memo.misses(), misses);
         memo.clear();
-        assert_eq!(
-            keys(&reduce(&[&a, &b, &c], &vis_s, &mut memo).unwrap()),
-            first
-        );
-        assert!(memo.misses > misses);
+        assert_eq!(keys(&reduce(&[&a, &b, &c], &vis_s, &memo).unwrap()), first);
+        assert!(memo.misses() > misses);
     }
 
     /// The cache answers only for the exact guarantees it was told about.
@@ -775,12 +817,11 @@ mod tests {
         let other = lts(&[(0, "b", 0)]);
         let mut cache = PremiseCache::default();
         cache.insert(PremiseCache::key(0, &[&g, &other]));
-        assert!(cache.holds(&PremiseCache::key(0, &[&g, &other])));
-        assert!(!cache.holds(&PremiseCache::key(0, &[&h, &other])));
-        assert!(!cache.holds(&PremiseCache::key(0, &[&g, &h])));
-        assert!(!cache.holds(&PremiseCache::key(1, &[&g, &other])));
-        assert_eq!(cache.hits, 1);
+        assert!(cache.knows(&PremiseCache::key(0, &[&g, &other])));
+        assert!(!cache.knows(&PremiseCache::key(0, &[&h, &other])));
+        assert!(!cache.knows(&PremiseCache::key(0, &[&g, &h])));
+        assert!(!cache.knows(&PremiseCache::key(1, &[&g, &other])));
         cache.clear();
-        assert!(!cache.holds(&PremiseCache::key(0, &[&g, &other])));
+        assert!(!cache.knows(&PremiseCache::key(0, &[&g, &other])));
     }
 }
