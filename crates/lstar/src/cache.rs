@@ -98,8 +98,9 @@ impl Cache {
         self.prefix_closed
     }
 
+    /// The child of `node` on `a`, if it exists.
     #[inline]
-    fn child(&self, node: usize, a: Symbol) -> Option<usize> {
+    pub(crate) fn child(&self, node: usize, a: Symbol) -> Option<usize> {
         let link = self.links[node];
         let c = if link.symbol == BRANCHING {
             self.children[link.child as usize * self.k + a.index()]
@@ -111,7 +112,8 @@ impl Cache {
         (c != NONE).then_some(c as usize)
     }
 
-    fn child_or_insert(&mut self, node: usize, a: Symbol) -> usize {
+    /// The child of `node` on `a`, created if needed.
+    pub(crate) fn child_or_insert(&mut self, node: usize, a: Symbol) -> usize {
         if let Some(c) = self.child(node, a) {
             return c;
         }
@@ -152,8 +154,48 @@ impl Cache {
         c
     }
 
+    /// The children of `node` with their symbols, in symbol order.
+    pub(crate) fn children(&self, node: usize) -> impl Iterator<Item = (Symbol, usize)> + '_ {
+        let link = self.links[node];
+        let (block, single) = if link.symbol == BRANCHING {
+            let start = link.child as usize * self.k;
+            (&self.children[start..start + self.k], None)
+        } else if link.child == NONE {
+            (&[][..], None)
+        } else {
+            (
+                &[][..],
+                Some((Symbol::new(link.symbol as usize), link.child as usize)),
+            )
+        };
+        block
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c != NONE)
+            .map(|(a, &c)| (Symbol::new(a), c as usize))
+            .chain(single)
+    }
+
+    /// The parent of `node` (the root is its own parent).
+    pub(crate) fn parent(&self, node: usize) -> usize {
+        self.nodes[node].parent as usize
+    }
+
+    /// The known answer for the word of `start` followed by `w`, with prefix-closure inference
+    /// below `start` (a rejected node *above* `start` is not seen, as in [`Cache::probe_from`]).
+    pub(crate) fn lookup_from(&self, start: usize, w: &[Symbol]) -> Option<bool> {
+        let mut node = start;
+        for &a in w {
+            if self.prefix_closed && self.nodes[node].answer == REJECTED {
+                return Some(false);
+            }
+            node = self.child(node, a)?;
+        }
+        self.answer_at(node as u32).map(|k| k.accepted)
+    }
+
     /// The word leading to `node`.
-    fn spell(&self, mut node: usize) -> Word {
+    pub(crate) fn spell(&self, mut node: usize) -> Word {
         let mut w = Vec::new();
         while node != 0 {
             let n = self.nodes[node];
@@ -245,6 +287,11 @@ impl Cache {
             }),
             _ => None,
         }
+    }
+
+    /// Whether the word of `node` has been handed out as a query and not answered yet.
+    pub(crate) fn is_pending(&self, node: u32) -> bool {
+        self.nodes[node as usize].answer == PENDING
     }
 
     /// The node of `w`, created if needed (for words asked outside the table).

@@ -1,4 +1,4 @@
-//! Learner configuration ([`LearnerConfig`], [`CexStrategy`]) and query statistics ([`Stats`]).
+//! Learner configuration ([`LearnerConfig`], [`LearnerKind`], [`CexStrategy`]) and query statistics ([`Stats`]).
 
 /// How a counterexample is turned into new rows or columns of the observation table.
 ///
@@ -20,6 +20,36 @@ pub enum CexStrategy {
     MalerPnueli,
 }
 
+/// Which learning algorithm a [`Learner`](crate::Learner) runs. Both answer through the same
+/// [`Step`](crate::Step)s and take the same [`LearnerConfig`], so every teacher, driver and
+/// assume-guarantee rule runs either.
+///
+/// ```
+/// use guarantor_lstar::{learn, Dfa, DfaTeacher, Learner, LearnerConfig, LearnerKind, Outcome};
+/// // Words over {0, 1} whose number of 0s is divisible by 3.
+/// let target = Dfa::new(2, vec![vec![1, 0], vec![2, 1], vec![0, 2]], vec![true, false, false])?;
+/// let config = LearnerConfig::default().with_kind(LearnerKind::LSharp);
+/// let mut learner = Learner::new(2, config);
+/// let Outcome::Learned(dfa) = learn(&mut learner, &mut DfaTeacher::new(target.clone()))? else {
+///     unreachable!("a DfaTeacher never stops")
+/// };
+/// assert!(dfa.shortest_difference(&target).is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum LearnerKind {
+    /// Angluin's L* with an observation table (rows x distinguishing suffixes), counterexamples
+    /// analysed as [`CexStrategy`] says.
+    #[default]
+    LStar,
+    /// L# (Vaandrager, Garhewal, Rot, Wissmann, TACAS 2022): an observation tree, apartness, and
+    /// counterexamples processed by binary search on the counterexample (the paper's
+    /// `ProcCounterEx`; [`LearnerConfig::strategy`] does not apply). Asks fewer membership
+    /// queries than L*, typically for more equivalence queries.
+    LSharp,
+}
+
 /// How the learner works and when it gives up. Setters by value; [`Default`] gives the values in
 /// brackets.
 ///
@@ -34,7 +64,9 @@ pub enum CexStrategy {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LearnerConfig {
-    /// Counterexample analysis. [default: [`CexStrategy::RivestSchapire`]]
+    /// The learning algorithm. [default: [`LearnerKind::LStar`]]
+    pub kind: LearnerKind,
+    /// Counterexample analysis of L*. [default: [`CexStrategy::RivestSchapire`]]
     pub strategy: CexStrategy,
     /// The target is known to be prefix-closed: a word with a rejected prefix is rejected and a
     /// prefix of an accepted word is accepted without asking; counterexamples are cut at their first
@@ -54,6 +86,7 @@ pub struct LearnerConfig {
 impl Default for LearnerConfig {
     fn default() -> Self {
         Self {
+            kind: LearnerKind::LStar,
             strategy: CexStrategy::RivestSchapire,
             prefix_closed: false,
             check_known: true,
@@ -65,7 +98,14 @@ impl Default for LearnerConfig {
 }
 
 impl LearnerConfig {
-    /// Sets the counterexample analysis.
+    /// Sets the learning algorithm.
+    #[must_use]
+    pub fn with_kind(mut self, kind: LearnerKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
+    /// Sets the counterexample analysis (of L*).
     #[must_use]
     pub fn with_strategy(mut self, strategy: CexStrategy) -> Self {
         self.strategy = strategy;

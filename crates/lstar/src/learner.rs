@@ -1,4 +1,8 @@
-//! The sans-IO L* learner: [`Learner`] says what it needs ([`Step`]) and the caller supplies it.
+//! The sans-IO learner: [`Learner`] says what it needs ([`Step`]) and the caller supplies it. It
+//! runs one of two engines, chosen by [`LearnerConfig::kind`]: Angluin's L* with an observation
+//! table (this file) or L# with an observation tree and apartness (`lsharp`). Both ask through the
+//! same [`Step`]s and keep their answers in the same membership cache, so every driver (the
+//! [`learn`](crate::learn) loop, the assume-guarantee rules) runs either.
 //!
 //! The learner never calls a teacher. Each phase (fill and close the table, analyse a counterexample)
 //! is written to be *restartable*: it runs against the membership cache, and when it meets a word the
@@ -8,25 +12,16 @@
 //! counterexample strategy a few lines.
 
 use crate::cache::Cache;
-use crate::config::{CexStrategy, LearnerConfig, Stats};
+use crate::config::{CexStrategy, LearnerConfig, LearnerKind, Stats};
 use crate::dfa::{Dfa, Symbol, Word};
 use crate::error::LstarError;
+use crate::lsharp::LSharp;
 use crate::queries::Queries;
+pub(crate) use crate::queries::Step;
 use crate::table::Table;
 
 /// Hypothesis states reserved up front.
 const INITIAL_STATES: usize = 32;
-
-/// What the learner needs next.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Step<'a> {
-    /// Answer these membership queries (in order) with [`Learner::answer`].
-    Queries(&'a Queries),
-    /// Here is a hypothesis: if it is wrong, give a counterexample with
-    /// [`Learner::counterexample`]; if it is right, learning is over.
-    Hypothesis(&'a Dfa),
-}
 
 /// Where the learner is.
 #[derive(Clone, Debug)]
@@ -39,7 +34,9 @@ enum Phase {
     Analyse(Word),
 }
 
-/// Angluin's L* over the symbols `0..k`, as a state machine driven by its caller.
+/// An active learner of a regular language over the symbols `0..k`, as a state machine driven by
+/// its caller: Angluin's L* or L#, as [`LearnerConfig::kind`] says. Both ask through the same
+/// [`Step`]s, so a driver need not know which one runs.
 ///
 /// ```
 /// use guarantor_lstar::{word, Dfa, Learner, LearnerConfig, Step};
@@ -65,6 +62,117 @@ enum Phase {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Learner {
+    engine: Engine,
+}
+
+/// The engine a [`Learner`] runs.
+#[derive(Clone, Debug)]
+enum Engine {
+    Star(Box<Star>),
+    Sharp(Box<LSharp>),
+}
+
+impl Learner {
+    /// A learner over `num_symbols` symbols, running the engine `config.kind` names.
+    pub fn new(num_symbols: usize, config: LearnerConfig) -> Self {
+        let engine = match config.kind {
+            LearnerKind::LSharp => Engine::Sharp(Box::new(LSharp::new(num_symbols, config))),
+            _ => Engine::Star(Box::new(Star::new(num_symbols, config))),
+        };
+        Self { engine }
+    }
+
+    /// The number of symbols.
+    pub fn num_symbols(&self) -> usize {
+        self.config_ref().0
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &LearnerConfig {
+        self.config_ref().1
+    }
+
+    fn config_ref(&self) -> (usize, &LearnerConfig) {
+        match &self.engine {
+            Engine::Star(l) => (l.num_symbols(), l.config()),
+            Engine::Sharp(l) => (l.num_symbols(), l.config()),
+        }
+    }
+
+    /// Query statistics so far.
+    pub fn stats(&self) -> &Stats {
+        match &self.engine {
+            Engine::Star(l) => l.stats(),
+            Engine::Sharp(l) => l.stats(),
+        }
+    }
+
+    /// The latest hypothesis built, if any.
+    pub fn hypothesis(&self) -> Option<&Dfa> {
+        match &self.engine {
+            Engine::Star(l) => l.hypothesis(),
+            Engine::Sharp(l) => l.hypothesis(),
+        }
+    }
+
+    /// The teacher's answer to `w` if it is known (asked before, or implied by prefix-closure).
+    pub fn known(&self, w: &[Symbol]) -> Option<bool> {
+        match &self.engine {
+            Engine::Star(l) => l.known(w),
+            Engine::Sharp(l) => l.known(w),
+        }
+    }
+
+    /// Advances until the learner needs something: membership answers or a verdict on a hypothesis.
+    /// Calling it again without answering returns the same request.
+    ///
+    /// # Errors
+    /// A budget of the [`LearnerConfig`] was exceeded, or the answers given so far are inconsistent.
+    pub fn step(&mut self) -> Result<Step<'_>, LstarError> {
+        match &mut self.engine {
+            Engine::Star(l) => l.step(),
+            Engine::Sharp(l) => l.step(),
+        }
+    }
+
+    /// Answers the pending membership queries, in the order [`Step::Queries`] listed them.
+    ///
+    /// # Errors
+    /// [`LstarError::AnswerCount`] if the number of answers is wrong;
+    /// [`LstarError::InconsistentAnswers`] if an answer contradicts prefix-closure.
+    pub fn answer(&mut self, answers: &[bool]) -> Result<(), LstarError> {
+        match &mut self.engine {
+            Engine::Star(l) => l.answer(answers),
+            Engine::Sharp(l) => l.answer(answers),
+        }
+    }
+
+    /// Rejects the pending hypothesis with a counterexample: a word the hypothesis classifies wrongly.
+    ///
+    /// # Errors
+    /// [`LstarError::NoHypothesis`] if no hypothesis is pending; [`LstarError::SymbolOutOfRange`] if
+    /// the word uses an unknown symbol. A word that is no counterexample is reported by the next
+    /// [`Learner::step`] as [`LstarError::NotACounterexample`], once its membership is known.
+    pub fn counterexample(&mut self, word: Word) -> Result<(), LstarError> {
+        match &mut self.engine {
+            Engine::Star(l) => l.counterexample(word),
+            Engine::Sharp(l) => l.counterexample(word),
+        }
+    }
+
+    /// The number of columns of L*'s observation table (for statistics and tests); 0 for L#,
+    /// which keeps no table.
+    pub fn num_suffixes(&self) -> usize {
+        match &self.engine {
+            Engine::Star(l) => l.num_suffixes(),
+            Engine::Sharp(_) => 0,
+        }
+    }
+}
+
+/// Angluin's L*: the engine behind [`Learner`] for [`LearnerKind::LStar`].
+#[derive(Clone, Debug)]
+struct Star {
     k: usize,
     config: LearnerConfig,
     table: Table,
@@ -94,9 +202,9 @@ enum Progress {
     NeedOne(Word),
 }
 
-impl Learner {
+impl Star {
     /// A learner over `num_symbols` symbols.
-    pub fn new(num_symbols: usize, config: LearnerConfig) -> Self {
+    fn new(num_symbols: usize, config: LearnerConfig) -> Self {
         Self {
             k: num_symbols,
             table: Table::new(num_symbols, config.strategy == CexStrategy::Angluin),
@@ -115,27 +223,27 @@ impl Learner {
     }
 
     /// The number of symbols.
-    pub fn num_symbols(&self) -> usize {
+    fn num_symbols(&self) -> usize {
         self.k
     }
 
     /// The configuration.
-    pub fn config(&self) -> &LearnerConfig {
+    fn config(&self) -> &LearnerConfig {
         &self.config
     }
 
     /// Query statistics so far.
-    pub fn stats(&self) -> &Stats {
+    fn stats(&self) -> &Stats {
         &self.stats
     }
 
     /// The latest hypothesis built, if any.
-    pub fn hypothesis(&self) -> Option<&Dfa> {
+    fn hypothesis(&self) -> Option<&Dfa> {
         self.hypothesis.as_ref()
     }
 
     /// The teacher's answer to `w` if it is known (asked before, or implied by prefix-closure).
-    pub fn known(&self, w: &[Symbol]) -> Option<bool> {
+    fn known(&self, w: &[Symbol]) -> Option<bool> {
         self.cache.lookup(w).map(|k| k.accepted)
     }
 
@@ -144,7 +252,7 @@ impl Learner {
     ///
     /// # Errors
     /// A budget of the [`LearnerConfig`] was exceeded, or the answers given so far are inconsistent.
-    pub fn step(&mut self) -> Result<Step<'_>, LstarError> {
+    fn step(&mut self) -> Result<Step<'_>, LstarError> {
         loop {
             if !self.pending.is_empty() {
                 return Ok(Step::Queries(&self.pending));
@@ -176,7 +284,7 @@ impl Learner {
     /// # Errors
     /// [`LstarError::AnswerCount`] if the number of answers is wrong;
     /// [`LstarError::InconsistentAnswers`] if an answer contradicts prefix-closure.
-    pub fn answer(&mut self, answers: &[bool]) -> Result<(), LstarError> {
+    fn answer(&mut self, answers: &[bool]) -> Result<(), LstarError> {
         if answers.len() != self.pending.len() || answers.is_empty() {
             return Err(LstarError::AnswerCount {
                 expected: self.pending.len(),
@@ -199,7 +307,7 @@ impl Learner {
     /// [`LstarError::NoHypothesis`] if no hypothesis is pending; [`LstarError::SymbolOutOfRange`] if
     /// the word uses an unknown symbol. A word that is no counterexample is reported by the next
     /// [`Learner::step`] as [`LstarError::NotACounterexample`], once its membership is known.
-    pub fn counterexample(&mut self, word: Word) -> Result<(), LstarError> {
+    fn counterexample(&mut self, word: Word) -> Result<(), LstarError> {
         if !matches!(self.phase, Phase::Offered) {
             return Err(LstarError::NoHypothesis);
         }
@@ -440,7 +548,7 @@ impl Learner {
     }
 
     /// The number of columns of the observation table (for statistics and tests).
-    pub fn num_suffixes(&self) -> usize {
+    fn num_suffixes(&self) -> usize {
         self.table.num_suffixes()
     }
 }

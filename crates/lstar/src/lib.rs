@@ -1,8 +1,9 @@
-//! # guarantor-lstar: L* and learning-based assume-guarantee reasoning
+//! # guarantor-lstar: L*, L# and learning-based assume-guarantee reasoning
 //!
-//! Angluin's L* algorithm for regular languages, written so the caller owns the loop, and the
-//! assume-guarantee teachers that use it to learn assumptions (Cobleigh, Giannakopoulou and
-//! Pasareanu 2003; Chaki, Clarke, Giannakopoulou and Pasareanu 2004).
+//! Angluin's L* algorithm for regular languages and L# (Vaandrager, Garhewal, Rot and Wissmann,
+//! TACAS 2022), written so the caller owns the loop, and the assume-guarantee teachers that use
+//! them to learn assumptions (Cobleigh, Giannakopoulou and Pasareanu 2003; Chaki, Clarke,
+//! Giannakopoulou and Pasareanu 2004).
 //!
 //! ## What lives here
 //! - [`Learner`]: the sans-IO learner. [`Learner::step`] returns [`Step::Queries`] (answer these
@@ -13,8 +14,11 @@
 //! - [`Dfa`], [`Symbol`], [`Word`]: the learner's alphabet is the dense range `0..k`; hypotheses
 //!   are complete DFAs, exported as [`Lts`](guarantor_lts::Lts) with [`Dfa::to_lts`] or, when
 //!   prefix-closed, as safety LTSs with [`Dfa::to_safety_lts`].
-//! - [`LearnerConfig`]: counterexample analysis ([`CexStrategy`]: Rivest-Schapire by default,
-//!   Angluin's, Maler-Pnueli's), prefix-closed mode, budgets. [`Stats`] counts the queries.
+//! - [`LearnerConfig`]: the algorithm ([`LearnerKind`]: L* by default, or L#, which keeps an
+//!   observation tree instead of a table and separates states by apartness), L*'s counterexample
+//!   analysis ([`CexStrategy`]: Rivest-Schapire by default, Angluin's, Maler-Pnueli's),
+//!   prefix-closed mode, budgets. [`Stats`] counts the queries. Every teacher, driver and rule
+//!   below runs either algorithm: it is a setting of the one [`Learner`].
 //! - [`DfaTeacher`]: a perfect teacher for a known DFA (tests, benchmarks).
 //! - [`method`]: the rules of [`ag`] as [`Method`](guarantor_compose::Method) values ([`Asym`],
 //!   [`AsymN`], [`AsymWeakest`], [`Sym`]) that take a whole [`Problem`](guarantor_compose::Problem):
@@ -66,17 +70,18 @@ mod config;
 mod dfa;
 mod error;
 mod learner;
+mod lsharp;
 pub mod method;
 mod queries;
 mod table;
 mod teacher;
 
-pub use config::{CexStrategy, LearnerConfig, Stats};
+pub use config::{CexStrategy, LearnerConfig, LearnerKind, Stats};
 pub use dfa::{Dfa, Symbol, Word, word};
 pub use error::{LearnError, LstarError};
-pub use learner::{Learner, Step};
+pub use learner::Learner;
 pub use method::{Asym, AsymN, AsymWeakest, Sym};
-pub use queries::Queries;
+pub use queries::{Queries, Step};
 pub use teacher::{DfaTeacher, EqAnswer, Outcome, Teacher, learn};
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.

@@ -1,7 +1,20 @@
-//! [`Queries`], a batch of membership queries: filled by the observation table (`table`) and the
-//! learner (`learner`), handed to the caller by [`Step::Queries`](crate::Step::Queries).
+//! [`Queries`], a batch of membership queries: filled by the observation table (`table`), the L*
+//! learner (`learner`) and the L# learner (`lsharp`), handed to the caller by [`Step::Queries`];
+//! and [`Step`], what a learner asks for next, the one request type of both learners.
 
-use crate::dfa::Symbol;
+use crate::dfa::{Dfa, Symbol};
+
+/// What the learner needs next.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Step<'a> {
+    /// Answer these membership queries (in order) with [`Learner::answer`](crate::Learner::answer).
+    Queries(&'a Queries),
+    /// Here is a hypothesis: if it is wrong, give a counterexample with
+    /// [`Learner::counterexample`](crate::Learner::counterexample); if it is right, learning is
+    /// over.
+    Hypothesis(&'a Dfa),
+}
 
 /// A batch of membership queries, stored back to back in one buffer that the learner reuses, so
 /// asking a word costs no allocation of its own.

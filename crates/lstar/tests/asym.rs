@@ -6,13 +6,13 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{agrees_with_mono, input, lts, order, output, recheck_chain};
+use common::{agrees_with_mono, arb_learner, input, lts, order, output, recheck_chain};
 use guarantor_compose::{
     Config, Verdict, Violation, check_safety, check_triple, compose, error_lts,
     replay::{replay, violates},
 };
 use guarantor_lstar::ag::{AgConfig, AgReport, check_asym, check_asym_n, weakest_assumption};
-use guarantor_lstar::{CexStrategy, Dfa, LearnerConfig};
+use guarantor_lstar::{CexStrategy, Dfa, LearnerConfig, LearnerKind};
 use guarantor_lts::ComponentId;
 use guarantor_lts::strategy::{arb_deterministic_property, arb_system};
 use guarantor_lts::{Lts, LtsBuilder, StateId};
@@ -177,11 +177,22 @@ fn recheck(m1: &Lts, m2: &Lts, p: &Lts, report: &AgReport) -> Result<(), TestCas
     Ok(())
 }
 
-fn strategies() -> impl Strategy<Value = CexStrategy> {
+/// Every L* strategy, and L#, in prefix-closed mode.
+fn learner_configs() -> impl Strategy<Value = LearnerConfig> {
+    let star = |s| {
+        LearnerConfig::default()
+            .with_prefix_closed(true)
+            .with_strategy(s)
+    };
     prop_oneof![
-        Just(CexStrategy::RivestSchapire),
-        Just(CexStrategy::Angluin),
-        Just(CexStrategy::MalerPnueli)
+        Just(star(CexStrategy::RivestSchapire)),
+        Just(star(CexStrategy::Angluin)),
+        Just(star(CexStrategy::MalerPnueli)),
+        Just(
+            LearnerConfig::default()
+                .with_prefix_closed(true)
+                .with_kind(LearnerKind::LSharp)
+        ),
     ]
 }
 
@@ -192,10 +203,9 @@ proptest! {
     fn asym_agrees_with_the_monolithic_check(
         sys in arb_system(2, 4, &["a", "b", "c", "d"]).prop_filter("two components", |s| s.len() == 2),
         p in arb_deterministic_property(3, &["a", "b", "c"]),
-        strategy in strategies(),
+        learner in learner_configs(),
     ) {
-        let config = AgConfig::default()
-            .with_learner(LearnerConfig::default().with_prefix_closed(true).with_strategy(strategy));
+        let config = AgConfig::default().with_learner(learner);
         let report = check_asym(&sys[0], &sys[1], &p, &config).unwrap();
         recheck(&sys[0], &sys[1], &p, &report)?;
     }
@@ -204,8 +214,9 @@ proptest! {
     fn the_last_assumption_is_never_weaker_than_the_weakest(
         sys in arb_system(2, 4, &["a", "b", "c"]).prop_filter("two components", |s| s.len() == 2),
         p in arb_deterministic_property(3, &["a", "b"]),
+        config in arb_learner(),
     ) {
-        let report = check_asym(&sys[0], &sys[1], &p, &AgConfig::default()).unwrap();
+        let report = check_asym(&sys[0], &sys[1], &p, &config).unwrap();
         if report.verdict.is_holds() {
             // Every learned assumption is sound for M1: its language lies inside A_w.
             let a = learned_dfa(&report);
@@ -238,9 +249,10 @@ proptest! {
     fn recursive_asym_agrees_with_the_monolithic_check_on_three_components(
         sys in arb_system(3, 3, &["a", "b", "c", "d"]).prop_filter("three components", |s| s.len() == 3),
         p in arb_deterministic_property(3, &["a", "b", "c"]),
+        config in arb_learner(),
     ) {
         let parts: Vec<&Lts> = sys.iter().collect();
-        let report = check_asym_n(&parts, &p, &AgConfig::default()).unwrap();
+        let report = check_asym_n(&parts, &p, &config).unwrap();
         agrees_with_mono(&parts, &p, &report.verdict)?;
         if let Verdict::Holds(cert) = &report.verdict {
             // Two levels, about components "1,2" and "2".
@@ -310,8 +322,9 @@ proptest! {
         ),
         m2 in guarantor_lts::strategy::arb_lts(3, &["b", "c", "d"], 6),
         p in arb_deterministic_property(2, &["a", "b", "d"]),
+        config in arb_learner(),
     ) {
-        let report = check_asym(&m1, &m2, &p, &AgConfig::default()).unwrap();
+        let report = check_asym(&m1, &m2, &p, &config).unwrap();
         recheck(&m1, &m2, &p, &report)?;
     }
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{lts, recheck_chain, rewritten};
+use common::{learners, lts, recheck_chain, rewritten};
 use guarantor_compose::{
     Config, Verdict, Violation, check_safety, check_triple, compose,
     replay::{find_violation, replay},
@@ -84,8 +84,8 @@ fn certificates_say_what_was_checked_when_an_environment_has_an_error_state() {
     let m2 = b.build().unwrap();
     let p = lts(&[(0, "a", 0)]);
     let parts = [&m1, &m2];
-    for (name, check) in ENTRY_POINTS {
-        let report = check(&parts, &p).unwrap();
+    for (config, (name, check)) in learners().iter().flat_map(|c| ENTRY_POINTS.map(|e| (c, e))) {
+        let report = check(&parts, &p, config).unwrap();
         let Verdict::Holds(cert) = &report.verdict else {
             panic!("{name} says {:?}", report.verdict)
         };
@@ -163,26 +163,23 @@ fn reaches(parts: &[&Lts], p: &Lts, trace: &[String], violation: Violation) -> b
     find_violation(&only, properties, trace).unwrap() == Some(violation)
 }
 
-/// A public check of the crate, called on the components it is given and one property.
-type Check = fn(&[&Lts], &Lts) -> Result<AgReport, guarantor_lstar::LstarError>;
+/// A public check of the crate, called on the components it is given, one property and the
+/// configuration (each test runs every entry point with each learner of [`learners`]).
+type Check = fn(&[&Lts], &Lts, &AgConfig) -> Result<AgReport, guarantor_lstar::LstarError>;
 
 /// Every public check of the crate, by name: the n-way rules and the two-component ones, which
 /// get a system of two (the caller groups more components, as a user would).
 const ENTRY_POINTS: [(&str, Check); 5] = [
-    ("check_asym_n", |parts, p| {
-        check_asym_n(parts, p, &AgConfig::default())
+    ("check_asym_n", |parts, p, c| check_asym_n(parts, p, c)),
+    ("check_asym_weakest", |parts, p, c| {
+        check_asym_weakest(parts, p, c)
     }),
-    ("check_asym_weakest", |parts, p| {
-        check_asym_weakest(parts, p, &AgConfig::default())
+    ("check_sym_n", |parts, p, c| check_sym_n(parts, p, c)),
+    ("check_asym", |parts, p, c| {
+        check_asym(parts[0], parts[1], p, c)
     }),
-    ("check_sym_n", |parts, p| {
-        check_sym_n(parts, p, &AgConfig::default())
-    }),
-    ("check_asym", |parts, p| {
-        check_asym(parts[0], parts[1], p, &AgConfig::default())
-    }),
-    ("check_sym", |parts, p| {
-        check_sym(parts[0], parts[1], p, &AgConfig::default())
+    ("check_sym", |parts, p, c| {
+        check_sym(parts[0], parts[1], p, c)
     }),
 ];
 
@@ -261,7 +258,7 @@ proptest! {
         let p = one_property(&ps);
         let mono = check_safety(&parts, &prefs, &Config::default()).unwrap();
         let grouped = two_groups(&parts);
-        for (name, check) in ENTRY_POINTS {
+        for (config, (name, check)) in learners().iter().flat_map(|c| ENTRY_POINTS.map(|e| (c, e))) {
             // The components this entry point is given, by which it names its violations.
             let given: Vec<&Lts> = if name.ends_with("_n") || name.ends_with("_weakest") {
                 parts.clone()
@@ -270,7 +267,7 @@ proptest! {
             } else {
                 continue;
             };
-            let report = check(&given, &p).unwrap();
+            let report = check(&given, &p, config).unwrap();
             prop_assert_eq!(
                 report.verdict.is_holds(),
                 mono.verdict.is_holds(),
@@ -308,7 +305,7 @@ fn an_empty_system_is_unsupported_everywhere() {
         .iter()
         .filter(|(name, _)| !matches!(*name, "check_asym" | "check_sym"));
     for (name, check) in n_way {
-        let err = check(&[], &p).unwrap_err();
+        let err = check(&[], &p, &AgConfig::default()).unwrap_err();
         assert!(
             matches!(err, guarantor_lstar::LstarError::Unsupported(_)),
             "{name}: {err:?}"

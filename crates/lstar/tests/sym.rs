@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{agrees_with_mono, input, lts, order};
+use common::{agrees_with_mono, arb_learner, input, lts, order};
 use guarantor_compose::{Config, Verdict, check_triple, replay::replay};
 use guarantor_lstar::ag::{AgConfig, AgReport, check_sym, check_sym_n};
 use guarantor_lts::Lts;
@@ -96,8 +96,9 @@ proptest! {
     fn sym_agrees_with_the_monolithic_check(
         sys in arb_system(2, 4, &["a", "b", "c", "d"]).prop_filter("two components", |s| s.len() == 2),
         p in arb_deterministic_property(3, &["a", "b", "c"]),
+        config in arb_learner(),
     ) {
-        let report = check_sym(&sys[0], &sys[1], &p, &AgConfig::default()).unwrap();
+        let report = check_sym(&sys[0], &sys[1], &p, &config).unwrap();
         recheck(&sys[0], &sys[1], &p, &report)?;
     }
 }
@@ -137,9 +138,10 @@ proptest! {
     fn n_way_sym_agrees_with_the_monolithic_check(
         sys in arb_system(3, 3, &["a", "b", "c", "d"]).prop_filter("three components", |s| s.len() == 3),
         p in arb_deterministic_property(3, &["a", "b", "c"]),
+        config in arb_learner(),
     ) {
         let parts: Vec<&Lts> = sys.iter().collect();
-        let report = check_sym_n(&parts, &p, &AgConfig::default()).unwrap();
+        let report = check_sym_n(&parts, &p, &config).unwrap();
         recheck_n(&parts, &p, &report)?;
     }
 }

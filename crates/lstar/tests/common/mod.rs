@@ -8,8 +8,24 @@ use guarantor_compose::{
     Certificate, Config, ErrorActions, Verdict, check_safety, check_triple,
     replay::{replay, violates},
 };
+use guarantor_lstar::ag::AgConfig;
+use guarantor_lstar::{LearnerConfig, LearnerKind};
 use guarantor_lts::{ComponentId, Lts, LtsBuilder, StateId};
 use proptest::prelude::*;
+
+/// The rules' configuration with each learner: L* (the default) and L#, both in prefix-closed
+/// mode as the rules want.
+pub(crate) fn learners() -> [AgConfig; 2] {
+    let sharp = LearnerConfig::default()
+        .with_prefix_closed(true)
+        .with_kind(LearnerKind::LSharp);
+    [AgConfig::default(), AgConfig::default().with_learner(sharp)]
+}
+
+/// One of [`learners`], for property tests.
+pub(crate) fn arb_learner() -> impl Strategy<Value = AgConfig> {
+    proptest::sample::select(learners().to_vec())
+}
 
 /// An LTS from `(source, action, target)` triples; state 0 is initial.
 pub(crate) fn lts(edges: &[(usize, &str, usize)]) -> Lts {

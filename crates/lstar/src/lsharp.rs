@@ -1,0 +1,880 @@
+//! L#, the second learning engine behind [`Learner`](crate::Learner): active learning by
+//! apartness (Vaandrager, Garhewal, Rot and Wissmann, "A New Approach for Active Automata Learning
+//! Based on Apartness", TACAS 2022), selected with
+//! [`LearnerKind::LSharp`](crate::LearnerKind::LSharp).
+//!
+//! **Why a second engine.** L* asks every row of its table about every column; most of those
+//! answers only confirm what is already known. L# keeps no table: it keeps the *observation tree*
+//! (every answer the teacher gave, which is this crate's membership [`Cache`]) and asks only what
+//! tells two states apart. Two nodes of the tree are *apart* when some suffix leads both to known
+//! answers that differ (that suffix is the *witness*); apartness never has to be revised, since
+//! answers are never taken back.
+//!
+//! **The state of the learner.** The *basis* is a set of tree nodes that are pairwise apart (the
+//! states of the hypothesis, the root first); the *frontier* is the one-symbol extensions of basis
+//! nodes that are not in the basis. Each frontier node keeps its *candidates*, the basis nodes it
+//! is not apart from. The rules of the paper, applied in this order:
+//! - **promotion**: a frontier node apart from every basis node joins the basis, and its
+//!   one-symbol extensions join the frontier;
+//! - **extension**: the answer of every frontier node is asked (one batch);
+//! - **separation**: a frontier node with two or more candidates is asked about one suffix that
+//!   tells some of them apart; of the witnesses between its candidates, the one whose known answers
+//!   split the candidates most evenly is taken (the bit-query reading of the paper's adaptive
+//!   distinguishing sequences: one query of a balanced decision tree over the candidates). Every
+//!   frontier node that needs it gets one such query per batch;
+//! - **verification** (ours, not the paper's): a frontier node with one candidate is asked about
+//!   a few words its candidate has answers for and it has not (the shortest first), 3 before the
+//!   first hypothesis and one more after each, up to 6;
+//! - **equivalence**: when every frontier node has one candidate, the hypothesis maps it there.
+//!   A hypothesis that contradicts a known answer gives a counterexample without the teacher.
+//!
+//! **Why verification.** The paper's queries return a whole output word; a membership query
+//! returns one bit. A separating query then always agrees with one of the two candidates it
+//! separates, so separation alone never shows a frontier node apart from *all* basis nodes: every
+//! new state would cost an equivalence query (on the harness DFAs of `benches/compare/lstar`,
+//! one hypothesis per state). Testing the last candidate on words it has answers for finds most
+//! new states without the teacher: on those DFAs the equivalence queries fall from about one per
+//! state to fewer than L* with Rivest-Schapire asks, for about as many membership queries
+//! (docs/benchmarks.md, "L# versus AALpy").
+//!
+//! **Counterexamples** are processed as the paper's `ProcCounterEx`: with `x` a word whose tree
+//! node is apart from the basis state the hypothesis reaches by `x` (witness `eta`), binary search
+//! on the part of `x` beyond the frontier replaces a prefix by its hypothesis state's access word
+//! or keeps the prefix with a longer witness, one membership query a step, until `x` is a frontier
+//! node: that node then loses its only candidate, and the next round promotes it.
+//!
+//! **Sans-IO.** As the L* engine, every phase is restartable: it runs against the cache and stops
+//! where an answer is missing, writing the words it needs; when they are answered it runs again.
+//! In prefix-closed mode the cache's inference applies (a word with a rejected prefix is rejected,
+//! a prefix of an accepted word accepted), and the tree has at most one rejecting basis node, so
+//! hypotheses are prefix-closed with one rejecting sink, as the assume-guarantee rules need.
+
+use rustc_hash::FxHashMap;
+
+use crate::cache::{Cache, Probe};
+use crate::config::{LearnerConfig, Stats};
+use crate::dfa::{Dfa, Symbol, Word};
+use crate::error::LstarError;
+use crate::queries::{Queries, Step};
+
+/// At most this many witnesses are scored when choosing a separating query: enough for a good
+/// split, few enough that a frontier node with hundreds of candidates costs little.
+const MAX_SEPARATORS: usize = 48;
+
+/// Test words an identified frontier node answers before the first hypothesis; one more after
+/// each hypothesis, up to [`MAX_TESTS`]. See the module docs, "Verification".
+const FIRST_TESTS: usize = 3;
+/// At most this many test words per frontier node and candidate.
+const MAX_TESTS: usize = 6;
+
+/// What a tree node is for the learner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Basis node number `i` (hypothesis state `i`).
+    Basis(u32),
+    /// Frontier node number `i`.
+    Frontier(u32),
+}
+
+/// One frontier node.
+#[derive(Clone, Debug)]
+struct Frontier {
+    /// Its cache node.
+    node: u32,
+    /// The basis node it extends and the symbol.
+    from: u32,
+    symbol: Symbol,
+    /// Basis nodes it is not known to be apart from, in basis order.
+    candidates: Vec<u32>,
+    /// Promoted to the basis (kept so frontier numbers stay stable).
+    promoted: bool,
+    /// The candidate it was last tested against (see [`LSharp::explore`]'s verification) and the
+    /// number of test words asked for it.
+    tested: (u32, u32),
+}
+
+/// Where the learner is.
+#[derive(Clone, Debug)]
+enum Phase {
+    /// Applying promotion, extension and separation until the frontier is identified.
+    Explore,
+    /// A hypothesis is out; waiting for a counterexample.
+    Offered,
+    /// The teacher's counterexample, whose answer may still be needed.
+    Counterexample(Word),
+    /// `ProcCounterEx`: the node of `x` is apart, by witness `eta`, from the basis node of the
+    /// hypothesis state reached by `x`.
+    Process { x: Word, eta: Word },
+}
+
+/// The result of running a phase against the cache.
+enum Progress {
+    Done,
+    /// The pending queries have been written.
+    Need,
+    /// One word not yet in the cache.
+    NeedOne(Word),
+}
+
+/// One pair of the apartness search: nodes of the two subtrees reached by the same word, the
+/// queue index of the pair it came from and the symbol leading here.
+#[derive(Clone, Copy, Debug)]
+struct Pair {
+    x: u32,
+    y: u32,
+    from: u32,
+    symbol: Symbol,
+}
+
+/// The L# learner over the symbols `0..k`; driven through [`Learner`](crate::Learner).
+#[derive(Clone, Debug)]
+pub(crate) struct LSharp {
+    k: usize,
+    config: LearnerConfig,
+    cache: Cache,
+    stats: Stats,
+    pending: Queries,
+    /// The cache node of each pending word.
+    pending_nodes: Vec<u32>,
+    phase: Phase,
+    hypothesis: Option<Dfa>,
+    /// Basis nodes in promotion order; basis node `i` is hypothesis state `i`.
+    basis: Vec<u32>,
+    /// `succ[b * k + a]`: what the `a`-child of basis node `b` is.
+    succ: Vec<Role>,
+    frontier: Vec<Frontier>,
+    /// The role of every basis and frontier node, by cache node.
+    role: FxHashMap<u32, Role>,
+    /// A shortest known witness of every pair of basis nodes asked for, keyed (smaller, larger).
+    witnesses: FxHashMap<(u32, u32), Word>,
+    /// The apartness search's queue, reused.
+    queue: Vec<Pair>,
+}
+
+impl LSharp {
+    /// A learner over `k` symbols.
+    pub(crate) fn new(k: usize, config: LearnerConfig) -> Self {
+        let mut learner = Self {
+            k,
+            cache: Cache::new(k, config.prefix_closed),
+            config,
+            stats: Stats::default(),
+            pending: Queries::with_capacity(256),
+            pending_nodes: Vec::with_capacity(256),
+            phase: Phase::Explore,
+            hypothesis: None,
+            basis: Vec::new(),
+            succ: Vec::new(),
+            frontier: Vec::new(),
+            role: FxHashMap::default(),
+            witnesses: FxHashMap::default(),
+            queue: Vec::new(),
+        };
+        learner.add_basis(0);
+        learner
+    }
+
+    pub(crate) fn num_symbols(&self) -> usize {
+        self.k
+    }
+
+    pub(crate) fn config(&self) -> &LearnerConfig {
+        &self.config
+    }
+
+    pub(crate) fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    pub(crate) fn hypothesis(&self) -> Option<&Dfa> {
+        self.hypothesis.as_ref()
+    }
+
+    pub(crate) fn known(&self, w: &[Symbol]) -> Option<bool> {
+        self.cache.lookup(w).map(|k| k.accepted)
+    }
+
+    /// See [`Learner::step`](crate::Learner::step).
+    pub(crate) fn step(&mut self) -> Result<Step<'_>, LstarError> {
+        loop {
+            if !self.pending.is_empty() {
+                return Ok(Step::Queries(&self.pending));
+            }
+            match std::mem::replace(&mut self.phase, Phase::Explore) {
+                Phase::Offered => {
+                    self.phase = Phase::Offered;
+                    let h = self.hypothesis.as_ref().ok_or(LstarError::NoHypothesis)?;
+                    return Ok(Step::Hypothesis(h));
+                }
+                Phase::Explore => match self.explore()? {
+                    Progress::Done => self.conjecture()?,
+                    need => self.request(need)?,
+                },
+                Phase::Counterexample(w) => match self.check_counterexample(&w)? {
+                    Some(need) => {
+                        self.phase = Phase::Counterexample(w);
+                        self.request(need)?;
+                    }
+                    None => {
+                        self.phase = Phase::Process {
+                            x: w,
+                            eta: Word::new(),
+                        };
+                    }
+                },
+                Phase::Process { mut x, mut eta } => match self.process(&mut x, &mut eta)? {
+                    Progress::Done => {}
+                    need => {
+                        self.phase = Phase::Process { x, eta };
+                        self.request(need)?;
+                    }
+                },
+            }
+        }
+    }
+
+    /// See [`Learner::answer`](crate::Learner::answer).
+    pub(crate) fn answer(&mut self, answers: &[bool]) -> Result<(), LstarError> {
+        if answers.len() != self.pending.len() || answers.is_empty() {
+            return Err(LstarError::AnswerCount {
+                expected: self.pending.len(),
+                found: answers.len(),
+            });
+        }
+        for (&node, &a) in self.pending_nodes.iter().zip(answers) {
+            self.cache.insert_at(node, a)?;
+        }
+        self.stats.membership_queries += answers.len() as u64;
+        self.stats.symbols += self.pending.total_symbols() as u64;
+        self.pending.clear();
+        self.pending_nodes.clear();
+        Ok(())
+    }
+
+    /// See [`Learner::counterexample`](crate::Learner::counterexample).
+    pub(crate) fn counterexample(&mut self, word: Word) -> Result<(), LstarError> {
+        if !matches!(self.phase, Phase::Offered) {
+            return Err(LstarError::NoHypothesis);
+        }
+        if let Some(a) = word.iter().find(|a| a.index() >= self.k) {
+            return Err(LstarError::SymbolOutOfRange {
+                symbol: a.index(),
+                num_symbols: self.k,
+            });
+        }
+        self.phase = Phase::Counterexample(word);
+        Ok(())
+    }
+
+    /// Hands the needed words out as membership queries, within the query budget.
+    fn request(&mut self, need: Progress) -> Result<(), LstarError> {
+        if let Progress::NeedOne(word) = need {
+            let node = self.cache.node(&word);
+            self.pending.push(word);
+            self.pending_nodes.push(node);
+        }
+        if let Some(limit) = self.config.max_membership_queries {
+            if self.stats.membership_queries + self.pending.len() as u64 > limit {
+                return Err(LstarError::QueryLimit { limit });
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds cache node `node` to the basis, its one-symbol extensions to the frontier, and the new
+    /// basis node to every frontier node's candidates.
+    fn add_basis(&mut self, node: u32) {
+        let b = self.basis.len() as u32;
+        self.basis.push(node);
+        self.role.insert(node, Role::Basis(b));
+        for f in self.frontier.iter_mut().filter(|f| !f.promoted) {
+            f.candidates.push(b);
+        }
+        for a in Symbol::all(self.k) {
+            let child = self.cache.child_or_insert(node as usize, a) as u32;
+            let i = self.frontier.len() as u32;
+            self.frontier.push(Frontier {
+                node: child,
+                from: b,
+                symbol: a,
+                candidates: (0..=b).collect(),
+                promoted: false,
+                tested: (u32::MAX, 0),
+            });
+            self.role.insert(child, Role::Frontier(i));
+            self.succ.push(Role::Frontier(i));
+        }
+    }
+
+    /// Promotes frontier node `i` to the basis.
+    fn promote(&mut self, i: usize) {
+        let f = &mut self.frontier[i];
+        f.promoted = true;
+        f.candidates.clear();
+        let (node, slot) = (f.node, f.from as usize * self.k + f.symbol.index());
+        self.succ[slot] = Role::Basis(self.basis.len() as u32);
+        self.add_basis(node);
+    }
+
+    /// Marks the word of `start` followed by `w` for asking unless it is known or already asked;
+    /// returns whether it was known.
+    fn probe(&mut self, start: u32, w: &[Symbol]) -> bool {
+        match self.cache.probe_from(start, w.iter().copied()) {
+            Probe::Known(k) => {
+                self.stats.lookups += 1;
+                self.stats.inferred += u64::from(k.inferred);
+                true
+            }
+            Probe::Pending(_) => false,
+            Probe::Fresh(node) => {
+                let mut word = self.cache.spell(start as usize);
+                word.extend_from_slice(w);
+                self.pending.push(word);
+                self.pending_nodes.push(node);
+                false
+            }
+        }
+    }
+
+    /// Promotion, extension and separation until every frontier node has one candidate, as far as
+    /// the cache allows.
+    fn explore(&mut self) -> Result<Progress, LstarError> {
+        loop {
+            // Extension: the answers of the root (alone, so that in prefix-closed mode a rejected
+            // root settles everything) and of every frontier node.
+            if !self.probe(0, &[]) {
+                return Ok(Progress::Need);
+            }
+            for i in 0..self.frontier.len() {
+                let f = &self.frontier[i];
+                if !f.promoted {
+                    let (from, a) = (self.basis[f.from as usize], f.symbol);
+                    self.probe(from, &[a]);
+                }
+            }
+            if !self.pending.is_empty() {
+                return Ok(Progress::Need);
+            }
+            self.refresh();
+            // Promotion, one node at a time: the next one may not be apart from this one.
+            if let Some(i) = self
+                .frontier
+                .iter()
+                .position(|f| !f.promoted && f.candidates.is_empty())
+            {
+                self.promote(i);
+                continue;
+            }
+            // Separation: one query for every frontier node with two or more candidates.
+            let mut separated = false;
+            for i in 0..self.frontier.len() {
+                if self.frontier[i].promoted || self.frontier[i].candidates.len() < 2 {
+                    continue;
+                }
+                let sigma = self.separator(i);
+                let node = self.frontier[i].node;
+                if self.probe(node, &sigma) {
+                    // Known already: the next refresh removes a candidate.
+                    separated = true;
+                }
+            }
+            if !self.pending.is_empty() {
+                return Ok(Progress::Need);
+            }
+            if !separated {
+                // Verification: every identified frontier node answers test words.
+                let tests = (FIRST_TESTS + self.stats.equivalence_queries as usize).min(MAX_TESTS);
+                for i in 0..self.frontier.len() {
+                    if self.frontier[i].promoted || self.frontier[i].candidates.len() != 1 {
+                        continue;
+                    }
+                    let q = self.frontier[i].candidates[0];
+                    let node = self.frontier[i].node;
+                    if self.frontier[i].tested.0 != q {
+                        self.frontier[i].tested = (q, 0);
+                    }
+                    while (self.frontier[i].tested.1 as usize) < tests {
+                        let mut queue = std::mem::take(&mut self.queue);
+                        let test = untested(&self.cache, self.basis[q as usize], node, &mut queue);
+                        let w = test.map(|i| spell(&queue, i));
+                        self.queue = queue;
+                        let Some(w) = w else { break };
+                        self.probe(node, &w);
+                        self.frontier[i].tested.1 += 1;
+                    }
+                }
+                if !self.pending.is_empty() {
+                    return Ok(Progress::Need);
+                }
+                self.refresh();
+                if self
+                    .frontier
+                    .iter()
+                    .any(|f| !f.promoted && f.candidates.len() != 1)
+                {
+                    continue;
+                }
+                return Ok(Progress::Done);
+            }
+            // A known answer that separates: the refresh must now drop a candidate.
+            let before = self.num_candidates();
+            self.refresh();
+            if self.num_candidates() == before {
+                return Err(LstarError::InconsistentAnswers { word: Vec::new() });
+            }
+        }
+    }
+
+    /// The number of candidates over the frontier.
+    fn num_candidates(&self) -> usize {
+        self.frontier.iter().map(|f| f.candidates.len()).sum()
+    }
+
+    /// Drops from every frontier node's candidates the basis nodes it is now apart from.
+    fn refresh(&mut self) {
+        let mut queue = std::mem::take(&mut self.queue);
+        for f in &mut self.frontier {
+            if f.promoted {
+                continue;
+            }
+            let node = f.node;
+            f.candidates.retain(|&b| {
+                apart(&self.cache, node, self.basis[b as usize], &mut queue).is_none()
+            });
+        }
+        self.queue = queue;
+    }
+
+    /// A shortest witness of basis nodes `b` and `c` (which are apart), remembered.
+    fn witness(&mut self, b: u32, c: u32) -> Word {
+        let key = (b.min(c), b.max(c));
+        if let Some(w) = self.witnesses.get(&key) {
+            return w.clone();
+        }
+        let mut queue = std::mem::take(&mut self.queue);
+        let (first, second) = (self.basis[key.0 as usize], self.basis[key.1 as usize]);
+        let found = apart(&self.cache, first, second, &mut queue)
+            .map(|i| spell(&queue, i))
+            .unwrap_or_default();
+        self.queue = queue;
+        self.witnesses.insert(key, found.clone());
+        found
+    }
+
+    /// The suffix to ask frontier node `i` about: of the witnesses between its first candidate and
+    /// the others, the one whose known answers at the candidates split them most evenly (ties: the
+    /// shorter, then the first found).
+    fn separator(&mut self, i: usize) -> Word {
+        let candidates = std::mem::take(&mut self.frontier[i].candidates);
+        let first = candidates[0];
+        let mut words: Vec<Word> = Vec::new();
+        for &c in candidates[1..].iter().take(MAX_SEPARATORS) {
+            let w = self.witness(first, c);
+            if !words.contains(&w) {
+                words.push(w);
+            }
+        }
+        let mut best: Option<(usize, usize, usize)> = None;
+        for (j, w) in words.iter().enumerate() {
+            let (mut yes, mut no) = (0, 0);
+            for &c in &candidates {
+                match self.cache.lookup_from(self.basis[c as usize] as usize, w) {
+                    Some(true) => yes += 1,
+                    Some(false) => no += 1,
+                    None => {}
+                }
+            }
+            let score = yes.min(no);
+            let better = best.is_none_or(|(s, len, _)| score > s || score == s && w.len() < len);
+            if better {
+                best = Some((score, w.len(), j));
+            }
+        }
+        self.frontier[i].candidates = candidates;
+        best.map(|(_, _, j)| words.swap_remove(j))
+            .unwrap_or_default()
+    }
+
+    /// Builds the hypothesis of the identified frontier and offers it, or, if it contradicts a
+    /// known answer, processes that contradiction at once.
+    fn conjecture(&mut self) -> Result<(), LstarError> {
+        let n = self.basis.len();
+        if let Some(limit) = self.config.max_hypothesis_states {
+            if n > limit {
+                return Err(LstarError::HypothesisLimit { limit, states: n });
+            }
+        }
+        let (mut delta, mut accepting) = self
+            .hypothesis
+            .take()
+            .map(Dfa::into_parts)
+            .unwrap_or_default();
+        delta.clear();
+        accepting.clear();
+        for &node in &self.basis {
+            accepting.push(self.cache.lookup_from(node as usize, &[]) == Some(true));
+        }
+        for role in &self.succ {
+            delta.push(match *role {
+                Role::Basis(b) => b,
+                Role::Frontier(i) => self.frontier[i as usize].candidates[0],
+            });
+        }
+        let h = Dfa::from_parts(self.k, delta, accepting);
+        let free = if self.config.check_known {
+            self.cache.first_disagreement(&h)
+        } else {
+            None
+        };
+        self.hypothesis = Some(h);
+        if let Some(x) = free {
+            self.stats.free_counterexamples += 1;
+            self.phase = Phase::Process {
+                x,
+                eta: Word::new(),
+            };
+            return Ok(());
+        }
+        if let Some(limit) = self.config.max_rounds {
+            if self.stats.equivalence_queries as usize >= limit {
+                return Err(LstarError::RoundLimit { limit });
+            }
+        }
+        self.stats.equivalence_queries += 1;
+        self.stats.hypothesis_sizes.push(n);
+        self.phase = Phase::Offered;
+        Ok(())
+    }
+
+    /// Looks the word `head·tail` up, counting the lookup; `Err` carries it when it must be asked.
+    fn lookup(&mut self, head: &[Symbol], tail: &[Symbol]) -> Result<bool, Word> {
+        match self.cache.lookup_iter(head.iter().chain(tail).copied()) {
+            Some(k) => {
+                self.stats.lookups += 1;
+                self.stats.inferred += u64::from(k.inferred);
+                Ok(k.accepted)
+            }
+            None => Err([head, tail].concat()),
+        }
+    }
+
+    /// The teacher's counterexample `w`: `None` once its answer is known and it is one, or the
+    /// query that is still needed.
+    fn check_counterexample(&mut self, w: &[Symbol]) -> Result<Option<Progress>, LstarError> {
+        let target = match self.lookup(w, &[]) {
+            Ok(t) => t,
+            Err(w) => return Ok(Some(Progress::NeedOne(w))),
+        };
+        let h = self.hypothesis.as_ref().ok_or(LstarError::NoHypothesis)?;
+        if target == h.accepts(w) {
+            return Err(LstarError::NotACounterexample {
+                word: w.iter().map(|a| a.index()).collect(),
+            });
+        }
+        Ok(None)
+    }
+
+    /// `ProcCounterEx`, from `x` and `eta` (updated in place, so that it resumes where it stopped).
+    fn process(&mut self, x: &mut Word, eta: &mut Word) -> Result<Progress, LstarError> {
+        let h = self.hypothesis.take().ok_or(LstarError::NoHypothesis)?;
+        let result = self.process_with(&h, x, eta);
+        self.hypothesis = Some(h);
+        result
+    }
+
+    /// [`LSharp::process`] against hypothesis `h`.
+    fn process_with(
+        &mut self,
+        h: &Dfa,
+        x: &mut Word,
+        eta: &mut Word,
+    ) -> Result<Progress, LstarError> {
+        loop {
+            // The length of the prefix of `x` that leaves the basis (a frontier node).
+            let mut node = 0usize;
+            let mut rho = None;
+            for (i, &a) in x.iter().enumerate() {
+                node = self.cache.child_or_insert(node, a);
+                if !matches!(self.role.get(&(node as u32)), Some(Role::Basis(_))) {
+                    rho = Some(i + 1);
+                    break;
+                }
+            }
+            let Some(rho) = rho.filter(|&r| r < x.len()) else {
+                // `x` is a basis or frontier node: the apartness shows in its candidates.
+                return Ok(Progress::Done);
+            };
+            let mid = usize::midpoint(rho, x.len());
+            let (x1, x2) = x.split_at(mid);
+            // `access` reaches the state `x1` reaches, `target` the state `x` reaches.
+            let access = self.cache.spell(self.basis[h.run(x1)] as usize);
+            let target = self.cache.spell(self.basis[h.run(x)] as usize);
+            let via_access = match self.lookup(&[&access[..], x2].concat(), eta) {
+                Ok(t) => t,
+                Err(w) => return Ok(Progress::NeedOne(w)),
+            };
+            let at_target = match self.lookup(&target, eta) {
+                Ok(t) => t,
+                Err(w) => return Ok(Progress::NeedOne(w)),
+            };
+            if via_access == at_target {
+                // x1 is apart from `access` by x2·eta.
+                let mut longer = x2.to_vec();
+                longer.extend_from_slice(eta);
+                *eta = longer;
+                x.truncate(mid);
+            } else {
+                // access·x2 is apart from `target` by eta, as x was.
+                let mut shorter = access;
+                shorter.extend_from_slice(x2);
+                *x = shorter;
+            }
+        }
+    }
+}
+
+/// The known answer of cache node `node`, with prefix-closure inference from its ancestors.
+fn answer(cache: &Cache, node: usize) -> Option<bool> {
+    if let Some(k) = cache.answer_at(node as u32) {
+        return Some(k.accepted);
+    }
+    if cache.prefix_closed() {
+        let mut up = node;
+        while up != 0 {
+            up = cache.parent(up);
+            if cache.answer_at(up as u32).is_some_and(|k| !k.accepted) {
+                return Some(false);
+            }
+        }
+    }
+    None
+}
+
+/// Whether nodes `p` and `q` are apart: the queue index (in `queue`) of a pair reached by a
+/// shortest witness, first in symbol order, or `None`. Breadth first over the pairs of nodes both
+/// subtrees have, walking `p`'s children. In prefix-closed mode a rejected node ends its branch:
+/// nothing below it is accepted, and an accepted node on the other side shows at once.
+fn apart(cache: &Cache, p: u32, q: u32, queue: &mut Vec<Pair>) -> Option<usize> {
+    queue.clear();
+    queue.push(Pair {
+        x: p,
+        y: q,
+        from: 0,
+        symbol: Symbol::default(),
+    });
+    let pc = cache.prefix_closed();
+    let mut head = 0;
+    while let Some(&Pair { x, y, .. }) = queue.get(head) {
+        let (ax, ay) = if head == 0 {
+            (answer(cache, x as usize), answer(cache, y as usize))
+        } else {
+            (
+                cache.answer_at(x).map(|k| k.accepted),
+                cache.answer_at(y).map(|k| k.accepted),
+            )
+        };
+        if let (Some(ax), Some(ay)) = (ax, ay) {
+            if ax != ay {
+                return Some(head);
+            }
+        }
+        if !(pc && (ax == Some(false) || ay == Some(false))) {
+            for (a, cx) in cache.children(x as usize) {
+                if let Some(cy) = cache.child(y as usize, a) {
+                    queue.push(Pair {
+                        x: cx as u32,
+                        y: cy as u32,
+                        from: head as u32,
+                        symbol: a,
+                    });
+                }
+            }
+        }
+        head += 1;
+    }
+    None
+}
+
+/// A shortest word (first in symbol order) that basis node `q` has a known answer for and node `f`
+/// has not: the queue index of its pair, or `None`. The `y` side of a pair is `u32::MAX` once `f`'s
+/// subtree has no node there.
+fn untested(cache: &Cache, q: u32, f: u32, queue: &mut Vec<Pair>) -> Option<usize> {
+    const NO_NODE: u32 = u32::MAX;
+    queue.clear();
+    queue.push(Pair {
+        x: q,
+        y: f,
+        from: 0,
+        symbol: Symbol::default(),
+    });
+    let pc = cache.prefix_closed();
+    let mut head = 0;
+    while let Some(&Pair { x, y, .. }) = queue.get(head) {
+        let ax = cache.answer_at(x).map(|k| k.accepted);
+        let ay = (y != NO_NODE)
+            .then(|| cache.answer_at(y).map(|k| k.accepted))
+            .flatten();
+        if head > 0 && ax.is_some() && ay.is_none() && (y == NO_NODE || !cache.is_pending(y)) {
+            return Some(head);
+        }
+        if !(pc && (ax == Some(false) || ay == Some(false))) {
+            for (a, cx) in cache.children(x as usize) {
+                let cy = if y == NO_NODE {
+                    None
+                } else {
+                    cache.child(y as usize, a)
+                };
+                queue.push(Pair {
+                    x: cx as u32,
+                    y: cy.map_or(NO_NODE, |c| c as u32),
+                    from: head as u32,
+                    symbol: a,
+                });
+            }
+        }
+        head += 1;
+    }
+    None
+}
+
+/// The word leading from the start pair to queue entry `i`.
+fn spell(queue: &[Pair], mut i: usize) -> Word {
+    let mut w = Word::new();
+    while i != 0 {
+        w.push(queue[i].symbol);
+        i = queue[i].from as usize;
+    }
+    w.reverse();
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dfa::word;
+
+    /// Runs `learner` against `target` with shortest counterexamples; returns the learned DFA.
+    fn run(learner: &mut LSharp, target: &Dfa) -> Dfa {
+        loop {
+            match learner.step().unwrap() {
+                Step::Queries(ws) => {
+                    let answers: Vec<bool> = ws.iter().map(|w| target.accepts(w)).collect();
+                    learner.answer(&answers).unwrap();
+                }
+                Step::Hypothesis(h) => match h.shortest_difference(target) {
+                    None => return h.clone(),
+                    Some(w) => learner.counterexample(w).unwrap(),
+                },
+            }
+        }
+    }
+
+    /// Words over {0, 1} whose number of 0s is divisible by `n`.
+    fn counter(n: usize) -> Dfa {
+        let delta = (0..n).map(|q| vec![(q + 1) % n, q]).collect();
+        Dfa::new(2, delta, (0..n).map(|q| q == 0).collect()).unwrap()
+    }
+
+    #[test]
+    fn apartness_has_a_shortest_witness() {
+        let mut cache = Cache::new(2, false);
+        // Node "0" and node "1": both accept, "0·1" rejects and "1·1" accepts.
+        for (w, a) in [
+            (&[0][..], true),
+            (&[1], true),
+            (&[0, 1], false),
+            (&[1, 1], true),
+        ] {
+            cache.insert(&word(w), a).unwrap();
+        }
+        let (p, q) = (cache.node(&word(&[0])), cache.node(&word(&[1])));
+        let mut queue = Vec::new();
+        let i = apart(&cache, p, q, &mut queue).expect("apart");
+        assert_eq!(spell(&queue, i), word(&[1]));
+        // The root and "1" agree wherever both are known.
+        let root_answer = cache.node(&[]);
+        cache.insert_at(root_answer, true).unwrap();
+        assert_eq!(apart(&cache, 0, q, &mut queue), None);
+        // What "0" knows and "1" does not: "0·1"; nothing the other way round.
+        let j = untested(&cache, p, q, &mut queue);
+        assert_eq!(j, None, "1 has an answer for every word 0 has");
+        cache.insert(&word(&[0, 0]), true).unwrap();
+        let j = untested(&cache, p, q, &mut queue).expect("0·0 is untested at 1");
+        assert_eq!(spell(&queue, j), word(&[0]));
+    }
+
+    #[test]
+    fn prefix_closed_apartness_stops_at_rejected_nodes() {
+        let mut cache = Cache::new(2, true);
+        cache.insert(&word(&[0, 0]), true).unwrap();
+        cache.insert(&word(&[1]), false).unwrap();
+        let (p, q) = (cache.node(&word(&[0])), cache.node(&word(&[1])));
+        let mut queue = Vec::new();
+        // "0" is accepted (a prefix of an accepted word), "1" rejected: apart by the empty word.
+        let i = apart(&cache, p, q, &mut queue).expect("apart");
+        assert_eq!(spell(&queue, i), Word::new());
+        // A node below a rejected one is rejected without asking.
+        let below = cache.node(&word(&[1, 1]));
+        assert_eq!(answer(&cache, below as usize), Some(false));
+        assert_eq!(apart(&cache, q, below, &mut queue), None);
+    }
+
+    #[test]
+    fn learns_counters_exactly_with_growing_hypotheses() {
+        for n in 1..8 {
+            let mut learner = LSharp::new(2, LearnerConfig::default());
+            let dfa = run(&mut learner, &counter(n));
+            assert_eq!(dfa.shortest_difference(&counter(n)), None);
+            assert_eq!(dfa.num_states(), n);
+            let sizes = &learner.stats().hypothesis_sizes;
+            assert!(sizes.windows(2).all(|w| w[0] < w[1]), "{sizes:?}");
+        }
+    }
+
+    #[test]
+    fn a_counterexample_is_processed_into_a_new_state() {
+        // Words over {0, 1} with at least three 1s: 4 states in a line.
+        let delta = vec![vec![0, 1], vec![1, 2], vec![2, 3], vec![3, 3]];
+        let target = Dfa::new(2, delta, vec![false, false, false, true]).unwrap();
+        let mut learner = LSharp::new(2, LearnerConfig::default());
+        let Step::Queries(_) = learner.step().unwrap() else {
+            panic!("queries first")
+        };
+        let dfa = run(&mut learner, &target);
+        assert_eq!(dfa.num_states(), 4);
+        // Every word the teacher answered agrees with the learned DFA.
+        assert_eq!(learner.cache.first_disagreement(&dfa), None);
+    }
+
+    #[test]
+    fn prefix_closed_hypotheses_have_one_rejecting_sink() {
+        // 0 and 1 alternate, starting with 0; anything else is an error.
+        let target = Dfa::new(
+            2,
+            vec![vec![1, 2], vec![2, 0], vec![2, 2]],
+            vec![true, true, false],
+        )
+        .unwrap();
+        let mut learner = LSharp::new(2, LearnerConfig::default().with_prefix_closed(true));
+        let dfa = run(&mut learner, &target);
+        assert_eq!(dfa.num_states(), 3);
+        assert!(dfa.is_prefix_closed());
+        assert_eq!((0..3).filter(|&q| !dfa.is_accepting(q)).count(), 1);
+        assert!(learner.stats().inferred > 0);
+        // The empty language: one rejecting state after one query.
+        let empty = Dfa::new(2, vec![vec![0, 0]], vec![false]).unwrap();
+        let mut learner = LSharp::new(2, LearnerConfig::default().with_prefix_closed(true));
+        let dfa = run(&mut learner, &empty);
+        assert_eq!(dfa.num_states(), 1);
+        assert_eq!(learner.stats().membership_queries, 1);
+    }
+
+    #[test]
+    fn no_symbols_means_one_state() {
+        let target = Dfa::new(0, vec![vec![]], vec![true]).unwrap();
+        let mut learner = LSharp::new(0, LearnerConfig::default());
+        let dfa = run(&mut learner, &target);
+        assert_eq!(dfa.num_states(), 1);
+        assert!(dfa.accepts(&[]));
+    }
+}
