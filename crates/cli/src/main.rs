@@ -170,6 +170,9 @@ struct CheckArgs {
     /// lstar-nway: compute each level's weakest assumption instead of learning it.
     #[arg(long)]
     weakest: bool,
+    /// lstar, lstar-sym, lstar-nway: the learning algorithm, L* or L#.
+    #[arg(long, value_enum, default_value_t)]
+    learner: methods::Learner,
     /// circ: two groups (see --split) instead of one assumption per component.
     #[arg(long)]
     two_way: bool,

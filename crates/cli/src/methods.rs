@@ -7,12 +7,35 @@ use std::sync::Arc;
 use guarantor::circ::{Circ, CircConfig, Decomposition, Policy};
 use guarantor::compose::SearchOrder;
 use guarantor::compose::method::{Method, Monolithic};
-use guarantor::lstar::{Asym, AsymN, AsymWeakest, Sym};
+use guarantor::lstar::ag::AgConfig;
+use guarantor::lstar::{Asym, AsymN, AsymWeakest, LearnerKind, Sym};
 use guarantor::lts::ComponentId;
 use guarantor::quotient::{Quotient, QuotientConfig};
 use guarantor::{Checker, MethodKind, registry};
 
 use crate::{CheckArgs, Failure, PremisePolicy, Search, component_index};
+
+/// `--learner`: the algorithm the learning methods run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Learner {
+    /// Angluin's L* (Rivest-Schapire counterexample analysis).
+    #[default]
+    Lstar,
+    /// L# (Vaandrager et al. 2022): fewer equivalence queries, each a model check of the rule's
+    /// premises.
+    Lsharp,
+}
+
+/// The learning rules' settings `--learner` gives.
+fn learning(args: &CheckArgs) -> AgConfig {
+    let config = AgConfig::default();
+    let kind = match args.learner {
+        Learner::Lstar => LearnerKind::LStar,
+        Learner::Lsharp => LearnerKind::LSharp,
+    };
+    let learner = config.learner.clone().with_kind(kind);
+    config.with_learner(learner)
+}
 
 /// The value of `kind` with the settings `args` give it; components in `--split` and
 /// `--component` are looked up in `checker`.
@@ -26,13 +49,16 @@ pub(crate) fn method_of(
             Search::Bfs => SearchOrder::BreadthFirst,
             Search::Dfs => SearchOrder::DepthFirst,
         })),
-        MethodKind::Lstar => match split(args, checker)? {
-            Some(first) => Arc::new(Asym::new().with_split(first)),
-            None => Arc::new(Asym::new()),
-        },
-        MethodKind::LstarSym => Arc::new(Sym::new()),
+        MethodKind::Lstar => {
+            let asym = Asym::new().with_config(learning(args));
+            match split(args, checker)? {
+                Some(first) => Arc::new(asym.with_split(first)),
+                None => Arc::new(asym),
+            }
+        }
+        MethodKind::LstarSym => Arc::new(Sym::new().with_config(learning(args))),
         MethodKind::LstarNway if args.weakest => Arc::new(AsymWeakest::new()),
-        MethodKind::LstarNway => Arc::new(AsymN::new()),
+        MethodKind::LstarNway => Arc::new(AsymN::new().with_config(learning(args))),
         MethodKind::Quotient => Arc::new(quotient(args, checker)?),
         MethodKind::Circ => circ(args, checker)?,
         _ => Arc::new(registry::auto()),

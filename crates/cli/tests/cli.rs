@@ -276,6 +276,21 @@ fn every_method_answers_with_its_fields() {
         "examples/fsp/order.lts",
     ]));
     assert!(lstar["queries"]["membership"].as_u64().unwrap() > 0);
+    // L# instead of L*: the same verdict from the learning methods.
+    for method in ["lstar", "lstar-sym", "lstar-nway"] {
+        let sharp = json_of(&guarantor(&[
+            "check",
+            "--format",
+            "json",
+            "--method",
+            method,
+            "--learner",
+            "lsharp",
+            "examples/fsp/order.lts",
+        ]));
+        assert_eq!(sharp["verdict"], "holds", "{method}: {sharp}");
+        assert!(sharp["queries"]["membership"].as_u64().unwrap() > 0);
+    }
     let circ = json_of(&guarantor(&[
         "check",
         "--format",
