@@ -19,6 +19,13 @@
 //! # optional: methods known to give a wrong verdict here, "method: reason"; the suite still runs
 //! # them, reports them loudly, and fails once one agrees again (so the entry gets removed)
 //! known_wrong = ["circ: says holds, see issue notes"]
+//!
+//! [[case]]
+//! name = "bridge-oneway"
+//! # an FSP target split into its processes, with two of the file's safety `assert`s as properties
+//! components = [{ fsp = "bridge.lts", target = "SYS", split = true, asserts = ["ONEWAY", "SAFE"] }]
+//! verdict = "holds"
+//! why = "..."
 //! ```
 //!
 //! An entry of `components` or `properties` is either a path or a table naming an FSP model:
@@ -37,6 +44,19 @@
 //!   dropped, which cannot change a safety verdict only if nothing outside sees the hidden actions:
 //!   a split entry whose target hides actions must be the case's only entry. A target with action
 //!   priority cannot be split (only the monolithic method honours priority).
+//! - `{ fsp = "x.lts", target = "SYS", split = true, asserts = ["ONEWAY", ...] }` (any FSP table
+//!   entry, component or property): each named `assert` of the file, a safety formula of fluent
+//!   LTL, is compiled into a deterministic property LTS, as the facade's `Checker::check_assertion`
+//!   checks it, and becomes one more property of the case, named `assert ONEWAY`; so every method
+//!   checks it (issue 16). As in LTSA, an action of the formula that no component has is free: the
+//!   property moves alone on it. The compilation belongs to the facade, above this crate, so the
+//!   loader is handed it ([`CompileAssertion`]; the suite passes `guarantor::assertion::convert`
+//!   then `guarantor::ltl::compile_safety`). A name the file does not declare is
+//!   [`ManifestError::NoSuchAssertion`], a formula outside the safety fragment (a liveness one,
+//!   such as `[]<>a`) [`ManifestError::NotSafety`]. The facade checks a formula on the target's
+//!   processes before its hiding and under its priority, so an entry with `asserts` whose target
+//!   hides actions must be split (a composed entry applies the hiding), and one whose target has
+//!   action priority is refused (the case's property would be composed outside it).
 //!
 //! Every case must say `why` its verdict is what it is: a verdict nobody can justify is not a test.
 //! A bad entry (unknown field, unknown extension, a split that would be unsound, a model that does
@@ -44,6 +64,7 @@
 
 use std::path::{Path, PathBuf};
 
+use guarantor_fsp::{Assertion, Fluent};
 use guarantor_lts::Lts;
 use guarantor_lts::io::aut::{AutReadOptions, read_aut_file_with};
 use serde::Deserialize;
@@ -59,6 +80,22 @@ pub enum Expected {
     Holds,
     /// The property is violated.
     Violated,
+}
+
+/// Compiles a safety `assert` of an FSP file, with the file's fluents, into a deterministic property
+/// LTS (an entry's `asserts`). The facade owns this compilation and sits above the testkit, so
+/// whoever loads a manifest hands it in: the suite passes `guarantor::assertion::convert` followed
+/// by `guarantor::ltl::compile_safety`.
+pub type CompileAssertion = dyn Fn(&Assertion, &[Fluent]) -> Result<Lts, AssertionError>;
+
+/// Why a [`CompileAssertion`] did not give a property LTS.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AssertionError {
+    /// The formula is not in the safety fragment (a liveness formula): its text.
+    NotSafety(String),
+    /// Anything else (a budget, a fluent the formula cannot use): the message.
+    Failed(String),
 }
 
 #[derive(Debug, Deserialize)]
@@ -82,6 +119,8 @@ struct RawFsp {
     target: Option<String>,
     #[serde(default)]
     split: bool,
+    #[serde(default)]
+    asserts: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -111,8 +150,10 @@ pub struct Case {
     pub name: String,
     /// Components with their names (file stems, or FSP process and composite names).
     pub components: Vec<(String, Lts)>,
-    /// Safety properties with their names.
+    /// Safety properties with their names; those of an entry's `asserts` are named `assert NAME`.
     pub properties: Vec<(String, Lts)>,
+    /// The names of the FSP assertions among the properties (the entries' `asserts`, in order).
+    pub asserts: Vec<String>,
     /// The expected verdict.
     pub expected: Expected,
     /// The expected length of a shortest counterexample, if recorded.
@@ -175,6 +216,32 @@ pub enum ManifestError {
         /// What is wrong.
         message: String,
     },
+    /// An entry's `asserts` names an assertion its FSP file does not declare.
+    #[error(
+        "case {case}: no assertion {name:?} in {file} ({})",
+        if declared.is_empty() { "it declares none".to_owned() } else { format!("it declares {}", declared.join(", ")) }
+    )]
+    NoSuchAssertion {
+        /// The case.
+        case: String,
+        /// The assertion asked for.
+        name: String,
+        /// The FSP file.
+        file: PathBuf,
+        /// The assertions the file declares.
+        declared: Vec<String>,
+    },
+    /// An entry's `asserts` names a formula outside the safety fragment: only a safety formula
+    /// becomes a property LTS (a liveness one needs the Büchi route, outside the suite).
+    #[error("case {case}: assertion {name} is not a safety formula: {formula}")]
+    NotSafety {
+        /// The case.
+        case: String,
+        /// The assertion.
+        name: String,
+        /// Its formula.
+        formula: String,
+    },
     /// A model file named by a case did not load.
     #[error("case {case}: {message}")]
     Model {
@@ -219,6 +286,7 @@ struct Loader<'a> {
     case: &'a str,
     root: &'a Path,
     lenient: bool,
+    compile: &'a CompileAssertion,
 }
 
 impl Loader<'_> {
@@ -271,10 +339,68 @@ impl Loader<'_> {
         Ok((system, split))
     }
 
-    /// Components and the properties that split FSP entries bring along.
-    fn components(&self, entries: &[RawEntry]) -> Result<(Vec<Named>, Vec<Named>), ManifestError> {
+    /// The properties compiled from the entry's `asserts`, named `assert NAME`; `hides` says
+    /// whether the entry applies its target's hiding (a composed component entry does).
+    fn asserts(
+        &self,
+        entry: &RawEntry,
+        system: &guarantor_fsp::System,
+        hides: bool,
+        names: &mut Vec<String>,
+    ) -> Result<Vec<Named>, ManifestError> {
+        let RawEntry::Fsp(RawFsp { fsp, asserts, .. }) = entry else {
+            return Ok(Vec::new());
+        };
+        if asserts.is_empty() {
+            return Ok(Vec::new());
+        }
+        if system.priority.is_some() {
+            return Err(self.bad(format!(
+                "target {} has action priority: its asserts would be checked outside it",
+                system.name
+            )));
+        }
+        if system.hiding.is_some() && hides {
+            return Err(self.bad(format!(
+                "target {} hides actions its asserts may observe: split it (the formula sees the \
+                 actions before hiding, as the facade checks it)",
+                system.name
+            )));
+        }
+        let mut properties = Vec::new();
+        for name in asserts {
+            let Some(assertion) = system.assertions.iter().find(|a| a.name == *name) else {
+                return Err(ManifestError::NoSuchAssertion {
+                    case: self.case.to_owned(),
+                    name: name.clone(),
+                    file: fsp.clone(),
+                    declared: system.assertions.iter().map(|a| a.name.clone()).collect(),
+                });
+            };
+            let lts = (self.compile)(assertion, &system.fluents).map_err(|e| match e {
+                AssertionError::NotSafety(formula) => ManifestError::NotSafety {
+                    case: self.case.to_owned(),
+                    name: name.clone(),
+                    formula,
+                },
+                AssertionError::Failed(message) => self.model(format!("assert {name}: {message}")),
+            })?;
+            properties.push((format!("assert {name}"), lts));
+            names.push(name.clone());
+        }
+        Ok(properties)
+    }
+
+    /// Components and the properties that FSP entries bring along (a split target's `property`
+    /// processes, then every entry's `asserts`); the asserts' names go to `names`.
+    fn components(
+        &self,
+        entries: &[RawEntry],
+        names: &mut Vec<String>,
+    ) -> Result<(Vec<Named>, Vec<Named>), ManifestError> {
         let mut components = Vec::new();
         let mut properties = Vec::new();
+        let mut asserted = Vec::new();
         for entry in entries {
             if let Some(p) = aut_entry(entry) {
                 components.push(self.aut(p)?);
@@ -296,11 +422,17 @@ impl Loader<'_> {
                 let lts = fsp_load::composed(&system).map_err(|e| self.model(e))?;
                 components.push((system.name.clone(), lts));
             }
+            asserted.extend(self.asserts(entry, &system, !split, names)?);
         }
+        properties.extend(asserted);
         Ok((components, properties))
     }
 
-    fn properties(&self, entries: &[RawEntry]) -> Result<Vec<Named>, ManifestError> {
+    fn properties(
+        &self,
+        entries: &[RawEntry],
+        names: &mut Vec<String>,
+    ) -> Result<Vec<Named>, ManifestError> {
         let mut properties = Vec::new();
         for entry in entries {
             if let Some(p) = aut_entry(entry) {
@@ -312,6 +444,7 @@ impl Loader<'_> {
                 return Err(self.bad("`split` applies to component entries only"));
             }
             properties.extend(fsp_load::properties(&system).map_err(|e| self.bad(e))?);
+            properties.extend(self.asserts(entry, &system, false, names)?);
         }
         Ok(properties)
     }
@@ -335,7 +468,12 @@ fn parse_known_wrong(
         .collect()
 }
 
-fn load_case(index: usize, value: toml::Value, root: &Path) -> Result<Case, ManifestError> {
+fn load_case(
+    index: usize,
+    value: toml::Value,
+    root: &Path,
+    compile: &CompileAssertion,
+) -> Result<Case, ManifestError> {
     let label = value
         .get("name")
         .and_then(toml::Value::as_str)
@@ -354,15 +492,18 @@ fn load_case(index: usize, value: toml::Value, root: &Path) -> Result<Case, Mani
         case: &c.name,
         root,
         lenient: c.lenient,
+        compile,
     };
-    let (components, mut properties) = loader.components(&c.components)?;
-    properties.extend(loader.properties(&c.properties)?);
+    let mut asserts = Vec::new();
+    let (components, mut properties) = loader.components(&c.components, &mut asserts)?;
+    properties.extend(loader.properties(&c.properties, &mut asserts)?);
     if components.is_empty() {
         return Err(loader.bad("no component"));
     }
     Ok(Case {
         components,
         properties,
+        asserts,
         expected: c.verdict,
         counterexample_len: c.counterexample_len,
         states: c.states,
@@ -372,19 +513,29 @@ fn load_case(index: usize, value: toml::Value, root: &Path) -> Result<Case, Mani
     })
 }
 
-/// Loads a manifest (path relative to the workspace root) and every model it names.
-pub fn load_manifest(relative: impl AsRef<Path>) -> Result<Vec<Case>, ManifestError> {
+/// Loads a manifest (path relative to the workspace root) and every model it names; `compile`
+/// turns the entries' `asserts` into properties.
+pub fn load_manifest(
+    relative: impl AsRef<Path>,
+    compile: &CompileAssertion,
+) -> Result<Vec<Case>, ManifestError> {
     let root = workspace_root();
     let path = root.join(relative);
     let text = std::fs::read_to_string(&path).map_err(|source| ManifestError::Io {
         path: path.clone(),
         source,
     })?;
-    parse_manifest(&text, &path, &root)
+    parse_manifest(&text, &path, &root, compile)
 }
 
-/// Parses manifest text; model paths are relative to `root`, `path` is for messages only.
-pub fn parse_manifest(text: &str, path: &Path, root: &Path) -> Result<Vec<Case>, ManifestError> {
+/// Parses manifest text; model paths are relative to `root`, `path` is for messages only;
+/// `compile` turns the entries' `asserts` into properties.
+pub fn parse_manifest(
+    text: &str,
+    path: &Path,
+    root: &Path,
+    compile: &CompileAssertion,
+) -> Result<Vec<Case>, ManifestError> {
     let raw: RawManifest = toml::from_str(text).map_err(|e| ManifestError::Syntax {
         path: path.to_owned(),
         message: e.to_string(),
@@ -392,6 +543,6 @@ pub fn parse_manifest(text: &str, path: &Path, root: &Path) -> Result<Vec<Case>,
     raw.case
         .into_iter()
         .enumerate()
-        .map(|(i, v)| load_case(i, v, root))
+        .map(|(i, v)| load_case(i, v, root, compile))
         .collect()
 }

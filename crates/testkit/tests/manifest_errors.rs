@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 
 use guarantor_testkit::{Case, ManifestError, parse_manifest};
 
+/// The entries' `asserts` compiled as the suite compiles them.
+mod assertions;
+
 /// A fresh directory with the given files, for manifests whose paths are relative to it.
 fn dir_with(tag: &str, files: &[(&str, &str)]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("testkit-manifest-{tag}-{}", std::process::id()));
@@ -22,11 +25,14 @@ property SAFE = (a -> c -> SAFE).
 ||SYS = (P || Q || SAFE).
 ||HIDDEN = (P || Q) \\ {b}.
 ||PRIO = (P || Q) << {a}.
+fluent AB = <a, b>
+assert NOT_C_IN_AB = [](AB -> !c)
+assert ALWAYS_B = []<>b
 ";
 
 fn load(dir: &Path, body: &str) -> Result<Vec<Case>, ManifestError> {
     let text = format!("[[case]]\nname = \"c1\"\nverdict = \"holds\"\nwhy = \"because\"\n{body}\n");
-    parse_manifest(&text, Path::new("inline.toml"), dir)
+    parse_manifest(&text, Path::new("inline.toml"), dir, &assertions::compile)
 }
 
 fn bad_case(result: Result<Vec<Case>, ManifestError>) -> String {
@@ -182,7 +188,12 @@ known_wrong = ["circ: says holds"]"#,
 #[test]
 fn empty_why_is_rejected() {
     let text = "[[case]]\nname = \"c1\"\nverdict = \"holds\"\nwhy = \" \"\ncomponents = []\n";
-    match parse_manifest(text, Path::new("inline.toml"), Path::new(".")) {
+    match parse_manifest(
+        text,
+        Path::new("inline.toml"),
+        Path::new("."),
+        &assertions::compile,
+    ) {
         Err(ManifestError::BadCase { case, message }) => {
             assert_eq!(case, "c1");
             assert!(message.contains("why"));
@@ -214,4 +225,97 @@ fn malformed_json_is_a_model_error() {
         Err(ManifestError::Model { case, .. }) => assert_eq!(case, "c1"),
         other => panic!("expected a Model error, got {other:?}"),
     }
+}
+
+#[test]
+fn asserts_become_named_properties() {
+    let dir = dir_with("asserts", &[("m.lts", MODEL)]);
+    let cases = load(
+        &dir,
+        r#"components = [{ fsp = "m.lts", target = "SYS", split = true, asserts = ["NOT_C_IN_AB"] }]"#,
+    )
+    .unwrap();
+    let props: Vec<&str> = cases[0]
+        .properties
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(props, ["SAFE", "assert NOT_C_IN_AB"]);
+    assert_eq!(cases[0].asserts, ["NOT_C_IN_AB"]);
+    let (_, lts) = &cases[0].properties[1];
+    assert!(lts.is_deterministic());
+    // It observes a, b and c: c inside <a, b> is its only violation.
+    assert_eq!(lts.alphabet().visible().count(), 3);
+    // On a property entry too (its processes are properties, then its asserts).
+    let cases = load(
+        &dir,
+        r#"components = [{ fsp = "m.lts", target = "P" }]
+properties = [{ fsp = "m.lts", target = "Q", asserts = ["NOT_C_IN_AB"] }]"#,
+    )
+    .unwrap();
+    assert_eq!(cases[0].properties.len(), 2);
+}
+
+#[test]
+fn unknown_assert_names_the_case_and_the_declared_ones() {
+    let dir = dir_with("noassert", &[("m.lts", MODEL)]);
+    match load(
+        &dir,
+        r#"components = [{ fsp = "m.lts", target = "SYS", split = true, asserts = ["NOPE"] }]"#,
+    ) {
+        Err(e @ ManifestError::NoSuchAssertion { .. }) => {
+            let ManifestError::NoSuchAssertion {
+                case,
+                name,
+                declared,
+                ..
+            } = &e
+            else {
+                unreachable!()
+            };
+            assert_eq!((case.as_str(), name.as_str()), ("c1", "NOPE"));
+            assert_eq!(declared, &["NOT_C_IN_AB", "ALWAYS_B"]);
+            assert!(e.to_string().contains("case c1"), "{e}");
+        }
+        other => panic!("expected NoSuchAssertion for c1, got {other:?}"),
+    }
+}
+
+#[test]
+fn liveness_assert_is_refused() {
+    let dir = dir_with("liveness", &[("m.lts", MODEL)]);
+    match load(
+        &dir,
+        r#"components = [{ fsp = "m.lts", target = "SYS", split = true, asserts = ["NOT_C_IN_AB", "ALWAYS_B"] }]"#,
+    ) {
+        Err(ManifestError::NotSafety {
+            case,
+            name,
+            formula,
+        }) => {
+            assert_eq!((case.as_str(), name.as_str()), ("c1", "ALWAYS_B"));
+            assert!(formula.contains("<>"), "{formula}");
+        }
+        other => panic!("expected NotSafety for c1, got {other:?}"),
+    }
+}
+
+#[test]
+fn asserts_on_a_hidden_or_prioritised_target_are_refused() {
+    let dir = dir_with("assertwhere", &[("m.lts", MODEL)]);
+    let msg = bad_case(load(
+        &dir,
+        r#"components = [{ fsp = "m.lts", target = "HIDDEN", asserts = ["NOT_C_IN_AB"] }]"#,
+    ));
+    assert!(msg.contains("hides"), "{msg}");
+    let split = load(
+        &dir,
+        r#"components = [{ fsp = "m.lts", target = "HIDDEN", split = true, asserts = ["NOT_C_IN_AB"] }]"#,
+    );
+    assert!(split.is_ok(), "{split:?}");
+    let msg = bad_case(load(
+        &dir,
+        r#"components = [{ fsp = "m.lts", target = "PRIO", asserts = ["NOT_C_IN_AB"] }]"#,
+    ));
+    assert!(msg.contains("priority"), "{msg}");
 }

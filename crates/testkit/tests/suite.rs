@@ -3,7 +3,8 @@
 //! Every built-in method of `guarantor::registry::BUILTIN` runs, so a new method joins the suite by
 //! itself, and so does the user-defined method of the facade's `custom_method` example (included
 //! below: a method from outside the workspace's list runs here like the others); adding a model
-//! means adding a case to the manifest. Each pair runs twice, through the facade
+//! means adding a case to the manifest (an FSP entry's `asserts` add the file's safety assertions
+//! as properties, compiled by the facade: tests/assertions/mod.rs). Each pair runs twice, through the facade
 //! (`Checker::with_method`) and directly on the method value (`Method::check` on the checker's
 //! `Problem`), and each run checks the verdict and re-checks the evidence. Each (case, method) pair runs under a time budget; a pair that runs out must be listed
 //! in the case's `slow` field (with the reason in the manifest), so that a method getting slower
@@ -37,6 +38,9 @@ mod custom_method;
 
 /// Certificates of every verdict, re-checked by `guarantor-certify`, and their mutations.
 mod certificates;
+
+/// The entries' safety `asserts` compiled into property LTSs, as the facade compiles them.
+mod assertions;
 
 /// A method under test: its name (as the manifest's `slow` and `known_wrong` lists spell it) and
 /// its value.
@@ -289,20 +293,51 @@ fn summarise(
             subject.name
         );
     }
+    let _ = writeln!(summary, "{}", asserts_tally(cases, pairs, results));
     [summary, failures, known, near]
+}
+
+/// One line on the pairs whose case checks safety `asserts` among its properties.
+fn asserts_tally(cases: &[Case], pairs: &[(usize, usize)], results: &[Result]) -> String {
+    let (mut pass, mut slow, mut wrong, mut fail) = (0, 0, 0, 0);
+    let mut with = std::collections::BTreeSet::new();
+    for ((c, _), r) in pairs.iter().zip(results) {
+        if cases[*c].asserts.is_empty() {
+            continue;
+        }
+        with.insert(*c);
+        match r {
+            Result::Pass(_) => pass += 1,
+            Result::Slow => slow += 1,
+            Result::KnownWrong(_) => wrong += 1,
+            Result::Fail(_) => fail += 1,
+        }
+    }
+    let asserts: usize = with.iter().map(|&c| cases[c].asserts.len()).sum();
+    format!(
+        "  cases with safety asserts: {} ({asserts} asserts), pairs: pass {pass}  slow {slow}  \
+         known wrong {wrong}  failed {fail}",
+        with.len()
+    )
 }
 
 #[test]
 fn every_method_agrees_with_the_manifest() {
-    let cases = load_manifest("testdata/manifest.toml").unwrap_or_else(|e| panic!("{e}"));
+    let cases = load_manifest("testdata/manifest.toml", &assertions::compile)
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(cases.len() >= 2, "the manifest lost its cases");
     for case in &cases {
         let states: usize = case.components.iter().map(|(_, l)| l.num_states()).sum();
         eprintln!(
-            "{}: {} components ({states} states in all), {} properties",
+            "{}: {} components ({states} states in all), {} properties{}",
             case.name,
             case.components.len(),
-            case.properties.len()
+            case.properties.len(),
+            if case.asserts.is_empty() {
+                String::new()
+            } else {
+                format!(" (asserts {})", case.asserts.join(", "))
+            }
         );
     }
     let subjects = subjects();
