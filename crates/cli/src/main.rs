@@ -214,6 +214,11 @@ struct CheckArgs {
     /// Give up (exit code 3) after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
+    /// Threads to use (default: every core). Breadth-first searches expand wide levels on all of
+    /// them, the learners answer membership batches on them; verdicts, counts and
+    /// counterexamples do not depend on the number.
+    #[arg(long, value_name = "N")]
+    threads: Option<std::num::NonZeroUsize>,
     /// LTSA's Check > Progress instead of the safety check: every progress test the FSP model
     /// declares, in one search, or the default progress property (every action can always
     /// eventually occur) when it declares none; `--progress NAME` checks one test (`P.v` for a
@@ -423,6 +428,9 @@ fn config_of(args: &CheckArgs) -> Result<Config, Failure> {
     let mut config = Config::default();
     if let Some(n) = args.max_states {
         config = config.with_max_states(n);
+    }
+    if let Some(n) = args.threads {
+        config = config.with_threads(n);
     }
     if let Some(secs) = args.timeout {
         let d = Duration::try_from_secs_f64(secs)

@@ -62,9 +62,34 @@ impl<P: PackedKey> Shard<P> {
         true
     }
 
+    /// Reads the first slot a lookup of `hash` visits (see [`Store::touch`]).
+    #[inline]
+    pub(crate) fn touch(&self, hash: u64) -> u64 {
+        u64::from(self.table.first_slot(hash).id())
+    }
+
+    /// Adds `key` as state `id` unless the shard holds it already; returns the index of its
+    /// slot if it was added, and whether the table grew first (which moves every slot).
+    #[inline]
+    pub(crate) fn put_new(&mut self, hash: u64, key: P, id: u32) -> Option<(usize, bool)> {
+        let grew = self.table.reserve(self.len, 1, |s| P::key_of(s).hash());
+        let at = self
+            .table
+            .put_new(hash, |s| P::key_of(s) == key, key.slot(id))?;
+        self.len += 1;
+        Some((at, grew))
+    }
+
+    /// Renumbers the state in slot `index` (from [`Shard::put_new`], if the table has not grown
+    /// since) to `id`.
+    pub(crate) fn renumber_at(&mut self, index: usize, id: u32) {
+        let slot = self.table.slot_at_mut(index);
+        *slot = P::key_of(slot).slot(id);
+    }
+
     /// Renumbers the state with this key (which the shard must hold) to `id`.
-    pub(crate) fn renumber(&mut self, hash: u64, key: P, id: u32) {
-        if let Some(slot) = self.table.slot_mut(hash, |s| P::key_of(s) == key) {
+    pub(crate) fn renumber(&mut self, key: P, id: u32) {
+        if let Some(slot) = self.table.slot_mut(key.hash(), |s| P::key_of(s) == key) {
             *slot = key.slot(id);
         }
     }
@@ -127,7 +152,7 @@ impl<P: PackedKey> Store for ShardedStore<P> {
 
     #[inline]
     fn touch(&self, hash: u64) -> u64 {
-        u64::from(self.shards[shard_of(hash)].table.first_slot(hash).id())
+        self.shards[shard_of(hash)].touch(hash)
     }
 
     #[inline]

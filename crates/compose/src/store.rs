@@ -139,10 +139,45 @@ impl<E: Entry> Table<E> {
         }
     }
 
+    /// Grows the table until `len + extra` entries fit under the 3/4 load factor; returns whether
+    /// it grew.
+    pub(crate) fn reserve(
+        &mut self,
+        len: usize,
+        extra: usize,
+        hash_of: impl Fn(&E) -> u64,
+    ) -> bool {
+        let mut grew = false;
+        while (len + extra) * 4 > self.slots.len() * 3 {
+            self.grow(&hash_of);
+            grew = true;
+        }
+        grew
+    }
+
     /// The slot holding the entry for which `eq` holds, if any.
-    pub(crate) fn slot_mut(&mut self, hash: u64, mut eq: impl FnMut(&E) -> bool) -> Option<&mut E> {
-        let i = self.probe_index(hash, &mut eq).ok()?;
+    pub(crate) fn slot_mut(&mut self, hash: u64, eq: impl FnMut(&E) -> bool) -> Option<&mut E> {
+        let i = self.probe_index(hash, eq).ok()?;
         Some(&mut self.slots[i])
+    }
+
+    /// Puts `entry` into the free slot where a lookup of `hash` ends, unless a slot for which `eq`
+    /// holds comes first; returns the slot's index if it was put. The caller must have made room
+    /// ([`Table::reserve`]): this never grows the table.
+    pub(crate) fn put_new(
+        &mut self,
+        hash: u64,
+        eq: impl FnMut(&E) -> bool,
+        entry: E,
+    ) -> Option<usize> {
+        let i = self.probe_index(hash, eq).err()?;
+        self.slots[i] = entry;
+        Some(i)
+    }
+
+    /// The slot at `index`.
+    pub(crate) fn slot_at_mut(&mut self, index: usize) -> &mut E {
+        &mut self.slots[index]
     }
 
     /// Like [`Table::probe`], but returns the index of the matching slot.

@@ -11,11 +11,12 @@
 //!
 //! **How a slab runs.**
 //! 1. *Expand* (parallel, over chunks of [`CHUNK`] states): each state's successors are enumerated,
-//!    error tuples set aside, the rest packed, hashed and looked up in the store (which nobody writes
-//!    in this phase). Successors not found are listed by the store shard their hash belongs to.
+//!    error tuples set aside, the rest packed, hashed and listed under the store shard their hash
+//!    belongs to. Nothing touches the store's tables in this phase.
 //! 2. *Insert* (parallel, one thread per [`SHARDS`](crate::sharded::SHARDS) shard): each shard
-//!    inserts its missing keys in canonical order (chunk by chunk, in order within a chunk), so
-//!    the first occurrence of a key is its discovery, and later ones are duplicates.
+//!    looks up its keys in canonical order (chunk by chunk, in order within a chunk) and inserts
+//!    those it does not hold, so the first occurrence of a new key is its discovery and later ones
+//!    are duplicates. Each successor costs one probe, as in the sequential walk.
 //! 3. *Number* (one thread): a scan of the slab's successors in canonical order gives each first
 //!    occurrence the next state number and appends its key to the queue (and records its parent).
 //! 4. *Renumber* (parallel, per shard): each shard writes the final numbers into its slots.
@@ -86,9 +87,9 @@ const DISCOVERED: u32 = u32::MAX - 1;
 #[derive(Clone, Copy, Debug)]
 struct Step<P> {
     action: ActionId,
-    /// Its state number, or [`UNKNOWN`] / [`DISCOVERED`] until phase 3.
+    /// [`DISCOVERED`] from phase 2 and its new number from phase 3 if it is a discovery, else
+    /// [`UNKNOWN`] (a walk that reports no edges needs no other number).
     target: u32,
-    hash: u64,
     key: P,
 }
 
@@ -99,6 +100,14 @@ struct ErrorStep {
     nth: u32,
     action: ActionId,
     component: u32,
+}
+
+/// A successor to look up in its shard.
+#[derive(Clone, Copy, Debug)]
+struct Lookup<P> {
+    step: u32,
+    hash: u64,
+    key: P,
 }
 
 /// One expanded state of a chunk: where its successors end in the chunk's lists, how many it has,
@@ -119,8 +128,9 @@ struct Chunk<P> {
     states: Vec<Expanded>,
     steps: Vec<Step<P>>,
     errors: Vec<ErrorStep>,
-    /// Per shard: the indices in `steps` of the successors the store did not hold.
-    missing: Vec<Vec<u32>>,
+    /// Per shard: the successors whose keys belong to it (their index in `steps`, hash and key,
+    /// copied so that the shard's thread reads them in one stream).
+    by_shard: Vec<Vec<Lookup<P>>>,
 }
 
 impl<P: PackedKey> Chunk<P> {
@@ -130,7 +140,7 @@ impl<P: PackedKey> Chunk<P> {
             states: Vec::new(),
             steps: Vec::new(),
             errors: Vec::new(),
-            missing: vec![Vec::new(); SHARDS],
+            by_shard: vec![Vec::new(); SHARDS],
         }
     }
 
@@ -147,24 +157,17 @@ impl<P: PackedKey> Chunk<P> {
         self.states.clear();
         self.steps.clear();
         self.errors.clear();
-        self.missing.iter_mut().for_each(Vec::clear);
+        self.by_shard.iter_mut().for_each(Vec::clear);
         let mut tuple = vec![StateId::default(); product.width()];
         let mut scratch = Scratch::new();
-        let mut looked_up = 0;
         for id in ids {
             store.load(id, &mut tuple);
             self.enumerate(&tuple, product, store, &mut scratch);
-            // Look up a batch at a time, so that the first touches overlap (see `BATCH`).
-            if self.states.len() % super::BATCH as usize == 0 {
-                self.look_up(looked_up, store);
-                looked_up = self.steps.len();
-            }
         }
-        self.look_up(looked_up, store);
         Ok(())
     }
 
-    /// Lists the successors of one state, touching their first table slots.
+    /// Lists the successors of one state, each non-error one also under its shard.
     fn enumerate(
         &mut self,
         tuple: &[StateId],
@@ -173,7 +176,6 @@ impl<P: PackedKey> Chunk<P> {
         scratch: &mut Scratch,
     ) {
         let mut nth = 0u32;
-        let mut warm = 0u64;
         let _ = product.for_each_successor(tuple, scratch, |action, target| {
             if let Some(c) = product.error_component(target) {
                 self.errors.push(ErrorStep {
@@ -183,18 +185,20 @@ impl<P: PackedKey> Chunk<P> {
                 });
             } else {
                 let (hash, key) = store.locate(target);
-                warm ^= store.touch(hash);
+                self.by_shard[shard_of(hash)].push(Lookup {
+                    step: self.steps.len() as u32,
+                    hash,
+                    key,
+                });
                 self.steps.push(Step {
                     action,
                     target: UNKNOWN,
-                    hash,
                     key,
                 });
             }
             nth += 1;
             ControlFlow::<()>::Continue(())
         });
-        std::hint::black_box(warm);
         self.states.push(Expanded {
             successors: nth,
             steps_end: self.steps.len() as u32,
@@ -202,35 +206,50 @@ impl<P: PackedKey> Chunk<P> {
             ..Expanded::default()
         });
     }
-
-    /// Looks up the successors from `from` on; lists the missing ones by shard.
-    fn look_up(&mut self, from: usize, store: &ShardedStore<P>) {
-        for (i, step) in self.steps.iter_mut().enumerate().skip(from) {
-            match store.get(step.hash, step.key) {
-                Some(id) => step.target = id,
-                None => self.missing[shard_of(step.hash)].push(i as u32),
-            }
-        }
-    }
 }
 
-/// Phase 2 for one shard: inserts its missing keys in canonical order; lists the discoveries as
-/// `(chunk, step)`.
+/// Phase 2 for one shard: looks up its keys in canonical order, inserting those it does not hold;
+/// lists these discoveries as `(chunk, step, slot)`; returns whether the table grew meanwhile.
 fn insert<P: PackedKey>(
     shard: &mut Shard<P>,
     index: usize,
     chunks: &[Chunk<P>],
-    found: &mut Vec<(u32, u32)>,
-) {
+    found: &mut Vec<(u32, u32, usize)>,
+) -> bool {
     found.clear();
+    let mut grew = false;
     for (c, chunk) in chunks.iter().enumerate() {
-        for &i in &chunk.missing[index] {
-            let step = &chunk.steps[i as usize];
-            // Any number will do until phase 4 renumbers it; lookups in this phase only ask
-            // whether the key is there.
-            if shard.add_new(step.hash, step.key, 0) {
-                found.push((c as u32, i));
+        // Touch a group's slots before probing any of them, so that their cache misses overlap.
+        for group in chunk.by_shard[index].chunks(super::BATCH as usize) {
+            let warm = group.iter().fold(0, |w, m| w ^ shard.touch(m.hash));
+            std::hint::black_box(warm);
+            for m in group {
+                // Any number will do until phase 4 renumbers the slot; lookups in this phase only
+                // ask whether the key is there.
+                if let Some((slot, grown)) = shard.put_new(m.hash, m.key, 0) {
+                    grew |= grown;
+                    found.push((c as u32, m.step, slot));
+                }
             }
+        }
+    }
+    grew
+}
+
+/// Phase 4 for one shard: writes the discoveries' numbers into their slots, found again by key if
+/// the table grew during phase 2.
+fn renumber<P: PackedKey>(
+    shard: &mut Shard<P>,
+    chunks: &[Chunk<P>],
+    found: &[(u32, u32, usize)],
+    grew: bool,
+) {
+    for &(c, i, slot) in found {
+        let step = &chunks[c as usize].steps[i as usize];
+        if grew {
+            shard.renumber(step.key, step.target);
+        } else {
+            shard.renumber_at(slot, step.target);
         }
     }
 }
@@ -270,8 +289,10 @@ impl Pool {
 #[derive(Debug)]
 pub(crate) struct Slabs<P> {
     chunks: Vec<Chunk<P>>,
-    /// Per shard: the discoveries phase 2 made.
-    found: Vec<Vec<(u32, u32)>>,
+    /// Per shard: the discoveries phase 2 made, with their slots.
+    found: Vec<Vec<(u32, u32, usize)>>,
+    /// Per shard: whether its table grew in phase 2 (so its slots moved).
+    grew: Vec<bool>,
     /// The fewest unexpanded states a slab needs ([`MIN_SLAB`]; tests lower it).
     min: usize,
     pool: Pool,
@@ -282,6 +303,7 @@ impl<P: PackedKey> Slabs<P> {
         Self {
             chunks: Vec::new(),
             found: vec![Vec::new(); SHARDS],
+            grew: vec![false; SHARDS],
             min,
             pool,
         }
@@ -347,29 +369,26 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
                 })
         })?;
         let chunks = &slabs.chunks[..n_chunks];
-        let found = &mut slabs.found;
+        let (found, grew) = (&mut slabs.found, &mut slabs.grew);
         let shards = self.store.shards_mut();
         slabs.pool.install(|| {
-            shards
-                .par_iter_mut()
-                .zip(found.par_iter_mut())
+            (
+                shards.par_iter_mut(),
+                found.par_iter_mut(),
+                grew.par_iter_mut(),
+            )
+                .into_par_iter()
                 .enumerate()
-                .for_each(|(s, (shard, found))| insert(shard, s, chunks, found));
+                .for_each(|(s, (shard, found, grew))| *grew = insert(shard, s, chunks, found));
         });
         self.number(&mut slabs.chunks[..n_chunks], &slabs.found)?;
         let chunks = &slabs.chunks[..n_chunks];
-        let found = &slabs.found;
+        let (found, grew) = (&slabs.found, &slabs.grew);
         let shards = self.store.shards_mut();
         slabs.pool.install(|| {
-            shards
-                .par_iter_mut()
-                .zip(found.par_iter())
-                .for_each(|(shard, found)| {
-                    for &(c, i) in found {
-                        let step = &chunks[c as usize].steps[i as usize];
-                        shard.renumber(step.hash, step.key, step.target);
-                    }
-                });
+            (shards.par_iter_mut(), found.par_iter(), grew.par_iter())
+                .into_par_iter()
+                .for_each(|(shard, found, &grew)| renumber(shard, chunks, found, grew));
         });
         self.commit(&slabs.chunks[..n_chunks])
     }
@@ -378,9 +397,9 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
     fn number(
         &mut self,
         chunks: &mut [Chunk<P>],
-        found: &[Vec<(u32, u32)>],
+        found: &[Vec<(u32, u32, usize)>],
     ) -> Result<(), ComposeError> {
-        for &(c, i) in found.iter().flatten() {
+        for &(c, i, _) in found.iter().flatten() {
             chunks[c as usize].steps[i as usize].target = DISCOVERED;
         }
         for chunk in chunks {
