@@ -38,7 +38,7 @@
 //! [`Config::threads`]: crate::config::Config::threads
 
 use std::ops::ControlFlow;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use guarantor_lts::{ActionId, StateId};
 use rayon::prelude::*;
@@ -254,11 +254,11 @@ fn renumber<P: PackedKey>(
     }
 }
 
-/// The threads a walk may use: rayon's global pool, or its own built on first use.
+/// The threads a walk may use: rayon's global pool, or a pool of the configured size.
 #[derive(Debug)]
 pub(crate) struct Pool {
     threads: Option<usize>,
-    own: OnceLock<Option<rayon::ThreadPool>>,
+    own: OnceLock<Option<Arc<rayon::ThreadPool>>>,
 }
 
 impl Pool {
@@ -275,14 +275,32 @@ impl Pool {
         let Some(n) = self.threads else {
             return job();
         };
-        let own = self
-            .own
-            .get_or_init(|| rayon::ThreadPoolBuilder::new().num_threads(n).build().ok());
-        match own {
+        match self.own.get_or_init(|| sized_pool(n)) {
             Some(pool) => pool.install(job),
             None => job(),
         }
     }
+}
+
+/// A process-wide pool of `n` threads, built the first time a walk asks for that size: a check
+/// runs many walks (a learner's every query is one), and each would otherwise start its own
+/// threads. `None` if the threads cannot be started (the walk then runs on the caller's thread).
+fn sized_pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let mut pools = POOLS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, pool)) = pools.iter().find(|(size, _)| *size == n) {
+        return Some(Arc::clone(pool));
+    }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .ok()?,
+    );
+    pools.push((n, Arc::clone(&pool)));
+    Some(pool)
 }
 
 /// The reusable buffers of the slabs of one walk.
