@@ -367,8 +367,10 @@ impl<'a> Acr<'a> {
     fn apply_ag(&mut self, view: &View, g: &[Lts]) -> Result<Applied, CircError> {
         let sys = self.sys;
         let mut jobs = self.jobs(view, g);
-        let concurrent =
-            self.batches.is_concurrent() && self.config.cex_per_iteration != CexPerIteration::One;
+        // A batch pays for itself only with two premises or more to check.
+        let concurrent = self.batches.is_concurrent()
+            && self.config.cex_per_iteration != CexPerIteration::One
+            && jobs.iter().filter(|job| !job.known).nth(1).is_some();
         let mut ready: Vec<Option<Result<Decision, CircError>>> = if concurrent {
             self.batches
                 .decide_all(self.decider(), &jobs, &self.config.compose)
