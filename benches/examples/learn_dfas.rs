@@ -1,10 +1,11 @@
-//! Learns the AALpy harness's benchmark DFAs (`dfa v1` files) with our L* and prints one CSV line
-//! per DFA and mode: the driver behind `benches/compare/lstar/run.sh`.
+//! Learns the AALpy harness's benchmark DFAs (`dfa v1` files) with our L* and L# and prints one CSV
+//! line per DFA and mode: the driver behind `benches/compare/lstar/run.sh`.
 //!
 //! The teacher is [`DfaTeacher`], whose equivalence answer is the shortest difference in
 //! breadth-first, symbol order: the rule of the harness's `PerfectDfaOracle` in `shortest` mode, so
 //! the counts are comparable with AALpy's `mq_unique` and `eq_queries`. Modes: `rs` (Rivest-Schapire,
-//! plain; every DFA) and `rs_pc` (Rivest-Schapire in prefix-closed mode; prefix-closed DFAs only).
+//! plain; every DFA), `lsharp` (L#, plain; every DFA), and `rs_pc`, `lsharp_pc` (the same in
+//! prefix-closed mode; prefix-closed DFAs only).
 //! Time is the mean CPU time of one whole learning run (teacher included, file reading excluded)
 //! over a batch of repetitions filling at least 0.1 s, the fastest of `LSTAR_BATCHES` batches
 //! (default 5);
@@ -15,7 +16,9 @@
 use std::error::Error;
 use std::time::{Duration, Instant};
 
-use guarantor_lstar::{Dfa, DfaTeacher, Learner, LearnerConfig, Outcome, Stats, learn};
+use guarantor_lstar::{
+    Dfa, DfaTeacher, Learner, LearnerConfig, LearnerKind, Outcome, Stats, learn,
+};
 
 /// One parsed benchmark file.
 struct Bench {
@@ -125,9 +128,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     };
     for path in std::env::args().skip(1) {
         let bench = read_dfa(&path)?;
-        let mut modes = vec![("rs", LearnerConfig::default())];
+        let sharp = LearnerConfig::default().with_kind(LearnerKind::LSharp);
+        let mut modes = vec![("rs", LearnerConfig::default()), ("lsharp", sharp.clone())];
         if bench.kind == "prefix_closed" {
             modes.push(("rs_pc", LearnerConfig::default().with_prefix_closed(true)));
+            modes.push(("lsharp_pc", sharp.with_prefix_closed(true)));
         }
         for (mode, config) in modes {
             let (dfa, stats) = learn_once(&bench.dfa, &config)?;

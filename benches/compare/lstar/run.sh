@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Compares Guarantor's L* with AALpy 2.0.0's L* (Rivest-Schapire) on the seeded DFAs of the shared
-# harness and prints a Markdown table (the one in docs/benchmarks.md, "L* versus AALpy").
+# Compares Guarantor's L* and L# with AALpy 2.0.0's L* (Rivest-Schapire) and L# on the seeded DFAs
+# of the shared harness, all four in one invocation, and prints two Markdown tables (the ones in
+# docs/benchmarks.md, "L* versus AALpy" and "L# versus AALpy") with the issue 18 targets checked:
+# our L#'s membership queries at most AALpy's L#'s, its equivalence queries at most AALpy's
+# L*-RS's, and at least 50x faster than AALpy's L#, per DFA.
 #
 # Both sides learn every DFA against a perfect teacher that answers an equivalence query with the
 # shortest counterexample in breadth-first, symbol order (the harness's "shortest" mode), and both
@@ -15,9 +18,11 @@
 #                    the counts and single-run times recorded in $HARNESS/dfas/results.csv
 #   CARGO_TARGET_DIR where cargo builds (default: the workspace's target/)
 #   LSTAR_CSV        where to write the joined figures as CSV (default
-#                    benchmarks/results/lstar-aalpy.csv; empty: nowhere)
+#                    benchmarks/results/lstar-aalpy.csv, and the L# table's beside it as
+#                    lsharp-aalpy.csv; empty: nowhere)
 #   LSTAR_BATCHES    batches per DFA and side, the fastest one counting (default 5; more batches
 #                    give both sides more chances of a batch the machine's load leaves alone)
+#   LSHARP_BATCHES   batches of AALpy's L# per DFA (default 1: one run takes up to minutes)
 set -euo pipefail
 export LSTAR_BATCHES="${LSTAR_BATCHES:-5}"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -49,9 +54,11 @@ for f in "${files[@]}"; do
     [ -s "$out/ours.csv" ] || head -n 1 "$out/ours.one" > "$out/ours.csv"
     tail -n +2 "$out/ours.one" >> "$out/ours.csv"
     if [ "$source" = rerun ]; then
-        "$python" "$here/aalpy_time.py" "$harness" "$f" > "$out/aalpy.one"
-        [ -s "$out/aalpy.csv" ] || head -n 1 "$out/aalpy.one" > "$out/aalpy.csv"
-        tail -n +2 "$out/aalpy.one" >> "$out/aalpy.csv"
+        for algo in lstar_rs lsharp; do
+            "$python" "$here/aalpy_time.py" "$harness" "$algo" "$f" > "$out/aalpy.one"
+            [ -s "$out/aalpy.csv" ] || head -n 1 "$out/aalpy.one" > "$out/aalpy.csv"
+            tail -n +2 "$out/aalpy.one" >> "$out/aalpy.csv"
+        done
     fi
 done
 echo "load after: $(uptime)" >&2
