@@ -4,7 +4,10 @@
 # seconds (task-clock) and the CPUs perf saw used, and the verdict, iterations and largest product
 # of the CLI's JSON, which must not depend on the thread count ("MISMATCH" when they do).
 #
-# Cases are FAMILY:TARGET:N:METHOD; the default ones are those issue 17 names:
+# Cases are FAMILY:TARGET:N:METHOD (FAMILY tx3: the shared fspc tx3 model, N ignored); the
+# default ones are those issue 17 names:
+#   tx3:SYSTEM:-:mono          the monolithic breadth-first search, wide levels on both threads
+#   dining:SYS:10:mono         the same on the philosophers-with-lock family at N = 10
 #   clientserver:SYS:16:circ   CIRC-AG_N, premises of an iteration decided concurrently
 #   mer:SYS:8:lstar            L* (ASYM), membership batches answered concurrently
 # Every run also uses the monolithic engine's parallel breadth-first search where a method calls it.
@@ -21,11 +24,12 @@ while [ $# -gt 0 ]; do
         --repeat) REPEAT=$2; shift 2 ;;
         --threads) THREADS=$2; shift 2 ;;
         --timeout) TIMEOUT=$2; shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) CASES+=("$1"); shift ;;
     esac
 done
-[ ${#CASES[@]} -eq 0 ] && CASES=(clientserver:SYS:16:circ mer:SYS:8:lstar)
+[ ${#CASES[@]} -eq 0 ] && CASES=(tx3:SYSTEM:-:mono dining:SYS:10:mono clientserver:SYS:16:circ mer:SYS:8:lstar)
+TX3=${TX3:-$ROOT/../shared/benchmarks/vmaffione-fspc/src/examples/tx3.lts}
 command -v perf > /dev/null || { echo "threads.sh needs perf (linux-tools)" >&2; exit 2; }
 
 build_cli
@@ -52,8 +56,10 @@ echo "| case | method | threads | wall s (mean of $REPEAT, +- sd) | CPU s | CPUs
 echo "|---|---|---:|---:|---:|---:|---|"
 for case in "${CASES[@]}"; do
     IFS=: read -r fam target n method <<< "$case"
-    generate "$fam" "$n" "$WORK/m.lts"
-    args=(check "$WORK/m.lts" --target "$target" --method "$method" --no-deadlock --timeout "$TIMEOUT")
+    if [ "$fam" = tx3 ]; then cp "$TX3" "$WORK/m.lts"; else generate "$fam" "$n" "$WORK/m.lts"; fi
+    # tx3 has no property: LTSA's deadlock search is its check; the families check their property.
+    deadlock=--no-deadlock; [ "$fam" = tx3 ] && deadlock=--deadlock
+    args=(check "$WORK/m.lts" --target "$target" --method "$method" "$deadlock" --timeout "$TIMEOUT")
     first=""
     for t in ${THREADS//,/ }; do
         # One run for the answer, then the timed repetitions.
