@@ -114,9 +114,10 @@
 //! ## Threads
 //! The premises of one iteration are independent checks of the same guarantees, so with more than
 //! one thread ([`Config::threads`](guarantor_compose::Config::threads) of the composition
-//! budgets, every core when unset) they are decided concurrently on rayon, the last premise with
-//! them, and their answers are taken in premise order (`premises.rs`). The verdict, the
-//! counterexample, the guarantees and every counter are those of the one-thread run; only the
+//! budgets, every core when unset) they are decided concurrently on the config's
+//! [`Threads`](guarantor_compose::threads::Threads), the last premise with them, and their
+//! answers are taken in premise order (`premises.rs`). The verdict, the counterexample, the
+//! guarantees and every counter are those of the one-thread run; only the
 //! largest product a [`Monitor`](guarantor_compose::Monitor) saw may be larger, when an iteration
 //! ends at a premise's abstract counterexample after a later premise was checked beside it. The
 //! SAT search (`GenAssmp`) stays on one thread: each call depends on the constraints of the last.

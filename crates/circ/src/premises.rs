@@ -10,11 +10,11 @@
 //! - [`Decider::decide`]: one check (reduce the environment, explore, lift the counterexamples
 //!   back to the original guarantees; see [`crate::reduce`]), with its effects on the run's
 //!   counters returned as a [`Decision`] instead of applied.
-//! - [`Batches`]: where a batch runs, chosen once per run from
-//!   [`Config::threads`](guarantor_compose::Config::threads) as `guarantor-lstar`'s teachers
-//!   choose where to answer their membership batches: one by one on the calling thread (one
-//!   thread), rayon's global pool (the setting unset and several cores), or a pool of the set
-//!   size.
+//! - [`Batches`]: where a batch runs: the config's
+//!   [`Threads`](guarantor_compose::threads::Threads), as for every piece of a check that runs
+//!   concurrently (one by one on the calling thread for one thread, rayon's global pool when the
+//!   setting is unset, the process's pool of the set size otherwise), plus a cancel flag per
+//!   premise.
 //!
 //! **The same answer on any number of threads.** A batch only computes. `acr` takes the
 //! decisions in premise order and applies each one's effects (the `premise_checks` count, the
@@ -49,8 +49,8 @@ use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use guarantor_compose::Config;
+use guarantor_compose::threads::Threads;
 use guarantor_lts::Lts;
-use rayon::prelude::*;
 
 use crate::config::CircConfig;
 use crate::error::CircError;
@@ -185,31 +185,21 @@ impl Decider<'_> {
 
 /// Where the premises of an iteration are decided (see the module docs).
 #[derive(Debug)]
-pub(crate) enum Batches {
-    /// One by one on the calling thread ([`Config::threads`] is 1, or no pool could start).
-    OneByOne,
-    /// On rayon's global pool (every core: [`Config::threads`] unset).
-    Global,
-    /// On a pool of the configured size, built once per run.
-    Pool(rayon::ThreadPool),
+pub(crate) struct Batches {
+    threads: Threads,
 }
 
 impl Batches {
     /// Where the premises of a run under `config` are decided.
     pub(crate) fn new(config: &Config) -> Self {
-        match config.threads.map(std::num::NonZeroUsize::get) {
-            None if config.thread_count() > 1 => Self::Global,
-            Some(n) if n > 1 => rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_or(Self::OneByOne, Self::Pool),
-            _ => Self::OneByOne,
+        Self {
+            threads: Threads::for_config(config),
         }
     }
 
     /// Whether a batch runs on more than one thread.
     pub(crate) fn is_concurrent(&self) -> bool {
-        !matches!(self, Self::OneByOne)
+        self.threads.is_concurrent()
     }
 
     /// Decides every job the cache does not know, concurrently, under `config` with a cancel flag
@@ -235,18 +225,13 @@ impl Batches {
             }
             Some(answer)
         };
-        let all = || (0..jobs.len()).into_par_iter().map(one).collect();
         std::thread::scope(|scope| {
             let (done, finished) = mpsc::channel::<()>();
             if let Some(caller) = &config.cancel {
                 let flags = &flags;
                 scope.spawn(move || forward_cancel(caller, flags, &finished));
             }
-            let answers = match self {
-                Self::OneByOne => (0..jobs.len()).map(one).collect(),
-                Self::Global => all(),
-                Self::Pool(pool) => pool.install(all),
-            };
+            let answers = self.threads.map_in_order(jobs.len(), one);
             drop(done);
             answers
         })

@@ -23,6 +23,7 @@ use crate::product::{Product, Scratch};
 use crate::sharded::ShardedStore;
 use crate::stats::Stats;
 use crate::store::{Fields, PackedKey, PackedStore, Store, WideStore};
+use crate::threads::Threads;
 use crate::verdict::{Counterexample, Violation};
 
 /// Where a walk stopped: after expanding state `state` (none: the initial tuple itself is an error),
@@ -139,9 +140,10 @@ pub(crate) fn run<V: Visitor>(
         }
     }
     if layout == Layout::Auto && V::SLABS {
-        if let Some(pool) = parallel::Pool::for_config(budget.config()) {
+        let threads = Threads::for_config(budget.config());
+        if threads.is_concurrent() {
             let slabs = parallel::min_slab();
-            if let Some(walk) = walk_sharded(product, visitor, budget, parents, pool, slabs) {
+            if let Some(walk) = walk_sharded(product, visitor, budget, parents, threads, slabs) {
                 return walk;
             }
         }
@@ -223,7 +225,7 @@ fn walk_sharded<V: Visitor>(
     visitor: &mut V,
     budget: &mut Budget<'_>,
     record_parents: bool,
-    pool: parallel::Pool,
+    pool: Threads,
     min_slab: usize,
 ) -> Option<Result<Walk, ComposeError>> {
     fn go<P: PackedKey, V: Visitor>(

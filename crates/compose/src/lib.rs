@@ -123,6 +123,7 @@ mod store;
 pub mod system;
 #[cfg(test)]
 mod test_util;
+pub mod threads;
 pub mod verdict;
 
 pub use ag::{check_circular_premise, check_triple};

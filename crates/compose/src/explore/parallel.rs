@@ -32,13 +32,12 @@
 //! never start a slab: below [`MIN_SLAB`] unexpanded states the sequential batch step runs, on the
 //! same store. Visitors that record edges (the eager composition) and tuples wider than 128 bits
 //! (the arena store) walk on one thread; so does the depth-first search, whose order is inherently
-//! sequential. Threads come from rayon: the global pool when [`Config::threads`] is unset (every
-//! core), else a pool of that size built when the first slab starts.
+//! sequential. Threads are the config's ([`Threads`]): rayon's global pool when
+//! [`Config::threads`] is unset (every core), else the process's pool of that size.
 //!
 //! [`Config::threads`]: crate::config::Config::threads
 
 use std::ops::ControlFlow;
-use std::sync::{Arc, Mutex, OnceLock};
 
 use guarantor_lts::{ActionId, StateId};
 use rayon::prelude::*;
@@ -49,6 +48,7 @@ use crate::error::ComposeError;
 use crate::product::Scratch;
 use crate::sharded::{SHARDS, Shard, ShardedStore, shard_of};
 use crate::store::{PackedKey, Store};
+use crate::threads::Threads;
 
 /// The most states one slab expands: large enough that a slab's phases outweigh their
 /// synchronisation, small enough that its buffers (about 30 bytes per transition) stay a few MB.
@@ -254,55 +254,6 @@ fn renumber<P: PackedKey>(
     }
 }
 
-/// The threads a walk may use: rayon's global pool, or a pool of the configured size.
-#[derive(Debug)]
-pub(crate) struct Pool {
-    threads: Option<usize>,
-    own: OnceLock<Option<Arc<rayon::ThreadPool>>>,
-}
-
-impl Pool {
-    /// The pool `config` allows, or `None` for one thread.
-    pub(crate) fn for_config(config: &Config) -> Option<Self> {
-        (config.thread_count() > 1).then(|| Self {
-            threads: config.threads.map(std::num::NonZeroUsize::get),
-            own: OnceLock::new(),
-        })
-    }
-
-    /// Runs `job` on the pool's threads.
-    fn install<R: Send>(&self, job: impl FnOnce() -> R + Send) -> R {
-        let Some(n) = self.threads else {
-            return job();
-        };
-        match self.own.get_or_init(|| sized_pool(n)) {
-            Some(pool) => pool.install(job),
-            None => job(),
-        }
-    }
-}
-
-/// A process-wide pool of `n` threads, built the first time a walk asks for that size: a check
-/// runs many walks (a learner's every query is one), and each would otherwise start its own
-/// threads. `None` if the threads cannot be started (the walk then runs on the caller's thread).
-fn sized_pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
-    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    let mut pools = POOLS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, pool)) = pools.iter().find(|(size, _)| *size == n) {
-        return Some(Arc::clone(pool));
-    }
-    let pool = Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .ok()?,
-    );
-    pools.push((n, Arc::clone(&pool)));
-    Some(pool)
-}
-
 /// The reusable buffers of the slabs of one walk.
 #[derive(Debug)]
 pub(crate) struct Slabs<P> {
@@ -313,11 +264,11 @@ pub(crate) struct Slabs<P> {
     grew: Vec<bool>,
     /// The fewest unexpanded states a slab needs ([`MIN_SLAB`]; tests lower it).
     min: usize,
-    pool: Pool,
+    pool: Threads,
 }
 
 impl<P: PackedKey> Slabs<P> {
-    pub(crate) fn new(pool: Pool, min: usize) -> Self {
+    pub(crate) fn new(pool: Threads, min: usize) -> Self {
         Self {
             chunks: Vec::new(),
             found: vec![Vec::new(); SHARDS],

@@ -8,11 +8,11 @@
 //! safe on the trace, the assumption is too strong and the trace goes back to L*; otherwise the
 //! `M2` trace and the `M1 || P_err` run are interleaved into a real counterexample of `M1 || M2`.
 
+use guarantor_compose::threads::Threads;
 use guarantor_compose::{
-    Assumption, Certificate, Config, Counterexample, Verdict, check_safety, check_triple,
+    Assumption, Certificate, Counterexample, Verdict, check_safety, check_triple,
 };
 use guarantor_lts::{ComponentId, Lts};
-use rayon::prelude::*;
 
 use super::{AgConfig, AgReport, add_stats, chain, merge, names, project};
 use crate::config::Stats;
@@ -36,8 +36,9 @@ pub struct AsymTeacher<'a> {
     sizes: Vec<usize>,
     /// Queries of the learners of recursive premise-2 checks.
     nested: Stats,
-    /// Where a batch of membership queries is answered.
-    batches: Batches,
+    /// Where a batch of membership queries is answered (the config's threads, shared by every
+    /// teacher of the check, the recursive ones of n-way checks too).
+    threads: Threads,
 }
 
 impl<'a> AsymTeacher<'a> {
@@ -77,7 +78,7 @@ impl<'a> AsymTeacher<'a> {
             config: config.clone(),
             sizes: Vec::new(),
             nested: Stats::default(),
-            batches: Batches::new(&config.compose),
+            threads: Threads::for_config(&config.compose),
         })
     }
 
@@ -132,19 +133,19 @@ impl Teacher for AsymTeacher<'_> {
     /// answers are collected in order and are those of [`Teacher::membership`].
     fn memberships(&mut self, words: &Queries, answers: &mut Vec<bool>) -> Result<(), LstarError> {
         answers.clear();
-        let answer = |word: &[Symbol]| Ok(self.simulate(word)?.is_none());
-        let concurrently = || -> Result<Vec<bool>, LstarError> {
-            let words: Vec<&[Symbol]> = words.iter().collect();
-            words.par_iter().map(|w| answer(w)).collect()
-        };
-        match &self.batches {
-            Batches::Global if words.len() > 1 => answers.extend(concurrently()?),
-            Batches::Pool(pool) if words.len() > 1 => answers.extend(pool.install(concurrently)?),
-            _ => {
-                for word in words.iter() {
-                    answers.push(answer(word)?);
-                }
+        if !self.threads.is_concurrent() {
+            for word in words.iter() {
+                answers.push(self.simulate(word)?.is_none());
             }
+            return Ok(());
+        }
+        let words: Vec<&[Symbol]> = words.iter().collect();
+        let this = &*self;
+        let each: Vec<Result<bool, LstarError>> = this
+            .threads
+            .map_in_order(words.len(), |i| Ok(this.simulate(words[i])?.is_none()));
+        for answer in each {
+            answers.push(answer?);
         }
         Ok(())
     }
@@ -196,31 +197,6 @@ impl Teacher for AsymTeacher<'_> {
             _ => Err(LstarError::Unsupported(
                 "an unknown verdict from a nested check",
             )),
-        }
-    }
-}
-
-/// Where a teacher answers a batch of membership queries.
-#[derive(Debug)]
-enum Batches {
-    /// One by one on the calling thread ([`Config::threads`] is 1, or no pool could start).
-    OneByOne,
-    /// On rayon's global pool (every core: [`Config::threads`] unset), shared by every teacher
-    /// of the check, the recursive ones of n-way checks too.
-    Global,
-    /// On a pool of the configured size, built once per teacher (a learner asks many batches).
-    Pool(rayon::ThreadPool),
-}
-
-impl Batches {
-    fn new(config: &Config) -> Self {
-        match config.threads.map(std::num::NonZeroUsize::get) {
-            None if config.thread_count() > 1 => Self::Global,
-            Some(n) if n > 1 => rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_or(Self::OneByOne, Self::Pool),
-            _ => Self::OneByOne,
         }
     }
 }
