@@ -145,9 +145,7 @@ impl<P: PackedKey> Store for ShardedStore<P> {
 
     #[inline]
     fn locate(&self, tuple: &[StateId]) -> (u64, P) {
-        let (lo, hi) = self.fields.pack(tuple);
-        let key = P::from_halves(lo, hi);
-        (key.hash(), key)
+        self.fields.key(tuple)
     }
 
     #[inline]

@@ -381,8 +381,16 @@ impl Fields {
         self.bits
     }
 
+    /// The hash and packed key of `tuple`.
     #[inline]
-    pub(crate) fn pack(&self, tuple: &[StateId]) -> (u64, u64) {
+    pub(crate) fn key<P: PackedKey>(&self, tuple: &[StateId]) -> (u64, P) {
+        let (lo, hi) = self.pack(tuple);
+        let key = P::from_halves(lo, hi);
+        (key.hash(), key)
+    }
+
+    #[inline]
+    fn pack(&self, tuple: &[StateId]) -> (u64, u64) {
         let field = |(s, &sh): (&StateId, &u32)| u64::from(s.as_u32()).wrapping_shl(sh);
         let (low, high) = tuple.split_at(self.split.min(tuple.len()));
         let (ls, hs) = self.shifts.split_at(self.split);
@@ -437,9 +445,7 @@ impl<P: PackedKey> Store for PackedStore<P> {
 
     #[inline]
     fn locate(&self, tuple: &[StateId]) -> (u64, P) {
-        let (lo, hi) = self.fields.pack(tuple);
-        let key = P::from_halves(lo, hi);
-        (key.hash(), key)
+        self.fields.key(tuple)
     }
 
     #[inline]
