@@ -270,3 +270,42 @@ fn the_cli_prints_what_the_library_serialises() {
         assert_eq!(cli, library, "{args:?}");
     }
 }
+
+/// Four rings of 7, 11, 13 and 17 states stepping together on `tick`, each with a private way
+/// home: 17,017 states, wide enough that the breadth-first search expands slabs on several threads.
+/// `TWELVE` allows at most twelve ticks, so the violation lies deep in the walk.
+const RINGS: &str = "
+P = P[0], P[i:0..6] = (tick -> P[(i + 1) % 7] | p -> P[0]).
+Q = Q[0], Q[i:0..10] = (tick -> Q[(i + 1) % 11] | q -> Q[0]).
+R = R[0], R[i:0..12] = (tick -> R[(i + 1) % 13] | r -> R[0]).
+S = S[0], S[i:0..16] = (tick -> S[(i + 1) % 17] | s -> S[0]).
+property TWELVE = T[0], T[i:0..12] = (when (i < 12) tick -> T[i + 1]).
+||FREE = (P || Q || R || S).
+||BOUNDED = (FREE || TWELVE).
+";
+
+#[test]
+fn the_answer_does_not_depend_on_the_thread_count() {
+    let dir = std::env::temp_dir().join(format!("guarantor-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("rings.lts");
+    std::fs::write(&model, RINGS).unwrap();
+    let model = model.to_str().unwrap();
+    for (target, code) in [("FREE", 0), ("BOUNDED", 1)] {
+        let answer = |threads: &str| {
+            let mut v = check_json(&[model, "--target", target, "--threads", threads], code);
+            v.as_object_mut().unwrap().remove("seconds");
+            v
+        };
+        let one = answer("1");
+        if target == "FREE" {
+            assert_eq!(one["states"], json!(17017), "{one}");
+        } else {
+            assert_eq!(one["counterexample"], json!(vec!["tick"; 13]), "{one}");
+        }
+        for threads in ["2", "4"] {
+            assert_eq!(answer(threads), one, "{target} on {threads} threads");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
