@@ -20,6 +20,13 @@
 //!   prefix-closed mode, budgets. [`Stats`] counts the queries. Every teacher, driver and rule
 //!   below runs either algorithm: it is a setting of the one [`Learner`].
 //! - [`DfaTeacher`]: a perfect teacher for a known DFA (tests, benchmarks).
+//! - [`BlackBoxTeacher`]: a teacher for a system known only by its membership function
+//!   ([`Membership`]: any `FnMut(&[Symbol]) -> bool`, or a function over action names through an
+//!   [`Alphabet`]) and an equivalence oracle of [`oracle`] ([`oracle::RandomWords`],
+//!   [`oracle::RandomWalk`], [`oracle::WMethod`], [`oracle::WpMethod`], or your own
+//!   [`oracle::EquivalenceOracle`]); it caches answers so no word reaches the system twice and
+//!   keeps [`Counters`] (queries, symbols, cache hits, time per phase). `examples/black_box.rs`
+//!   learns a black box in a few lines.
 //! - [`method`]: the rules of [`ag`] as [`Method`](guarantor_compose::Method) values ([`Asym`],
 //!   [`AsymN`], [`AsymWeakest`], [`Sym`]) that take a whole [`Problem`](guarantor_compose::Problem):
 //!   named components, any number of properties, typed ids.
@@ -65,6 +72,7 @@
 //! ```
 
 pub mod ag;
+mod black_box;
 mod cache;
 mod config;
 mod dfa;
@@ -72,10 +80,12 @@ mod error;
 mod learner;
 mod lsharp;
 pub mod method;
+pub mod oracle;
 mod queries;
 mod table;
 mod teacher;
 
+pub use black_box::{Alphabet, BlackBoxTeacher, Counters, Membership, Named};
 pub use config::{CexStrategy, LearnerConfig, LearnerKind, Stats};
 pub use dfa::{Dfa, Symbol, Word, word};
 pub use error::{LearnError, LstarError};

@@ -11,44 +11,8 @@ use guarantor_lstar::{
 };
 use proptest::prelude::*;
 
-/// A random complete DFA with `1..=max_states` states over `1..=max_k` symbols.
-fn arb_dfa(max_states: usize, max_k: usize) -> impl Strategy<Value = Dfa> {
-    (1..=max_states, 1..=max_k).prop_flat_map(|(n, k)| {
-        (
-            proptest::collection::vec(0..n, n * k),
-            proptest::collection::vec(any::<bool>(), n),
-        )
-            .prop_map(move |(flat, acc)| {
-                let delta = flat.chunks(k).map(<[usize]>::to_vec).collect();
-                Dfa::new(k, delta, acc).expect("well-formed by construction")
-            })
-    })
-}
-
-/// A random prefix-closed DFA: every transition into a rejecting state is sent to one rejecting sink.
-fn arb_prefix_closed(max_states: usize, max_k: usize) -> impl Strategy<Value = Dfa> {
-    arb_dfa(max_states, max_k).prop_map(|d| {
-        let (n, k) = (d.num_states(), d.num_symbols());
-        let mut delta = Vec::new();
-        for q in 0..n {
-            let row = Symbol::all(k)
-                .map(|a| d.successor(q, a))
-                .map(|t| {
-                    if d.is_accepting(t) && d.is_accepting(q) {
-                        t
-                    } else {
-                        n
-                    }
-                })
-                .collect();
-            delta.push(row);
-        }
-        delta.push(vec![n; k]);
-        let mut acc: Vec<bool> = (0..n).map(|q| d.is_accepting(q)).collect();
-        acc.push(false);
-        Dfa::new(k, delta, acc).expect("well-formed by construction")
-    })
-}
+mod common;
+use common::{arb_dfa, arb_prefix_closed};
 
 /// Every L* strategy, and L#.
 fn configs() -> impl Strategy<Value = LearnerConfig> {

@@ -1,6 +1,7 @@
 //! The weakest assumption of one component alone (Cobleigh et al. 2003, section 5): L* with the
 //! membership teacher of rule ASYM and, in place of Oracle 2 (which needs `M2`), a W-method
-//! conformance test of each conjecture against membership queries.
+//! conformance test of each conjecture against membership queries ([`WMethod`], the public
+//! oracle of [`oracle`](crate::oracle)).
 //!
 //! The W-method (Chow 1978) checks a hypothesis `H` with `n` states against a black box with at
 //! most `n + extra` states by running every word `p · m · w`: `p` from the transition cover of `H`
@@ -9,16 +10,14 @@
 //! weakest assumption has at most `n + extra` states the result is exact; otherwise it is the best
 //! conjecture the tests could not refute — every intermediate assumption is usable (anytime).
 
-use std::collections::VecDeque;
-
 use guarantor_lts::Lts;
-use rustc_hash::FxHashSet;
 
 use super::{AgConfig, AsymTeacher};
 use crate::config::Stats;
-use crate::dfa::{Dfa, Symbol, Word};
+use crate::dfa::{Dfa, Symbol};
 use crate::error::LstarError;
 use crate::learner::{Learner, Step};
+use crate::oracle::{EquivalenceOracle, Interrupted, WMethod};
 use crate::teacher::Teacher;
 
 /// A learned weakest assumption.
@@ -86,9 +85,18 @@ pub fn weakest_assumption(
             }
             Step::Hypothesis(h) => h.clone(),
         };
-        match conformance(&h, extra_states, |w| answer(&mut learner, &mut teacher, w))? {
-            Some(cex) => learner.counterexample(cex)?,
-            None => break h,
+        // The oracle sees only "interrupted"; the model checker's error is kept here.
+        let mut failure = None;
+        let found = WMethod::new(extra_states).find_counterexample(&h, &mut |w| {
+            answer(&mut learner, &mut teacher, w).map_err(|e| {
+                failure = Some(e);
+                Interrupted
+            })
+        });
+        match (found, failure) {
+            (_, Some(e)) => return Err(e),
+            (Ok(Some(cex)), None) => learner.counterexample(cex)?,
+            (Ok(None) | Err(Interrupted), None) => break h,
         }
     };
     let lts = dfa.to_safety_lts(interface)?;
@@ -121,86 +129,4 @@ fn answer(
         Some(a) => Ok(a),
         None => teacher.membership(w),
     }
-}
-
-/// The first W-method test word on which `h` and `member` disagree, if any.
-fn conformance(
-    h: &Dfa,
-    extra: usize,
-    mut member: impl FnMut(&[Symbol]) -> Result<bool, LstarError>,
-) -> Result<Option<Word>, LstarError> {
-    let k = h.num_symbols();
-    let access = access_words(h);
-    let mut cover: Vec<Word> = access.clone();
-    for p in &access {
-        for a in Symbol::all(k) {
-            let mut w = p.clone();
-            w.push(a);
-            cover.push(w);
-        }
-    }
-    let mut middles: Vec<Word> = vec![Vec::new()];
-    let mut layer: Vec<Word> = vec![Vec::new()];
-    for _ in 0..extra {
-        layer = layer
-            .iter()
-            .flat_map(|m| Symbol::all(k).map(move |a| [m.as_slice(), &[a]].concat()))
-            .collect();
-        middles.extend(layer.iter().cloned());
-    }
-    let mut suffixes = characterisation_set(h);
-    suffixes.insert(0, Vec::new());
-    let mut seen: FxHashSet<Word> = FxHashSet::default();
-    for p in &cover {
-        for m in &middles {
-            for w in &suffixes {
-                let test: Word = [p.as_slice(), m, w].concat();
-                if !seen.insert(test.clone()) {
-                    continue;
-                }
-                if member(&test)? != h.accepts(&test) {
-                    return Ok(Some(test));
-                }
-            }
-        }
-    }
-    Ok(None)
-}
-
-/// A shortest access word for every reachable state (breadth-first, symbol order).
-fn access_words(h: &Dfa) -> Vec<Word> {
-    let mut word: Vec<Option<Word>> = vec![None; h.num_states()];
-    word[0] = Some(Vec::new());
-    let mut queue = VecDeque::from([0]);
-    let mut order = Vec::new();
-    while let Some(q) = queue.pop_front() {
-        let w = word[q].clone().unwrap_or_default();
-        for a in Symbol::all(h.num_symbols()) {
-            let t = h.successor(q, a);
-            if word[t].is_none() {
-                let mut next = w.clone();
-                next.push(a);
-                word[t] = Some(next);
-                queue.push_back(t);
-            }
-        }
-        order.push(w);
-    }
-    order
-}
-
-/// One shortest separating word per pair of distinguishable states, deduplicated, in order.
-fn characterisation_set(h: &Dfa) -> Vec<Word> {
-    let n = h.num_states();
-    let mut out: Vec<Word> = Vec::new();
-    for p in 0..n {
-        for q in p + 1..n {
-            if let Some(w) = h.shortest_difference_from(p, h, q) {
-                if !out.contains(&w) {
-                    out.push(w);
-                }
-            }
-        }
-    }
-    out
 }

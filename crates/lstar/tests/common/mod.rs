@@ -1,6 +1,7 @@
 //! What the rule tests share: building small LTSs from edge lists, the processes of Cobleigh
 //! et al.'s running example (section 4.3), and the re-checks of a verdict against the monolithic
-//! checker and of a recursive-ASYM certificate. Each test binary uses a subset, hence `dead_code`.
+//! checker and of a recursive-ASYM certificate; random DFAs for the learner and oracle tests. Each
+//! test binary uses a subset, hence `dead_code`.
 
 #![allow(dead_code)]
 
@@ -9,7 +10,7 @@ use guarantor_compose::{
     replay::{replay, violates},
 };
 use guarantor_lstar::ag::AgConfig;
-use guarantor_lstar::{LearnerConfig, LearnerKind};
+use guarantor_lstar::{Dfa, LearnerConfig, LearnerKind, Symbol};
 use guarantor_lts::{ComponentId, Lts, LtsBuilder, StateId};
 use proptest::prelude::*;
 
@@ -110,4 +111,43 @@ pub(crate) fn recheck_chain(
         guarantee = &a.lts;
     }
     Ok(())
+}
+
+/// A random complete DFA with `1..=max_states` states over `1..=max_k` symbols.
+pub(crate) fn arb_dfa(max_states: usize, max_k: usize) -> impl Strategy<Value = Dfa> {
+    (1..=max_states, 1..=max_k).prop_flat_map(|(n, k)| {
+        (
+            proptest::collection::vec(0..n, n * k),
+            proptest::collection::vec(any::<bool>(), n),
+        )
+            .prop_map(move |(flat, acc)| {
+                let delta = flat.chunks(k).map(<[usize]>::to_vec).collect();
+                Dfa::new(k, delta, acc).expect("well-formed by construction")
+            })
+    })
+}
+
+/// A random prefix-closed DFA: every transition into a rejecting state is sent to one rejecting sink.
+pub(crate) fn arb_prefix_closed(max_states: usize, max_k: usize) -> impl Strategy<Value = Dfa> {
+    arb_dfa(max_states, max_k).prop_map(|d| {
+        let (n, k) = (d.num_states(), d.num_symbols());
+        let mut delta = Vec::new();
+        for q in 0..n {
+            let row = Symbol::all(k)
+                .map(|a| d.successor(q, a))
+                .map(|t| {
+                    if d.is_accepting(t) && d.is_accepting(q) {
+                        t
+                    } else {
+                        n
+                    }
+                })
+                .collect();
+            delta.push(row);
+        }
+        delta.push(vec![n; k]);
+        let mut acc: Vec<bool> = (0..n).map(|q| d.is_accepting(q)).collect();
+        acc.push(false);
+        Dfa::new(k, delta, acc).expect("well-formed by construction")
+    })
 }
