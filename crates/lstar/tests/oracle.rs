@@ -18,6 +18,10 @@ use proptest::prelude::*;
 mod common;
 use common::arb_dfa;
 
+/// The teacher-writer example, compiled in here so its system can be checked.
+#[path = "../examples/black_box.rs"]
+mod example;
+
 /// Every hypothesis a learner of `config` offers while learning `target` with a perfect teacher
 /// (the shortest difference as counterexample), the last one right.
 fn hypotheses(target: &Dfa, config: LearnerConfig) -> Vec<Dfa> {
@@ -246,4 +250,28 @@ fn the_alphabet_round_trips_names() {
 #[should_panic(expected = "appears twice")]
 fn a_repeated_name_is_a_caller_bug() {
     let _ = Alphabet::new(["a", "b", "a"]);
+}
+
+/// The example runs, and what it learns is its system: even number of a's, no "bb" (states:
+/// parity of a's x whether the last symbol was b, and a rejecting sink).
+#[test]
+fn the_example_learns_its_system_exactly() {
+    example::main().unwrap();
+    let alphabet = Alphabet::new(["a", "b"]);
+    let mut teacher = alphabet.teacher(example::system, WpMethod::new(2));
+    let learned = teacher.learn(LearnerConfig::default()).unwrap();
+    // States: 0 even, 1 even after b, 2 odd, 3 odd after b, 4 sink; columns a, b.
+    let target = Dfa::new(
+        2,
+        vec![vec![2, 1], vec![2, 4], vec![0, 3], vec![0, 4], vec![4, 4]],
+        vec![true, true, false, false, false],
+    )
+    .unwrap();
+    assert_eq!(learned.shortest_difference(&target), None);
+    assert_eq!(learned.num_states(), 5);
+    let c = teacher.counters();
+    assert_eq!(
+        c.membership_queries + c.cache_hits,
+        c.learner_queries + c.oracle_queries
+    );
 }
