@@ -14,10 +14,23 @@ use crate::error::ComposeError;
 /// The error LTS of each of `properties`, in order ([`error_lts`]): what every search over
 /// components and properties composes.
 ///
+/// ```
+/// use guarantor_compose::error_lts::error_ltss;
+/// use guarantor_lts::Lts;
+/// let once = Lts::from_edges([(0, "a", 1)])?;
+/// let errs = error_ltss([&once, &once])?;
+/// // Each gets pi: `a` from state 1 leads there.
+/// assert_eq!(errs.len(), 2);
+/// assert_eq!(errs[0].num_states(), 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Errors
 /// As [`error_lts`], for the first property that is not deterministic.
-pub(crate) fn error_ltss(properties: &[&Lts]) -> Result<Vec<Lts>, ComposeError> {
-    properties.iter().map(|p| error_lts(p)).collect()
+pub fn error_ltss<'a>(
+    properties: impl IntoIterator<Item = &'a Lts>,
+) -> Result<Vec<Lts>, ComposeError> {
+    properties.into_iter().map(error_lts).collect()
 }
 
 /// Builds the error LTS of `property`.

@@ -206,7 +206,7 @@ pub fn check_progress(
     options: &ProgressOptions,
     config: &Config,
 ) -> Result<ProgressReport, ComposeError> {
-    let errs = error_ltss(properties)?;
+    let errs = error_ltss(properties.iter().copied())?;
     let all: Vec<&Lts> = components.iter().copied().chain(errs.iter()).collect();
     let product = Product::under(&all, options.priority.as_ref())?;
     let tests = Tests::new(&product, options);

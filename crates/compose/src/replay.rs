@@ -213,7 +213,7 @@ pub fn first_violation<S: AsRef<str>>(
     properties: &[&Lts],
     trace: &[S],
 ) -> Result<Option<(usize, Violation)>, ComposeError> {
-    let errs = error_ltss(properties)?;
+    let errs = error_ltss(properties.iter().copied())?;
     let all: Vec<&Lts> = components.iter().copied().chain(errs.iter()).collect();
     let product = Product::new(&all)?;
     let mut scratch = Scratch::new();

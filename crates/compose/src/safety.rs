@@ -90,7 +90,7 @@ pub fn check_safety(
     config: &Config,
 ) -> Result<SafetyReport, ComposeError> {
     let mut budget = config.budget()?;
-    let errs = error_ltss(properties)?;
+    let errs = error_ltss(properties.iter().copied())?;
     let all: Vec<&Lts> = components.iter().copied().chain(errs.iter()).collect();
     let product = Product::new(&all)?;
     let n = components.len();

@@ -136,7 +136,7 @@ pub fn check_system(
     config: &Config,
 ) -> Result<SafetyReport, ComposeError> {
     let mut budget = config.budget()?;
-    let errs = error_ltss(properties)?;
+    let errs = error_ltss(properties.iter().copied())?;
     let all: Vec<&Lts> = components.iter().copied().chain(errs.iter()).collect();
     let product = Product::under(&all, options.priority.as_ref())?;
     if options.search == SearchOrder::DepthFirst {

@@ -20,8 +20,9 @@
 
 use std::time::{Duration, Instant};
 
+use guarantor_compose::Verdict;
+use guarantor_compose::error_lts::error_ltss;
 use guarantor_compose::replay::replay;
-use guarantor_compose::{Verdict, error_lts};
 use guarantor_fsp::{Assertion, LtlFormula, System};
 use guarantor_ltl::{Fluent, Formula, PropId, check_ltl, compile_safety, is_safety};
 pub use guarantor_ltl::{Lasso, Ltl, LtlError, LtlVerdict, Prop};
@@ -255,11 +256,7 @@ impl Checker {
                 elapsed: start.elapsed(),
             });
         }
-        let errs = self
-            .properties()
-            .map(|(_, p)| error_lts(p))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(CheckError::from)?;
+        let errs = error_ltss(self.properties().map(|(_, p)| p)).map_err(CheckError::from)?;
         let free = free_actions(ltl, &components)?;
         let all: Vec<&Lts> = components
             .iter()

@@ -12,11 +12,12 @@
 
 use std::time::{Duration, Instant};
 
+use guarantor_compose::error_lts::error_ltss;
 pub use guarantor_compose::progress::{
     ProgressOptions, ProgressTest, ProgressVerdict, ProgressViolation,
 };
 use guarantor_compose::replay::{find_violation, replay};
-use guarantor_compose::{Config, Violation, check_progress, error_lts};
+use guarantor_compose::{Config, Violation, check_progress};
 use guarantor_fsp::System;
 use guarantor_lts::Lts;
 
@@ -175,10 +176,7 @@ impl Checker {
         let (replays, run, violated) = match &report.verdict {
             ProgressVerdict::Violated(v) => {
                 // Properties take part as their error forms, which never refuse.
-                let errs = properties
-                    .iter()
-                    .map(|p| error_lts(p))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let errs = error_ltss(properties.iter().copied())?;
                 let all: Vec<&Lts> = components.iter().copied().chain(&errs).collect();
                 let run = [v.trace.as_slice(), &v.cycle, &v.cycle].concat();
                 let what = if v.deadlock {

@@ -25,11 +25,12 @@
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
+use guarantor_compose::error_lts::error_ltss;
 use guarantor_compose::product::{Product, Scratch};
 use guarantor_compose::replay::first_violation;
 use guarantor_compose::{
     Assumption, Certificate, Config, Counterexample, Stats, Verdict, Violation, check_safety,
-    compose, error_lts,
+    compose,
 };
 use guarantor_lts::{ComponentId, Lts, LtsBuilder, PropertyId, StateId};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -293,10 +294,7 @@ fn lift(
     properties: &[&Lts],
     config: &Config,
 ) -> Result<Counterexample, QuotientError> {
-    let errs = properties
-        .iter()
-        .map(|p| error_lts(p))
-        .collect::<Result<Vec<_>, _>>()?;
+    let errs = error_ltss(properties.iter().copied())?;
     let mut cex = None;
     for (stage, original) in stages.iter().zip(originals).rev() {
         let r = stage.component.index();

@@ -10,7 +10,8 @@
 //! Transitions out of error states are dropped here once: a tuple holding an error state has no
 //! successors (LTSA's semantics), so no fixpoint ever needs to look at them.
 
-use guarantor_compose::{ComposeError, Config, compose, error_lts};
+use guarantor_compose::error_lts::error_ltss;
+use guarantor_compose::{ComposeError, Config, compose};
 use guarantor_lts::{ActionId, Alphabet, Lts, LtsBuilder, StateId};
 
 use crate::bits::Csr;
@@ -98,10 +99,7 @@ impl<'a> Env<'a> {
 /// The product of the error LTSs of `properties`: deterministic, with one error state. Without
 /// properties, a single state with an empty alphabet (nothing can go wrong).
 fn property_error_lts(properties: &[&Lts], config: &Config) -> Result<Lts, ComposeError> {
-    let errs = properties
-        .iter()
-        .map(|p| error_lts(p))
-        .collect::<Result<Vec<_>, _>>()?;
+    let errs = error_ltss(properties.iter().copied())?;
     if errs.is_empty() {
         let mut b = LtsBuilder::new();
         b.add_state()?;
