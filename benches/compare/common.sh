@@ -35,6 +35,29 @@ timed() {
     /usr/bin/time -f "%e %M" -o "$out" "$@"
 }
 
+# timed_check CHECK-ARGS...: one timed `guarantor check --quiet --format json --timeout $TIMEOUT`
+# run (needs $WORK); sets rc, verdict (with the violation's kind, if any), states, secs and kb.
+timed_check() {
+    set +e
+    timed "$WORK/time" "$GUARANTOR" check --quiet --format json --timeout "$TIMEOUT" "$@" \
+        > "$WORK/out.json" 2> /dev/null
+    rc=$?
+    set -e
+    read -r secs kb < <(tail -n 1 "$WORK/time")
+    local json violation
+    json=$(cat "$WORK/out.json")
+    verdict=$(json_field "$json" verdict)
+    violation=$(json_field "$json" violation)
+    [ -z "$violation" ] || [ "$violation" = null ] || verdict="$verdict ($violation)"
+    states=$(json_field "$json" states)
+}
+
+# ratio_cell SECS BASE_SECS KB BASE_KB: "T x, M x", time and memory over the base's.
+ratio_cell() {
+    awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" \
+        'BEGIN { printf "%.1f x, %.1f x", (b > 0 ? a / b : 0), (d > 0 ? c / d : 0) }'
+}
+
 # write_doc_table MARKER TABLE: replaces what stands between `<!-- MARKER:begin -->` and
 # `<!-- MARKER:end -->` by the file TABLE, in the first of docs/benchmarks.md and the notebook
 # files docs/benchmarks/notebook/*.md that has the markers (the full spin and methods tables live

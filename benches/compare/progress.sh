@@ -36,33 +36,15 @@ echo "family,target,n,check,exit,verdict,states,seconds,peak_kb" > "$CSV"
     echo "|---|---:|---|---|---|"
 } > "$TABLE"
 
-# run CHECK-ARGS...: one timed run; sets rc, verdict, states, secs, kb.
-run() {
-    set +e
-    timed "$WORK/time" "$GUARANTOR" check --quiet --format json --timeout "$TIMEOUT" "$@" \
-        > "$WORK/out.json" 2> /dev/null
-    rc=$?
-    set -e
-    read -r secs kb < <(tail -n 1 "$WORK/time")
-    local json
-    json=$(cat "$WORK/out.json")
-    verdict=$(json_field "$json" verdict)
-    local violation
-    violation=$(json_field "$json" violation)
-    [ -z "$violation" ] || [ "$violation" = null ] || verdict="$verdict ($violation)"
-    states=$(json_field "$json" states)
-}
-
 for case in "${CASES[@]}"; do
     IFS=: read -r family target n <<< "$case"
     generate "$family" "$n" "$WORK/m.lts"
-    run --target "$target" "$WORK/m.lts"
+    timed_check --target "$target" "$WORK/m.lts"
     echo "$family,$target,$n,safety,$rc,$verdict,$states,$secs,$kb" >> "$CSV"
     s_secs=$secs; s_kb=$kb; s_cell="$verdict, $secs, $((kb / 1024))"; s_states=$states
-    run --target "$target" "$WORK/m.lts" --progress
+    timed_check --target "$target" "$WORK/m.lts" --progress
     echo "$family,$target,$n,progress,$rc,$verdict,$states,$secs,$kb" >> "$CSV"
-    ratio=$(awk -v a="$secs" -v b="$s_secs" -v c="$kb" -v d="$s_kb" \
-        'BEGIN { printf "%.1f x, %.1f x", (b > 0 ? a / b : 0), (d > 0 ? c / d : 0) }')
+    ratio=$(ratio_cell "$secs" "$s_secs" "$kb" "$s_kb")
     echo "| $family $target N=$n | $s_states | $s_cell | $verdict, $secs, $((kb / 1024)) | $ratio |" >> "$TABLE"
 done
 cat "$TABLE"
