@@ -2,10 +2,10 @@
 //! [`SHARDS`] independent hash tables instead of one.
 //!
 //! A key belongs to the shard named by six middle bits of its hash (bits 20 to 25: the tables
-//! take their slot index from the top bits, so the two choices do not correlate). Each shard is
-//! owned by one thread while a slab of new states is inserted, so the parallel walk
-//! (`explore::parallel`) inserts without locks or atomics and the workspace keeps
-//! `forbid(unsafe_code)`; between slabs, lookups from every thread only read. Numbering stays the
+//! take their slot index from the top bits, so the two choices do not correlate). A slab's
+//! lookups and inserts of a shard all run on the one thread that owns the shard for that phase, so
+//! the parallel walk (`explore::parallel`) needs no locks or atomics and the workspace keeps
+//! `forbid(unsafe_code)`; the other phases only read the key array. Numbering stays the
 //! sequential walk's: keys are numbered densely in discovery order, and the key array doubles as
 //! the queue, exactly as in the single-table store.
 //!
