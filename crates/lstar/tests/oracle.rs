@@ -85,7 +85,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// W and Wp with a bound covering the target find a counterexample to every wrong hypothesis
-    /// and none to the right one; Wp asks no more words than W.
+    /// and none to the right one; on the right hypothesis, where both run their whole suite, Wp
+    /// asks no more words than W. (On a wrong one each stops at its first counterexample, and the
+    /// two suites meet their counterexamples in different orders, so there is no such bound.)
     #[test]
     fn w_and_wp_are_exact_with_a_sufficient_bound(target in arb_dfa(6, 3), sharp in any::<bool>()) {
         let config = kinds()[usize::from(sharp)].clone();
@@ -100,7 +102,9 @@ proptest! {
                     prop_assert_ne!(h.accepts(cex), target.accepts(cex));
                 }
             }
-            prop_assert!(wp_asked <= w_asked, "Wp asked {} words, W {}", wp_asked, w_asked);
+            if !wrong {
+                prop_assert!(wp_asked <= w_asked, "Wp asked {} words, W {}", wp_asked, w_asked);
+            }
         }
     }
 
@@ -275,3 +279,4 @@ fn the_example_learns_its_system_exactly() {
         c.learner_queries + c.oracle_queries
     );
 }
+
