@@ -279,4 +279,3 @@ fn the_example_learns_its_system_exactly() {
         c.learner_queries + c.oracle_queries
     );
 }
-
