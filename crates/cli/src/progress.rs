@@ -25,6 +25,7 @@ const POLL: Duration = Duration::from_millis(50);
 pub(crate) struct Progress {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
+    monitor: Arc<Monitor>,
 }
 
 impl Progress {
@@ -37,9 +38,20 @@ impl Progress {
         let thread = (!quiet).then(|| {
             let stop = Arc::clone(&stop);
             let what = what.to_owned();
+            let monitor = Arc::clone(&monitor);
             std::thread::spawn(move || report_until(&stop, &monitor, &what))
         });
-        (config, Progress { stop, thread })
+        let progress = Progress {
+            stop,
+            thread,
+            monitor,
+        };
+        (config, progress)
+    }
+
+    /// What the check's explorations have recorded so far.
+    pub(crate) fn seen(&self) -> MonitorSnapshot {
+        self.monitor.snapshot()
     }
 }
 

@@ -19,6 +19,29 @@ use guarantor_lts::Lts;
 use crate::error::ComposeError;
 use crate::monitor::Monitor;
 
+/// How an on-the-fly safety or deadlock search (`check_system`, `check_safety`, `find_deadlock`
+/// and the premise and query checks the methods run through them) keeps the states it has
+/// visited. Verdicts, counts and counterexamples do not depend on it.
+///
+/// ```
+/// use guarantor_compose::{Config, config::Storage};
+/// let config = Config::default().with_storage(Storage::Compact);
+/// assert_eq!(config.storage, Storage::Compact);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Storage {
+    /// A hash table of packed tuples beside the tuples in discovery order: the fastest lookups,
+    /// 40-70 bytes per state, and the store the multi-threaded walk shares out.
+    #[default]
+    Table,
+    /// Compact hashing: each state once, in an 8-byte slot of sub-tables kept 72-90 % full,
+    /// and only the unexpanded states' tuples: 10-16 bytes per state where a state packs into
+    /// at most 74 bits (wider systems use the table). The search then runs on one thread,
+    /// whatever [`Config::threads`] allows.
+    Compact,
+}
+
 /// Limits on an exploration. `Config::default()` is unlimited.
 ///
 /// ```
@@ -89,6 +112,9 @@ pub struct Config {
     /// explorations are alive at once, each within [`Config::max_states`]. Default: `None`, every
     /// core.
     pub threads: Option<NonZeroUsize>,
+    /// How the on-the-fly safety and deadlock searches keep the states they have visited.
+    /// Default: [`Storage::Table`].
+    pub storage: Storage,
     /// When the timeout's clock started; shared by the clones of a config, so that every
     /// exploration of one check sees one deadline.
     clock: Arc<OnceLock<Instant>>,
@@ -183,6 +209,13 @@ impl Config {
     #[must_use]
     pub fn with_threads(mut self, threads: NonZeroUsize) -> Self {
         self.threads = Some(threads);
+        self
+    }
+
+    /// Sets how the searches keep visited states ([`Config::storage`]).
+    #[must_use]
+    pub fn with_storage(mut self, storage: Storage) -> Self {
+        self.storage = storage;
         self
     }
 

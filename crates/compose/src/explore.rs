@@ -17,7 +17,8 @@ use std::ops::ControlFlow;
 
 use guarantor_lts::{ActionId, StateId};
 
-use crate::config::Budget;
+use crate::compact::CompactStore;
+use crate::config::{Budget, Storage};
 use crate::error::ComposeError;
 use crate::product::{Product, Scratch};
 use crate::sharded::ShardedStore;
@@ -139,6 +140,11 @@ pub(crate) fn run<V: Visitor>(
             walk(self.product, store, self.visitor, self.budget, self.parents)
         }
     }
+    if layout == Layout::Auto && V::SLABS && budget.config().storage == Storage::Compact {
+        if let Some(walk) = walk_compact(product, visitor, budget, parents) {
+            return walk;
+        }
+    }
     if layout == Layout::Auto && V::SLABS {
         let threads = Threads::for_config(budget.config());
         if threads.is_concurrent() {
@@ -216,6 +222,22 @@ fn walk<S: Store, V: Visitor>(
     let mut w = Walker::new(product, store, visitor, budget, record_parents);
     let hit = w.run()?;
     Ok(w.finish(hit))
+}
+
+/// Runs the walk of [`run`] on a compact store (`None` when the tuples do not pack into
+/// [`MAX_BITS`](crate::compact::MAX_BITS)).
+fn walk_compact<V: Visitor>(
+    product: &Product<'_>,
+    visitor: &mut V,
+    budget: &mut Budget<'_>,
+    record_parents: bool,
+) -> Option<Result<Walk, ComposeError>> {
+    let comps = product.components();
+    let (v, b, r) = (visitor, budget, record_parents);
+    if let Some(mut store) = CompactStore::<u64>::new(comps) {
+        return Some(walk(product, &mut store, v, b, r));
+    }
+    CompactStore::<u128>::new(comps).map(|mut store| walk(product, &mut store, v, b, r))
 }
 
 /// Runs the walk of [`run`] on a sharded store, expanding large frontiers on the threads of `pool`
@@ -297,6 +319,9 @@ impl<'w, 'b, S: Store, V: Visitor> Walker<'w, 'b, S, V> {
     /// The walk's result, once it ended at `hit` (or ran out of states).
     fn finish(self, hit: Option<Hit>) -> Walk {
         let states = self.states_at_hit.unwrap_or(self.store.len());
+        if let Some(monitor) = &self.budget.config().monitor {
+            monitor.record_store_bytes(self.store.peak_bytes());
+        }
         Walk {
             hit,
             stats: self.stats.with_states(states),
@@ -317,6 +342,7 @@ impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
         // a batch of already numbered states at a time.
         let mut next = 0u32;
         while (next as usize) < self.store.len() {
+            self.store.release_below(next);
             let end = (self.store.len() as u32).min(next.saturating_add(BATCH));
             if let Some(hit) = self.batch(next..end, &mut tuple, &mut scratch, &mut pending)? {
                 return Ok(Some(hit));

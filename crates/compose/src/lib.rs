@@ -102,6 +102,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod ag;
+mod compact;
 pub mod compose;
 pub mod config;
 mod dfs;
@@ -130,7 +131,7 @@ pub use ag::{check_circular_premise, check_triple};
 pub use compose::{
     Composition, compose, compose_with_priority, compose_with_tuples, merge_properties,
 };
-pub use config::{Budget, Config};
+pub use config::{Budget, Config, Storage};
 pub use error::ComposeError;
 pub use error_actions::ErrorActions;
 pub use error_lts::error_lts;

@@ -49,6 +49,7 @@ pub struct Monitor {
     finished_states: AtomicU64,
     /// States of the exploration running now; 0 between explorations.
     running_states: AtomicUsize,
+    largest_store_bytes: AtomicUsize,
     note: Mutex<String>,
     parent: Option<Arc<Monitor>>,
 }
@@ -66,6 +67,9 @@ pub struct MonitorSnapshot {
     /// States reached by all explorations so far, the running one included (as of its last look
     /// at the clock). Two snapshots a second apart give the exploration rate.
     pub states_explored: u64,
+    /// The most bytes one exploration's visited-state store held at once (its tables and tuples
+    /// as allocated; 0 if no exploration reported it).
+    pub largest_store_bytes: usize,
     /// The method's own latest note (empty if it wrote none).
     pub note: String,
 }
@@ -107,6 +111,14 @@ impl Monitor {
         }
     }
 
+    /// Records that an exploration's visited-state store held `bytes` at its peak.
+    pub fn record_store_bytes(&self, bytes: usize) {
+        self.largest_store_bytes.fetch_max(bytes, Ordering::Relaxed);
+        if let Some(parent) = &self.parent {
+            parent.record_store_bytes(bytes);
+        }
+    }
+
     /// Replaces the method's one-line note (e.g. `"round 4: assumption of 7 states"`).
     pub fn note(&self, text: impl Into<String>) {
         let text = text.into();
@@ -134,6 +146,7 @@ impl Monitor {
             largest_states: self.largest_states.load(Ordering::Relaxed),
             states_explored: self.finished_states.load(Ordering::Relaxed)
                 + self.running_states.load(Ordering::Relaxed) as u64,
+            largest_store_bytes: self.largest_store_bytes.load(Ordering::Relaxed),
             note,
         }
     }

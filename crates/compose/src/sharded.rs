@@ -177,6 +177,11 @@ impl<P: PackedKey> Store for ShardedStore<P> {
     fn len(&self) -> usize {
         self.keys.len()
     }
+
+    fn peak_bytes(&self) -> usize {
+        let tables: usize = self.shards.iter().map(|s| s.table.bytes()).sum();
+        self.keys.capacity() * size_of::<P>() + tables
+    }
 }
 
 #[cfg(test)]

@@ -63,6 +63,12 @@ pub(crate) trait Store {
     fn load(&self, id: u32, out: &mut [StateId]);
     /// The number of stored states.
     fn len(&self) -> usize;
+    /// Says that states numbered below `id` will not be loaded again (the walk has expanded
+    /// them), so a store that keeps tuples only for the queue may drop theirs.
+    fn release_below(&mut self, _id: u32) {}
+    /// The most bytes the store has held at once for its tables and tuples (allocated capacity;
+    /// a store that does not track its growth reports what it holds now).
+    fn peak_bytes(&self) -> usize;
 }
 
 /// `FxHash`'s multiplier.
@@ -173,6 +179,11 @@ impl<E: Entry> Table<E> {
         let i = self.probe_index(hash, eq).err()?;
         self.slots[i] = entry;
         Some(i)
+    }
+
+    /// The bytes of the slots.
+    pub(crate) fn bytes(&self) -> usize {
+        self.slots.len() * size_of::<E>()
     }
 
     /// The slot at `index`.
@@ -478,6 +489,10 @@ impl<P: PackedKey> Store for PackedStore<P> {
     fn len(&self) -> usize {
         self.keys.len()
     }
+
+    fn peak_bytes(&self) -> usize {
+        self.keys.capacity() * size_of::<P>() + self.table.bytes()
+    }
 }
 
 /// Tuples stored as `u32` slices of one flat arena.
@@ -565,6 +580,10 @@ impl Store for WideStore {
 
     fn len(&self) -> usize {
         self.len
+    }
+
+    fn peak_bytes(&self) -> usize {
+        self.arena.capacity() * size_of::<u32>() + self.table.bytes()
     }
 }
 

@@ -1,0 +1,852 @@
+//! The compact visited-state store: about 9 bytes per state, for searches that never ask the
+//! number of a state they have already expanded (the safety and deadlock searches).
+//!
+//! The table store ([`PackedStore`]) keeps each packed tuple twice, in the key array that doubles
+//! as the queue and in its table slot beside the state's number, at most 3/4 full: 40-70 bytes per
+//! state once growth is counted. This store keeps each state once, in one 8-byte slot, and
+//! forgets tuples once they are expanded. (LTSmin's tree compression, the other well-known scheme,
+//! also ends near one 8-byte root entry per state, plus its shared subtrees; it pays off on long
+//! state vectors of which a step changes little, while the tuples here pack into one or two
+//! words.)
+//!
+//! - **Compact hashing (Cleary 1984).** A tuple is packed into its `b` bits and mapped by a
+//!   *bijection* `H` of the `b`-bit integers (multiply by an odd constant and xor-shift, twice,
+//!   all modulo `2^b`). Because `H` is a bijection, storing `H(key)` identifies the tuple, and
+//!   the bits that say *where* it is stored need not be stored: the top 8 bits of `H` pick one of
+//!   [`SUBTABLES`] sub-tables, the next 32 bits `T` pick the home slot `T * m / 2^32` of that
+//!   sub-table's `m` slots, and the slot keeps only `T`'s low `j` bits (enough to recover `T`
+//!   from its home, see [`SubTable::recover`]) and `H`'s remaining bits. Dining philosophers
+//!   with N = 10 packs into 68 bits; a slot of its final sub-tables holds 48 of them (20 of `T`
+//!   and the 28 below) beside its displacement.
+//! - **Robin Hood linear probing** with the displacement from the home slot in the slot's low 8
+//!   bits (0 marks a free slot), so the home of every stored entry is known and tables run 92 %
+//!   full with short probes. A probe longer than 254 grows the sub-table.
+//! - **Growth by an eighth, one sub-table at a time.** A sub-table's size need not be a power of
+//!   two (the home is `T * m / 2^32`), so it grows by 12.5 % when it passes 92 % load; while it
+//!   is rehashed only it exists twice, 1/256 of the store. Loads therefore stay between 82 % and
+//!   92 %: 8.7-9.8 bytes per state for the table, whatever the number of states (a power-of-two
+//!   table would swing between 46 % and 92 %, and double during growth).
+//! - **The queue holds only the frontier.** States are still numbered in discovery order and
+//!   expanded in that order, but the packed tuples wait in a queue of fixed-size blocks that the
+//!   walk trims as it moves on ([`Store::release_below`]); a breadth-first frontier is a small
+//!   part of the space (1-2 bytes per state on the model families).
+//!
+//! Measured on the model families at their large sizes, one thread (docs/benchmarks.md): 12-15
+//! bytes per state of peak resident memory, against 60-72 with the table store.
+//!
+//! What it gives up: a lookup of a state that was expanded earlier says "seen" without its number
+//! ([`FORGOTTEN`]), so walks whose visitors record edges (the eager composition) or look states up
+//! by number (depth-first search, progress) keep the table store. The searches that use this store
+//! find their counterexample with a second, parent-recording walk that stops at the violation
+//! (`explore::search`), so nothing here is needed for a trace.
+//!
+//! [`PackedStore`]: crate::store::PackedStore
+
+use std::collections::VecDeque;
+
+use guarantor_lts::{Lts, StateId};
+
+use crate::error::ComposeError;
+use crate::store::{EMPTY, Store, next_id};
+
+/// The number a lookup returns for a stored state whose number the store has forgotten (it was
+/// expanded; see the module docs).
+pub(crate) const FORGOTTEN: u32 = EMPTY;
+
+/// Sub-tables per store (`2^SUB_BITS`): the top bits of `H` choose one.
+pub(crate) const SUBTABLES: usize = 1 << SUB_BITS;
+const SUB_BITS: u32 = 8;
+
+/// The bits of `H` after the sub-table's that choose the home slot.
+const HOME_BITS: u32 = 32;
+
+/// Bits of a slot holding the displacement plus one (0: free).
+const DISPLACEMENT_BITS: u32 = 8;
+const MAX_DISPLACEMENT: u64 = (1 << DISPLACEMENT_BITS) - 2;
+
+/// A sub-table grows when more than `LOAD_NUM / LOAD_DEN` of its slots are used.
+const LOAD_NUM: usize = 23;
+const LOAD_DEN: usize = 25;
+
+/// A sub-table grows by `1 / GROWTH` of its size.
+const GROWTH: usize = 8;
+
+/// The widest packed tuple this store takes: wider ones leave too few bits in a slot for the
+/// smallest sub-tables (see [`CompactStore::plan`]).
+pub(crate) const MAX_BITS: u32 = 74;
+
+/// A packed tuple in a machine word: `u64` when it fits, `u128` otherwise (packing, unpacking
+/// and mixing in 64-bit arithmetic where they can is most of this store's speed).
+pub(crate) trait Word: Copy + Eq + std::fmt::Debug {
+    /// The bits the word holds.
+    const BITS: u32;
+    /// The packed `tuple`.
+    fn pack(layout: &Layout, tuple: &[StateId]) -> Self;
+    /// Writes the tuple back into `out`.
+    fn unpack(self, layout: &Layout, out: &mut [StateId]);
+    /// `H` of the packed tuple (see [`Mixer::mix`]).
+    fn mix(self, mixer: Mixer) -> u128;
+}
+
+impl Word for u64 {
+    const BITS: u32 = 64;
+    #[inline]
+    fn pack(layout: &Layout, tuple: &[StateId]) -> Self {
+        layout.pack_part(tuple, 0, tuple.len())
+    }
+    #[inline]
+    fn unpack(self, layout: &Layout, out: &mut [StateId]) {
+        layout.unpack_part(self, out, 0, out.len());
+    }
+    #[inline]
+    fn mix(self, mixer: Mixer) -> u128 {
+        let mask = mixer.mask as u64;
+        let mut x = self.wrapping_mul(Mixer::C1 as u64) & mask;
+        x ^= x >> mixer.shift;
+        x = x.wrapping_mul(Mixer::C2 as u64) & mask;
+        u128::from(x ^ (x >> mixer.shift))
+    }
+}
+
+impl Word for u128 {
+    const BITS: u32 = 128;
+    #[inline]
+    fn pack(layout: &Layout, tuple: &[StateId]) -> Self {
+        let low = layout.pack_part(tuple, 0, layout.split);
+        let high = layout.pack_part(tuple, layout.split, tuple.len());
+        u128::from(low) | u128::from(high) << layout.low_bits
+    }
+    #[inline]
+    fn unpack(self, layout: &Layout, out: &mut [StateId]) {
+        let (split, width) = (layout.split, out.len());
+        layout.unpack_part(self as u64, out, 0, split);
+        layout.unpack_part((self >> layout.low_bits) as u64, out, split, width);
+    }
+    #[inline]
+    fn mix(self, mixer: Mixer) -> u128 {
+        let mut x = self.wrapping_mul(Mixer::C1) & mixer.mask;
+        x ^= x >> mixer.shift;
+        x = x.wrapping_mul(Mixer::C2) & mixer.mask;
+        x ^ (x >> mixer.shift)
+    }
+}
+
+/// The queue of unexpanded states' packed tuples, in blocks of [`Frontier::BLOCK`] so that it
+/// holds the frontier and at most two blocks more (a growing `VecDeque` would hold up to twice
+/// the frontier, and three times while it copies).
+#[derive(Debug)]
+struct Frontier<Q> {
+    blocks: VecDeque<Vec<Q>>,
+    /// Entries of the first block already released.
+    head: usize,
+    /// Keys queued.
+    len: usize,
+    /// An emptied block kept for the next push.
+    spare: Option<Vec<Q>>,
+}
+
+impl<Q: Word> Frontier<Q> {
+    const BLOCK: usize = 1 << 13;
+
+    fn new() -> Self {
+        Self {
+            blocks: VecDeque::new(),
+            head: 0,
+            len: 0,
+            spare: None,
+        }
+    }
+
+    fn push(&mut self, key: Q) {
+        if self.blocks.back().is_none_or(|b| b.len() == Self::BLOCK) {
+            let block = self
+                .spare
+                .take()
+                .unwrap_or_else(|| Vec::with_capacity(Self::BLOCK));
+            self.blocks.push_back(block);
+        }
+        if let Some(block) = self.blocks.back_mut() {
+            block.push(key);
+            self.len += 1;
+        }
+    }
+
+    /// The `i`-th queued key.
+    #[inline]
+    fn get(&self, i: usize) -> Q {
+        let at = self.head + i;
+        self.blocks[at / Self::BLOCK][at % Self::BLOCK]
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Drops the first `n` keys.
+    fn release(&mut self, n: usize) {
+        self.head += n;
+        self.len -= n;
+        while self.head >= Self::BLOCK {
+            self.head -= Self::BLOCK;
+            if let Some(mut block) = self.blocks.pop_front() {
+                block.clear();
+                self.spare = Some(block);
+            }
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        let blocks = self.blocks.len() + usize::from(self.spare.is_some());
+        blocks * Self::BLOCK * size_of::<Q>()
+    }
+}
+
+/// Where each component's field lies in a packed tuple: contiguous from bit 0, the fields that
+/// fit in 64 bits first (the low part, at their shifts) and the rest above them (the high part,
+/// at their shifts plus `low_bits`), so that packing and unpacking are 64-bit shifts even when
+/// the tuple takes up to [`MAX_BITS`].
+#[derive(Clone, Debug)]
+pub(crate) struct Layout {
+    /// Each field's shift within its part.
+    shifts: Vec<u32>,
+    masks: Vec<u32>,
+    /// The fields from this index on are in the high part.
+    split: usize,
+    /// Bits of the low part.
+    low_bits: u32,
+    bits: u32,
+}
+
+impl Layout {
+    fn plan(components: &[&Lts]) -> Self {
+        let mut shifts = Vec::with_capacity(components.len());
+        let mut masks = Vec::with_capacity(components.len());
+        let mut split = components.len();
+        let mut low_bits = 0u32;
+        let mut bits = 0u32;
+        for (i, c) in components.iter().enumerate() {
+            let width = usize::BITS - (c.num_states().max(1) - 1).leading_zeros();
+            if split == components.len() && bits + width > 64 {
+                split = i;
+                low_bits = bits;
+            }
+            shifts.push(if split <= i { bits - low_bits } else { bits });
+            masks.push(if width == 0 {
+                0
+            } else {
+                u32::MAX >> (32 - width)
+            });
+            bits += width;
+        }
+        if split == components.len() {
+            low_bits = bits;
+        }
+        Self {
+            shifts,
+            masks,
+            split,
+            low_bits,
+            bits,
+        }
+    }
+
+    /// Packs the fields of `tuple` from `from` on, at their shifts, into 64 bits.
+    #[inline]
+    fn pack_part(&self, tuple: &[StateId], from: usize, to: usize) -> u64 {
+        let fields = tuple[from..to].iter().zip(&self.shifts[from..to]);
+        fields.fold(0, |k, (s, &sh)| k | u64::from(s.as_u32()) << sh)
+    }
+
+    /// Unpacks the fields `from..to` of `out` from `part`.
+    #[inline]
+    fn unpack_part(&self, part: u64, out: &mut [StateId], from: usize, to: usize) {
+        let fields = out[from..to].iter_mut().zip(&self.shifts[from..to]);
+        for ((o, &sh), &m) in fields.zip(&self.masks[from..to]) {
+            *o = StateId::from_u32((part >> sh) as u32 & m);
+        }
+    }
+}
+
+/// A bijection of the `bits`-bit integers that spreads every input bit over the top bits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mixer {
+    mask: u128,
+    shift: u32,
+}
+
+impl Mixer {
+    // Multiplying by an odd constant and `x ^= x >> s` (s >= 1) are each invertible modulo
+    // `2^bits`, so [`Word::mix`], two rounds of both, is a bijection; the constants' low halves
+    // (odd too) serve 64-bit words.
+    const C1: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835;
+    const C2: u128 = 0xd6e8_feb8_6659_fd93_2545_f491_4f6c_dd1d;
+
+    fn new(bits: u32) -> Self {
+        Self {
+            mask: if bits >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << bits) - 1
+            },
+            shift: bits.div_ceil(2).max(1),
+        }
+    }
+}
+
+/// Where a tuple lives: its sub-table, the 32 bits `T` that choose the home slot, and the rest
+/// of `H`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Place {
+    sub: u32,
+    home_bits: u32,
+    rest: u64,
+}
+
+/// One sub-table: `m` slots of `fingerprint << 8 | displacement + 1`.
+#[derive(Debug)]
+struct SubTable {
+    slots: Vec<u64>,
+    len: usize,
+    /// Bits of `T` kept in a slot: `33 - floor(log2 m)`, enough to tell apart the values of `T`
+    /// that share a home.
+    t_bits: u32,
+    /// `(2^64 - 1) / m`, for [`SubTable::recover`].
+    reciprocal: u64,
+}
+
+/// An entry on its way into a sub-table: fingerprint and displacement from its home.
+#[derive(Clone, Copy, Debug)]
+struct Moving {
+    fingerprint: u64,
+    displacement: u64,
+}
+
+impl SubTable {
+    fn with_slots(m: usize) -> Self {
+        Self {
+            slots: vec![0; m],
+            len: 0,
+            t_bits: 33 - m.ilog2(),
+            reciprocal: u64::MAX / m as u64,
+        }
+    }
+
+    #[inline]
+    fn home(&self, home_bits: u32) -> usize {
+        ((u64::from(home_bits) * self.slots.len() as u64) >> HOME_BITS) as usize
+    }
+
+    #[inline]
+    fn fingerprint(&self, place: Place, rest_bits: u32) -> u64 {
+        let t = u64::from(place.home_bits) & ((1 << self.t_bits) - 1);
+        t << rest_bits | place.rest
+    }
+
+    /// `T` from its home and its low `t_bits` bits. The `T` with `T * m / 2^32 = home` form an
+    /// interval of at most `2^32 / m + 1` values starting at `first = ceil(home * 2^32 / m)`;
+    /// `base`, computed with the reciprocal instead of a division (growing a table recovers
+    /// every entry), is at most 3 below `first`, and `2^t_bits >= 2^33 / m` is at least that
+    /// interval plus 3 (sub-tables stay far below 2^30 slots), so exactly one value at or above
+    /// `base` and below `base + 2^t_bits` has those low bits.
+    fn recover(&self, home: usize, low: u64) -> u32 {
+        let base = ((home as u128 * u128::from(self.reciprocal)) >> HOME_BITS) as u64;
+        let mask = (1u64 << self.t_bits) - 1;
+        let t = base + (low.wrapping_sub(base) & mask);
+        debug_assert_eq!(self.home(t as u32), home);
+        t as u32
+    }
+
+    #[inline]
+    fn next(&self, pos: usize) -> usize {
+        if pos + 1 == self.slots.len() {
+            0
+        } else {
+            pos + 1
+        }
+    }
+
+    /// Looks `fingerprint` up from `home`: `Ok` if stored, else the first slot and displacement
+    /// where Robin Hood puts it.
+    #[inline]
+    fn probe(&self, home: usize, fingerprint: u64) -> Result<(), (usize, u64)> {
+        let mut pos = home;
+        let mut d = 0u64;
+        loop {
+            let e = self.slots[pos];
+            if e == 0 {
+                return Err((pos, d));
+            }
+            let ed = (e & 0xff) - 1;
+            if ed == d && e >> DISPLACEMENT_BITS == fingerprint {
+                return Ok(());
+            }
+            if ed < d {
+                return Err((pos, d));
+            }
+            d += 1;
+            pos = self.next(pos);
+        }
+    }
+
+    /// Puts `entry` at `pos` (where its displacement is `entry.displacement`), moving the
+    /// entries it displaces on; returns the entry left without a slot if a displacement would
+    /// pass [`MAX_DISPLACEMENT`] (with the slot it was evicted from).
+    fn place(&mut self, mut pos: usize, mut entry: Moving) -> Option<(usize, Moving)> {
+        loop {
+            if entry.displacement > MAX_DISPLACEMENT {
+                return Some((pos, entry));
+            }
+            let e = self.slots[pos];
+            let mine = entry.fingerprint << DISPLACEMENT_BITS | (entry.displacement + 1);
+            if e == 0 {
+                self.slots[pos] = mine;
+                return None;
+            }
+            let ed = (e & 0xff) - 1;
+            if ed < entry.displacement {
+                self.slots[pos] = mine;
+                entry = Moving {
+                    fingerprint: e >> DISPLACEMENT_BITS,
+                    displacement: ed,
+                };
+            }
+            entry.displacement += 1;
+            pos = self.next(pos);
+        }
+    }
+
+    /// Puts `entries` (given by `T` and the rest of `H`) into this empty sub-table; false if a
+    /// probe grew too long.
+    fn fill(&mut self, entries: &[(u32, u64)], rest_bits: u32) -> bool {
+        for &(t, rest) in entries {
+            let place = Place {
+                sub: 0,
+                home_bits: t,
+                rest,
+            };
+            let moving = Moving {
+                fingerprint: self.fingerprint(place, rest_bits),
+                displacement: 0,
+            };
+            if self.place(self.home(t), moving).is_some() {
+                return false;
+            }
+        }
+        self.len = entries.len();
+        true
+    }
+
+    /// The home of an entry found at `pos` with this displacement.
+    fn home_of(&self, pos: usize, displacement: u64) -> usize {
+        // A displacement is below m: a run of entries never wraps the whole table, which always
+        // has free slots.
+        let d = displacement as usize;
+        if pos >= d {
+            pos - d
+        } else {
+            pos + self.slots.len() - d
+        }
+    }
+}
+
+/// Tuples in compact sub-tables, the unexpanded ones queued (see the module docs).
+#[derive(Debug)]
+pub(crate) struct CompactStore<Q: Word> {
+    layout: Layout,
+    mixer: Mixer,
+    /// `H`'s bits (at least `SUB_BITS + HOME_BITS`: narrower tuples are shifted up).
+    h_bits: u32,
+    /// `H`'s bits below the sub-table's and `T`'s, kept whole in a slot.
+    rest_bits: u32,
+    tables: Vec<SubTable>,
+    /// The packed tuples of states `base..len`, in number order.
+    queue: Frontier<Q>,
+    base: u32,
+    len: usize,
+    /// The most bytes the sub-tables and the queue held at once.
+    peak_bytes: usize,
+    /// The entries of a sub-table being grown (kept to spare an allocation per growth).
+    scratch: Vec<(u32, u64)>,
+}
+
+impl<Q: Word> CompactStore<Q> {
+    /// A store for the tuples of `components`, or `None` if they pack into more than
+    /// [`MAX_BITS`] bits (or `Q` is too narrow for them).
+    pub(crate) fn new(components: &[&Lts]) -> Option<Self> {
+        let layout = Layout::plan(components);
+        if layout.bits > MAX_BITS || layout.bits > Q::BITS {
+            return None;
+        }
+        let h_bits = layout.bits.max(SUB_BITS + HOME_BITS);
+        let rest_bits = h_bits - SUB_BITS - HOME_BITS;
+        // A slot keeps `33 - floor(log2 m)` bits of T, `rest_bits` and the displacement: the
+        // smallest sub-table must be large enough for that to fit in 64 bits.
+        let min_log = (33 + rest_bits + DISPLACEMENT_BITS).saturating_sub(64).max(6);
+        let tables = (0..SUBTABLES)
+            .map(|_| SubTable::with_slots(1 << min_log))
+            .collect();
+        let mut store = Self {
+            mixer: Mixer::new(layout.bits),
+            layout,
+            h_bits,
+            rest_bits,
+            tables,
+            queue: Frontier::new(),
+            base: 0,
+            len: 0,
+            peak_bytes: 0,
+            scratch: Vec::new(),
+        };
+        store.peak_bytes = store.bytes();
+        Some(store)
+    }
+
+    /// The bytes the store holds now: the sub-tables' slots and the queue's buffer.
+    pub(crate) fn bytes(&self) -> usize {
+        let slots: usize = self.tables.iter().map(|t| t.slots.len()).sum();
+        slots * 8 + self.queue.bytes()
+    }
+
+    #[inline]
+    fn place_of(&self, packed: Q) -> Place {
+        let h = packed.mix(self.mixer) << (self.h_bits - self.layout.bits);
+        Place {
+            sub: (h >> (self.h_bits - SUB_BITS)) as u32,
+            home_bits: (h >> self.rest_bits) as u32,
+            rest: (h & ((1u128 << self.rest_bits) - 1)) as u64,
+        }
+    }
+
+    /// Grows sub-table `sub` by a quarter, re-inserting its entries and `homeless` (an entry
+    /// left without a slot, with the slot where its probe ended).
+    fn grow(&mut self, sub: usize, homeless: Option<(usize, Moving)>) {
+        let mut entries = std::mem::take(&mut self.scratch);
+        self.entries(sub, homeless, &mut entries);
+        let m = self.tables[sub].slots.len();
+        let mut size = m + m.div_ceil(GROWTH);
+        loop {
+            let mut table = SubTable::with_slots(size);
+            if table.fill(&entries, self.rest_bits) {
+                let peak = self.bytes() + table.slots.len() * 8 + entries.len() * 12;
+                self.peak_bytes = self.peak_bytes.max(peak);
+                self.tables[sub] = table;
+                entries.clear();
+                self.scratch = entries;
+                return;
+            }
+            // A probe of 255 slots right after growing: very unlikely; grow more.
+            size += size.div_ceil(2);
+        }
+    }
+
+    /// Every entry of sub-table `sub` (and `homeless`) as its `T` and the rest of its `H`.
+    fn entries(&self, sub: usize, homeless: Option<(usize, Moving)>, out: &mut Vec<(u32, u64)>) {
+        let table = &self.tables[sub];
+        let rest_mask = (1u64 << self.rest_bits) - 1;
+        let stored = table.slots.iter().enumerate().filter(|(_, e)| **e != 0);
+        let entries = stored
+            .map(|(pos, &e)| {
+                let moving = Moving {
+                    fingerprint: e >> DISPLACEMENT_BITS,
+                    displacement: (e & 0xff) - 1,
+                };
+                (pos, moving)
+            })
+            .chain(homeless)
+            .map(|(pos, entry)| {
+                let home = table.home_of(pos, entry.displacement);
+                let t = table.recover(home, entry.fingerprint >> self.rest_bits);
+                (t, entry.fingerprint & rest_mask)
+            });
+        out.extend(entries);
+    }
+
+    /// Adds the tuple at `place` unless it is stored; returns whether it was added. A sub-table
+    /// about to pass its load grows first, whether or not the tuple turns out to be new.
+    #[inline]
+    fn add_new(&mut self, place: Place) -> bool {
+        let sub = place.sub as usize;
+        let table = &self.tables[sub];
+        if (table.len + 1) * LOAD_DEN > table.slots.len() * LOAD_NUM {
+            self.grow(sub, None);
+        }
+        let table = &mut self.tables[sub];
+        let fingerprint = table.fingerprint(place, self.rest_bits);
+        let Err((pos, displacement)) = table.probe(table.home(place.home_bits), fingerprint) else {
+            return false;
+        };
+        table.len += 1;
+        let entry = Moving {
+            fingerprint,
+            displacement,
+        };
+        if let Some(homeless) = table.place(pos, entry) {
+            self.grow(sub, Some(homeless));
+        }
+        true
+    }
+
+    #[inline]
+    fn contains(&self, place: Place) -> bool {
+        let table = &self.tables[place.sub as usize];
+        let fingerprint = table.fingerprint(place, self.rest_bits);
+        table.probe(table.home(place.home_bits), fingerprint).is_ok()
+    }
+
+    fn note_peak(&mut self) {
+        let bytes = self.bytes();
+        if bytes > self.peak_bytes {
+            self.peak_bytes = bytes;
+        }
+    }
+}
+
+impl<Q: Word> Store for CompactStore<Q> {
+    type Key = (Place, Q);
+    const NEEDS_TUPLE: bool = false;
+
+    #[inline]
+    fn locate(&self, tuple: &[StateId]) -> (u64, (Place, Q)) {
+        let packed = Q::pack(&self.layout, tuple);
+        let place = self.place_of(packed);
+        let hash = u64::from(place.sub) << 32 | u64::from(place.home_bits);
+        (hash, (place, packed))
+    }
+
+    #[inline]
+    fn touch(&self, hash: u64) -> u64 {
+        let table = &self.tables[(hash >> 32) as usize];
+        table.slots[table.home(hash as u32)]
+    }
+
+    fn insert_at(
+        &mut self,
+        _: &[StateId],
+        _: u64,
+        (place, packed): (Place, Q),
+    ) -> Result<(u32, bool), ComposeError> {
+        let id = next_id(self.len)?;
+        if !self.add_new(place) {
+            return Ok((FORGOTTEN, false));
+        }
+        let before = self.queue.bytes();
+        self.queue.push(packed);
+        if self.queue.bytes() > before {
+            self.note_peak();
+        }
+        self.len += 1;
+        Ok((id, true))
+    }
+
+    fn find(&self, tuple: &[StateId]) -> Option<u32> {
+        let packed = Q::pack(&self.layout, tuple);
+        if !self.contains(self.place_of(packed)) {
+            return None;
+        }
+        let queued = (0..self.queue.len()).find(|&i| self.queue.get(i) == packed);
+        Some(queued.map_or(FORGOTTEN, |i| self.base + i as u32))
+    }
+
+    #[inline]
+    fn load(&self, id: u32, out: &mut [StateId]) {
+        self.queue
+            .get((id - self.base) as usize)
+            .unpack(&self.layout, out);
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn release_below(&mut self, id: u32) {
+        let drop = (id.saturating_sub(self.base) as usize).min(self.queue.len());
+        self.queue.release(drop);
+        self.base += drop as u32;
+    }
+
+    fn peak_bytes(&self) -> usize {
+        self.peak_bytes.max(self.bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The store alone (numbering, lookups, the queue, growth on narrow, 64-bit and wider
+    //! tuples), then whole searches: every report of a random system with the compact store is
+    //! the table store's, field by field, on narrow tuples and on tuples wider than 64 bits.
+
+    use std::sync::OnceLock;
+
+    use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
+    use guarantor_lts::{Lts, LtsBuilder};
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::ag::check_circular_premise;
+    use crate::config::{Config, Storage};
+    use crate::priority::Priority;
+    use crate::system::{SystemOptions, check_system};
+    use crate::test_util::ring;
+    use crate::{check_safety, find_deadlock};
+
+    /// An LTS of `n` states and no transitions: it only widens the tuples.
+    fn padding(n: usize) -> Lts {
+        let mut b = LtsBuilder::new();
+        b.ensure_states(n).unwrap();
+        b.build().unwrap()
+    }
+
+    /// Inserts `count` distinct tuples of `comps` (a different mix per round), checking numbers,
+    /// lookups and loads, releasing the queue as a walk would.
+    fn exercise<Q: Word>(comps: &[&Lts], count: usize) {
+        let mut store = CompactStore::<Q>::new(comps).expect("fits");
+        let sizes: Vec<usize> = comps.iter().map(|c| c.num_states()).collect();
+        let tuple = |i: usize| -> Vec<StateId> {
+            let mut x = i;
+            sizes
+                .iter()
+                .map(|&n| {
+                    let s = x % n;
+                    x = x / n + i.wrapping_mul(7) % 3;
+                    StateId::must(s)
+                })
+                .collect()
+        };
+        let mut seen = std::collections::HashMap::new();
+        let mut back = vec![StateId::default(); comps.len()];
+        for i in 0..count {
+            let t = tuple(i);
+            let fresh = seen.len();
+            let want = *seen.entry(t.clone()).or_insert(fresh);
+            let (id, new) = store.insert(&t).unwrap();
+            if new {
+                assert_eq!(id as usize, want);
+                store.load(id, &mut back);
+                assert_eq!(back, t);
+            } else {
+                assert_eq!(id, FORGOTTEN);
+            }
+            assert!(store.find(&t).is_some());
+            if i % 1000 == 999 {
+                store.release_below((store.len() as u32).saturating_sub(10));
+            }
+        }
+        assert_eq!(store.len(), seen.len());
+        for t in seen.keys() {
+            assert!(store.find(t).is_some(), "{t:?} lost");
+        }
+        let stored: usize = store.tables.iter().map(|t| t.len).sum();
+        assert_eq!(stored, seen.len());
+        let slots: usize = store.tables.iter().map(|t| t.slots.len()).sum();
+        assert!(slots * LOAD_NUM >= stored * LOAD_DEN, "at most 90 % full");
+    }
+
+    #[test]
+    fn narrow_tuples_are_numbered_once_and_found() {
+        let (a, b) = (padding(7), padding(300));
+        exercise::<u64>(&[&a, &b], 5000);
+    }
+
+    #[test]
+    fn many_tuples_grow_every_sub_table() {
+        let (a, b, c) = (padding(1000), padding(1000), padding(1000));
+        exercise::<u64>(&[&a, &b, &c], 100_000);
+    }
+
+    #[test]
+    fn tuples_wider_than_64_bits_use_wide_queue_keys() {
+        let wide = padding(1 << 18);
+        let comps = [&wide, &wide, &wide, &wide];
+        assert!(CompactStore::<u64>::new(&comps).is_none(), "72 bits");
+        exercise::<u128>(&comps, 60_000);
+        let five = [&wide; 5];
+        assert!(CompactStore::<u128>::new(&five).is_none(), "90 bits is past MAX_BITS");
+    }
+
+    #[test]
+    fn recover_finds_t_from_its_home_for_any_table_size() {
+        for m in [64usize, 65, 80, 100, 127, 1000, 4099] {
+            let table = SubTable::with_slots(m);
+            for t in (0..u32::MAX).step_by(9_999_991).chain([u32::MAX, 0, 1]) {
+                let low = u64::from(t) & ((1 << table.t_bits) - 1);
+                assert_eq!(table.recover(table.home(t), low), t, "m = {m}");
+            }
+        }
+    }
+
+    /// Everything the searches report, as text.
+    fn reports(comps: &[&Lts], props: &[&Lts], config: &Config) -> Vec<String> {
+        let end_states = comps.iter().map(|c| c.states().last()).collect();
+        let options = SystemOptions::default().with_deadlock(end_states);
+        let prioritised = options.clone().with_priority(Priority::high(["a"]));
+        let mut out = vec![
+            format!("{:?}", check_safety(comps, props, config)),
+            format!("{:?}", find_deadlock(comps, config)),
+            format!("{:?}", check_system(comps, props, &options, config)),
+            format!("{:?}", check_system(comps, props, &prioritised, config)),
+        ];
+        if let (Some((m, rest)), Some(p)) = (comps.split_first(), props.first()) {
+            out.push(format!("{:?}", check_circular_premise(m, rest, p, config)));
+        }
+        out
+    }
+
+    fn same_reports(comps: &[&Lts], props: &[&Lts]) {
+        let one = std::num::NonZeroUsize::MIN;
+        let table = Config::default().with_threads(one);
+        let compact = table.clone().with_storage(Storage::Compact);
+        assert_eq!(reports(comps, props, &compact), reports(comps, props, &table));
+        // On several threads the compact store still walks on one.
+        let two = Config::default().with_storage(Storage::Compact);
+        assert_eq!(reports(comps, props, &two), reports(comps, props, &table));
+    }
+
+    fn case() -> impl Strategy<Value = (Vec<Lts>, Vec<Lts>)> {
+        const POOL: &[&str] = &["a", "b", "c", "d"];
+        let comps = arb_system_with(
+            4,
+            LtsStrategyConfig::new(5, POOL)
+                .with_tau(true)
+                .with_error_state(true),
+        );
+        let props = proptest::collection::vec(
+            prop_oneof![
+                arb_deterministic_property(3, &["a", "b"]),
+                arb_deterministic_property(3, &["c", "d"])
+            ],
+            0..=2,
+        );
+        (comps, props)
+    }
+
+    /// Four components of 2^13 states that never move: with them a tuple needs 52 bits more,
+    /// past 64 in all for most random systems.
+    fn wide_padding() -> &'static [Lts; 4] {
+        static PADDING: OnceLock<[Lts; 4]> = OnceLock::new();
+        PADDING.get_or_init(|| std::array::from_fn(|_| padding(1 << 13)))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn random_systems_give_the_table_stores_reports((comps, props) in case(), wide in any::<bool>()) {
+            let mut comps: Vec<&Lts> = comps.iter().collect();
+            if wide {
+                comps.extend(wide_padding());
+            }
+            let props: Vec<&Lts> = props.iter().collect();
+            same_reports(&comps, &props);
+        }
+    }
+
+    #[test]
+    fn large_products_give_the_table_stores_reports() {
+        // 7 * 11 * 13 * 17 = 17,017 states: every sub-table grows.
+        let rings = [ring(7, "p"), ring(11, "q"), ring(13, "r"), ring(17, "s")];
+        let comps: Vec<&Lts> = rings.iter().collect();
+        same_reports(&comps, &[]);
+        let twelve = Lts::from_edges((0..12).map(|i| (i, "tick", i + 1))).unwrap();
+        same_reports(&comps, &[&twelve]);
+    }
+}
