@@ -263,6 +263,10 @@ fn the_cli_prints_what_the_library_serialises() {
         // The command line's own fields.
         assert_eq!(cli["warnings"], json!([]));
         cli.as_object_mut().unwrap().remove("warnings");
+        // A measurement of the run, like `seconds`: present when a search reported it.
+        if let Some(bytes) = cli.as_object_mut().unwrap().remove("store_bytes") {
+            assert!(bytes.as_u64().is_some_and(|b| b > 0), "{args:?}");
+        }
         for v in [&mut library, &mut cli] {
             assert!(v["seconds"].is_f64());
             v["seconds"] = json!(0.0);
@@ -285,18 +289,22 @@ property TWELVE = T[0], T[i:0..12] = (when (i < 12) tick -> T[i + 1]).
 ";
 
 #[test]
-fn the_answer_does_not_depend_on_the_thread_count() {
+fn the_answer_does_not_depend_on_the_thread_count_or_the_storage() {
     let dir = std::env::temp_dir().join(format!("guarantor-threads-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let model = dir.join("rings.lts");
     std::fs::write(&model, RINGS).unwrap();
     let model = model.to_str().unwrap();
     for (target, code) in [("FREE", 0), ("BOUNDED", 1)] {
-        let answer = |threads: &str| {
-            let mut v = check_json(&[model, "--target", target, "--threads", threads], code);
+        let answer_with = |threads: &str, storage: &str| {
+            let args = [model, "--target", target, "--threads", threads];
+            let mut v = check_json(&[&args[..], &["--storage", storage]].concat(), code);
+            // Measurements of the run.
             v.as_object_mut().unwrap().remove("seconds");
+            v.as_object_mut().unwrap().remove("store_bytes");
             v
         };
+        let answer = |threads: &str| answer_with(threads, "table");
         let one = answer("1");
         if target == "FREE" {
             assert_eq!(one["states"], json!(17017), "{one}");
@@ -306,6 +314,8 @@ fn the_answer_does_not_depend_on_the_thread_count() {
         for threads in ["2", "4"] {
             assert_eq!(answer(threads), one, "{target} on {threads} threads");
         }
+        // The compact store gives the same answer (and explores on one thread).
+        assert_eq!(answer_with("2", "compact"), one, "{target}, compact");
     }
     std::fs::remove_dir_all(&dir).ok();
 }

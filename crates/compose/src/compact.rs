@@ -4,7 +4,7 @@
 //! The table store ([`PackedStore`]) keeps each packed tuple twice, in the key array that doubles
 //! as the queue and in its table slot beside the state's number, at most 3/4 full: 40-70 bytes per
 //! state once growth is counted. This store keeps each state once, in one 8-byte slot, and
-//! forgets tuples once they are expanded. (LTSmin's tree compression, the other well-known scheme,
+//! forgets tuples once they are expanded. (`LTSmin`'s tree compression, the other well-known scheme,
 //! also ends near one 8-byte root entry per state, plus its shared subtrees; it pays off on long
 //! state vectors of which a step changes little, while the tuples here pack into one or two
 //! words.)
@@ -322,12 +322,13 @@ struct Moving {
 }
 
 impl SubTable {
+    /// A sub-table of `m` free slots (`m = 0` only as a placeholder while one is rebuilt).
     fn with_slots(m: usize) -> Self {
         Self {
             slots: vec![0; m],
             len: 0,
-            t_bits: 33 - m.ilog2(),
-            reciprocal: u64::MAX / m as u64,
+            t_bits: 33 - m.max(1).ilog2(),
+            reciprocal: u64::MAX / m.max(1) as u64,
         }
     }
 
@@ -481,7 +482,9 @@ impl<Q: Word> CompactStore<Q> {
         let rest_bits = h_bits - SUB_BITS - HOME_BITS;
         // A slot keeps `33 - floor(log2 m)` bits of T, `rest_bits` and the displacement: the
         // smallest sub-table must be large enough for that to fit in 64 bits.
-        let min_log = (33 + rest_bits + DISPLACEMENT_BITS).saturating_sub(64).max(6);
+        let min_log = (33 + rest_bits + DISPLACEMENT_BITS)
+            .saturating_sub(64)
+            .max(6);
         let tables = (0..SUBTABLES)
             .map(|_| SubTable::with_slots(1 << min_log))
             .collect();
@@ -524,12 +527,15 @@ impl<Q: Word> CompactStore<Q> {
         self.entries(sub, homeless, &mut entries);
         let m = self.tables[sub].slots.len();
         let mut size = m + m.div_ceil(GROWTH);
+        // The entries are out: free the old slots before taking the new ones, so that the two
+        // never coexist and the allocator can reuse the old block's space.
+        self.tables[sub] = SubTable::with_slots(0);
         loop {
             let mut table = SubTable::with_slots(size);
             if table.fill(&entries, self.rest_bits) {
-                let peak = self.bytes() + table.slots.len() * 8 + entries.len() * 12;
-                self.peak_bytes = self.peak_bytes.max(peak);
                 self.tables[sub] = table;
+                let scratch = entries.capacity() * size_of::<(u32, u64)>();
+                self.peak_bytes = self.peak_bytes.max(self.bytes() + scratch);
                 entries.clear();
                 self.scratch = entries;
                 return;
@@ -590,7 +596,9 @@ impl<Q: Word> CompactStore<Q> {
     fn contains(&self, place: Place) -> bool {
         let table = &self.tables[place.sub as usize];
         let fingerprint = table.fingerprint(place, self.rest_bits);
-        table.probe(table.home(place.home_bits), fingerprint).is_ok()
+        table
+            .probe(table.home(place.home_bits), fingerprint)
+            .is_ok()
     }
 
     fn note_peak(&mut self) {
@@ -615,8 +623,12 @@ impl<Q: Word> Store for CompactStore<Q> {
 
     #[inline]
     fn touch(&self, hash: u64) -> u64 {
+        // At 82-92 % load a lookup reads about seven slots: the home's cache line and, about
+        // half the time, the next one, so both are touched.
         let table = &self.tables[(hash >> 32) as usize];
-        table.slots[table.home(hash as u32)]
+        let home = table.home(hash as u32);
+        let next = (home + 8).min(table.slots.len() - 1);
+        table.slots[home] ^ table.slots[next]
     }
 
     fn insert_at(
@@ -760,7 +772,10 @@ mod tests {
         assert!(CompactStore::<u64>::new(&comps).is_none(), "72 bits");
         exercise::<u128>(&comps, 60_000);
         let five = [&wide; 5];
-        assert!(CompactStore::<u128>::new(&five).is_none(), "90 bits is past MAX_BITS");
+        assert!(
+            CompactStore::<u128>::new(&five).is_none(),
+            "90 bits is past MAX_BITS"
+        );
     }
 
     #[test]
@@ -795,7 +810,10 @@ mod tests {
         let one = std::num::NonZeroUsize::MIN;
         let table = Config::default().with_threads(one);
         let compact = table.clone().with_storage(Storage::Compact);
-        assert_eq!(reports(comps, props, &compact), reports(comps, props, &table));
+        assert_eq!(
+            reports(comps, props, &compact),
+            reports(comps, props, &table)
+        );
         // On several threads the compact store still walks on one.
         let two = Config::default().with_storage(Storage::Compact);
         assert_eq!(reports(comps, props, &two), reports(comps, props, &table));
