@@ -1,0 +1,145 @@
+//! Where the workers of a distributed check run: [`DistConfig`] (workers per process, and the
+//! [`Cluster`] of processes, if any).
+//!
+//! Kept apart from [`guarantor_compose::Config`], which says how much a check may spend (states,
+//! time, cancellation) and is passed unchanged: this type only says where the work runs, and a
+//! check gives the same answer for every value of it.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::error::DistError;
+
+/// The processes of a multi-process run, each started by its user (or by the CLI's
+/// `--processes`) with the same address list and its own index.
+///
+/// ```
+/// use guarantor_dist::Cluster;
+/// let cluster = Cluster::new(vec!["127.0.0.1:4100".into(), "127.0.0.1:4101".into()], 1)?;
+/// assert_eq!((cluster.addresses.len(), cluster.process), (2, 1));
+/// let hosts = Cluster::parse_hostfile("# two machines\nhost-a:4100\n\nhost-b:4100\n");
+/// assert_eq!(hosts, ["host-a:4100", "host-b:4100"]);
+/// # Ok::<(), guarantor_dist::DistError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Cluster {
+    /// `host:port` of every process, in process order; process `i` listens on `addresses[i]`.
+    pub addresses: Vec<String>,
+    /// This process's index in [`Cluster::addresses`].
+    pub process: usize,
+    /// How long this process waits for the others to connect before it gives up with
+    /// [`DistError::Network`]. Default: 30 seconds.
+    pub connect_timeout: Duration,
+}
+
+impl Cluster {
+    /// The cluster of `addresses` as seen by process `process`.
+    ///
+    /// # Errors
+    /// [`DistError::Config`] when there is no address or `process` is not an index into them.
+    pub fn new(addresses: Vec<String>, process: usize) -> Result<Self, DistError> {
+        if addresses.is_empty() {
+            return Err(DistError::Config("no process addresses".into()));
+        }
+        if process >= addresses.len() {
+            return Err(DistError::Config(format!(
+                "process index {process} out of range for {} addresses",
+                addresses.len()
+            )));
+        }
+        Ok(Self {
+            addresses,
+            process,
+            connect_timeout: Duration::from_secs(30),
+        })
+    }
+
+    /// The cluster listed in the hostfile at `path` (one `host:port` per line, blank lines and
+    /// `#` comments ignored) as seen by process `process`.
+    ///
+    /// # Errors
+    /// [`DistError::Config`] when the file cannot be read or as [`Cluster::new`].
+    pub fn from_hostfile(path: &Path, process: usize) -> Result<Self, DistError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| DistError::Config(format!("cannot read {}: {e}", path.display())))?;
+        Self::new(Self::parse_hostfile(&text), process)
+    }
+
+    /// The addresses of a hostfile's text: one per line, trimmed; blank lines and lines starting
+    /// with `#` are skipped.
+    pub fn parse_hostfile(text: &str) -> Vec<String> {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// This cluster with another connection timeout.
+    #[must_use]
+    pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+}
+
+/// Where a distributed check runs: `workers` threads in this process and, with a [`Cluster`], as
+/// many in each of its processes. The default is one worker in one process.
+///
+/// ```
+/// use guarantor_dist::DistConfig;
+/// let config = DistConfig::default().with_workers(3);
+/// assert_eq!(config.total_workers(), 3);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DistConfig {
+    /// Worker threads per process (at least one). Default: 1.
+    pub workers: usize,
+    /// The processes, when the check runs across several; `None` runs in this process only.
+    pub cluster: Option<Cluster>,
+}
+
+impl Default for DistConfig {
+    fn default() -> Self {
+        Self {
+            workers: 1,
+            cluster: None,
+        }
+    }
+}
+
+impl DistConfig {
+    /// One worker in this process (the same as `DistConfig::default()`).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// This config with `workers` worker threads per process.
+    #[must_use]
+    pub fn with_workers(mut self, workers: usize) -> Self {
+        self.workers = workers;
+        self
+    }
+
+    /// This config running across the processes of `cluster`.
+    #[must_use]
+    pub fn with_cluster(mut self, cluster: Cluster) -> Self {
+        self.cluster = Some(cluster);
+        self
+    }
+
+    /// Workers over all processes.
+    pub fn total_workers(&self) -> usize {
+        self.workers * self.cluster.as_ref().map_or(1, |c| c.addresses.len())
+    }
+
+    /// Fails with [`DistError::Config`] on zero workers.
+    pub(crate) fn validate(&self) -> Result<(), DistError> {
+        if self.workers == 0 {
+            return Err(DistError::Config("zero workers per process".into()));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,518 @@
+//! The two dataflows of a distributed check, run by every worker: the level-synchronous
+//! breadth-first search ([`explore`]) and the walk back along parent references that rebuilds a
+//! counterexample ([`walk_back`]).
+//!
+//! Both live in one file because they share the worker's [`Shard`] (its visited states and their
+//! parent references) through an `Rc<RefCell<_>>`: the search fills it, the walk reads it.
+//!
+//! The search's one operator receives [`Msg`]s of one level (its timestamp) through an exchange
+//! that routes a candidate state to the worker owning its hash and a control message to the
+//! worker it names, and waits until timely's progress tracking says the level is complete before
+//! it decides anything: only then has it seen every candidate for a state and every worker's
+//! report on the level before. A level's reports go to every worker, so every worker keeps the
+//! same global view ([`Global`]): totals, the best error and deadlock, and whether to stop.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::ops::ControlFlow;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use guarantor_compose::product::{Product, Scratch};
+use guarantor_compose::{Priority, SystemOptions};
+use guarantor_lts::{ActionId, Lts, StateId};
+use rustc_hash::{FxHashMap, FxHasher};
+use serde::{Deserialize, Serialize};
+use timely::dataflow::ProbeHandle;
+use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::vec::ToStream;
+use timely::dataflow::operators::{Capability, Concat, ConnectLoop, Feedback, Probe};
+use timely::worker::Worker;
+
+/// A reference to a stored state: `(worker, index in that worker's shard)`.
+pub(crate) type Ref = (u32, u32);
+
+/// The parent reference of the initial state.
+const ROOT: Ref = (u32::MAX, u32::MAX);
+
+/// What a worker needs to run its share of a check; the same in every worker and process.
+#[derive(Clone, Debug)]
+pub(crate) struct Job {
+    /// Components, then the error LTSs of the properties.
+    pub(crate) all: Arc<Vec<Lts>>,
+    /// How many of `all` are components.
+    pub(crate) components: usize,
+    pub(crate) priority: Option<Priority>,
+    pub(crate) deadlock: bool,
+    pub(crate) end_states: Vec<Option<StateId>>,
+    /// The state limit, less what the config holds.
+    pub(crate) limit: Option<usize>,
+    /// The limit as configured (what the error reports).
+    pub(crate) configured_limit: usize,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Job {
+    pub(crate) fn new(
+        all: Arc<Vec<Lts>>,
+        components: usize,
+        options: &SystemOptions,
+        config: &guarantor_compose::Config,
+        deadline: Option<Instant>,
+    ) -> Self {
+        Self {
+            all,
+            components,
+            priority: options.priority.clone(),
+            deadlock: options.deadlock,
+            end_states: options.end_states.clone(),
+            limit: config.max_states.map(|m| m.saturating_sub(config.held())),
+            configured_limit: config.max_states.unwrap_or(usize::MAX),
+            deadline,
+            cancel: config.cancel.clone(),
+        }
+    }
+
+    /// The product; built per level because dataflow operators must own what they use.
+    pub(crate) fn product(&self) -> Product<'_> {
+        let refs: Vec<&Lts> = self.all.iter().collect();
+        Product::under(&refs, self.priority.as_ref()).expect("checked before the workers start")
+    }
+
+    fn is_terminal(&self, tuple: &[StateId]) -> bool {
+        self.components > 0
+            && (0..self.components)
+                .all(|i| self.end_states.get(i).copied().flatten() == Some(tuple[i]))
+    }
+
+    fn interrupted(&self) -> Option<Stop> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Some(Stop::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(Stop::Deadline);
+        }
+        None
+    }
+}
+
+/// Why the search stopped early, agreed by every worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub(crate) enum Stop {
+    StateLimit,
+    Deadline,
+    Cancelled,
+}
+
+/// A transition into an error tuple: the tuple, its parent and the action, and the first failing
+/// member. Ordered by `(tuple, parent, action)`, the canonical choice.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub(crate) struct ErrorHit {
+    pub(crate) tuple: Vec<u32>,
+    pub(crate) parent: Vec<u32>,
+    pub(crate) action: u32,
+    pub(crate) from: Ref,
+    pub(crate) member: u32,
+}
+
+/// A deadlocked state: ordered by `(level, tuple)`, the canonical choice.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub(crate) struct DeadHit {
+    pub(crate) level: u32,
+    pub(crate) tuple: Vec<u32>,
+    pub(crate) at: Ref,
+}
+
+/// One worker's report on one level, sent to every worker.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Report {
+    states: u64,
+    transitions: u64,
+    error: Option<ErrorHit>,
+    deadlock: Option<DeadHit>,
+    stop: Option<Stop>,
+}
+
+impl Report {
+    fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// What travels around the search loop.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) enum Msg {
+    /// A successor `tuple` of `parent` (stored at `from`) on `action`, for the tuple's owner.
+    Cand {
+        tuple: Vec<u32>,
+        parent: Vec<u32>,
+        action: u32,
+        from: Ref,
+    },
+    /// A worker's report on the level before, for worker `to`.
+    Control { to: u32, report: Report },
+}
+
+/// The global view every worker keeps, identical in all of them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Global {
+    pub(crate) states: u64,
+    pub(crate) transitions: u64,
+    pub(crate) error: Option<ErrorHit>,
+    pub(crate) deadlock: Option<DeadHit>,
+    pub(crate) stop: Option<Stop>,
+    /// The deepest level any state was stored at.
+    pub(crate) depth: u32,
+}
+
+impl Global {
+    fn absorb(&mut self, report: Report) {
+        self.states += report.states;
+        self.transitions += report.transitions;
+        if let Some(e) = report.error {
+            if self.error.as_ref().is_none_or(|best| e < *best) {
+                self.error = Some(e);
+            }
+        }
+        if let Some(d) = report.deadlock {
+            if self.deadlock.as_ref().is_none_or(|best| d < *best) {
+                self.deadlock = Some(d);
+            }
+        }
+        if let Some(s) = report.stop {
+            self.stop = Some(self.stop.map_or(s, |t| t.min(s)));
+        }
+    }
+}
+
+/// A worker's visited states: tuple to index, and per index its parent reference and action.
+#[derive(Debug, Default)]
+pub(crate) struct Shard {
+    ids: FxHashMap<Box<[u32]>, u32>,
+    parents: Vec<(Ref, u32)>,
+}
+
+/// The owner hash of a tuple: the same in every process (Fx with a fixed seed, then a 64-bit
+/// finaliser so that the low bits timely routes on are well mixed).
+pub(crate) fn owner_hash(tuple: &[u32]) -> u64 {
+    let mut h = FxHasher::default();
+    tuple.hash(&mut h);
+    let mut x = h.finish();
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+fn route(msg: &Msg) -> u64 {
+    match msg {
+        Msg::Cand { tuple, .. } => owner_hash(tuple),
+        Msg::Control { to, .. } => u64::from(*to),
+    }
+}
+
+/// Runs the search on this worker until every worker agrees it is over; returns the global view.
+pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Shard>>) -> Global {
+    let index = worker.index() as u32;
+    let peers = worker.peers() as u32;
+    let global = Rc::new(RefCell::new(Global::default()));
+    let probe = ProbeHandle::new();
+    let initial: Vec<u32> = {
+        let product = job.product();
+        product.initial().iter().map(|s| s.as_u32()).collect()
+    };
+    worker.dataflow::<u32, _, _>(|scope| {
+        let seed: Vec<Msg> = if index == 0 {
+            vec![Msg::Cand {
+                tuple: initial,
+                parent: Vec::new(),
+                action: 0,
+                from: ROOT,
+            }]
+        } else {
+            Vec::new()
+        };
+        let (handle, cycle) = scope.feedback::<Vec<Msg>>(1);
+        let job = Arc::clone(job);
+        let shard = Rc::clone(shard);
+        let view = Rc::clone(&global);
+        let out = seed.to_stream(scope).concat(cycle).unary_frontier(
+            Exchange::new(route),
+            "Level",
+            move |_, _| {
+                let mut pending: BTreeMap<u32, (Capability<u32>, Vec<Msg>)> = BTreeMap::new();
+                let mut halted = false;
+                move |(input, frontier), output| {
+                    input.for_each_stamp(|cap, data| {
+                        if let Some(cap) = cap.retain_least(output.output_index()) {
+                            let entry = pending
+                                .entry(*cap.time())
+                                .or_insert_with(|| (cap, Vec::new()));
+                            for batch in data {
+                                entry.1.append(batch);
+                            }
+                        }
+                    });
+                    while let Some(&time) = pending.keys().next() {
+                        if frontier.frontier().less_equal(&time) {
+                            break;
+                        }
+                        let (cap, msgs) = pending.remove(&time).expect("present");
+                        if halted {
+                            continue;
+                        }
+                        let mut level = Level::new(&job, time, index);
+                        let mut view = view.borrow_mut();
+                        for msg in msgs {
+                            match msg {
+                                Msg::Control { report, .. } => view.absorb(report),
+                                Msg::Cand {
+                                    tuple,
+                                    parent,
+                                    action,
+                                    from,
+                                } => level.offer(tuple, parent, action, from),
+                            }
+                        }
+                        if view.error.is_some() || view.stop.is_some() {
+                            halted = true;
+                            continue;
+                        }
+                        if job.limit.is_some_and(|l| view.states > l as u64) {
+                            view.stop = Some(Stop::StateLimit);
+                            halted = true;
+                            continue;
+                        }
+                        let mut session = output.session(&cap);
+                        let report = level.run(&mut shard.borrow_mut(), view.states, |m| {
+                            session.give(m);
+                        });
+                        if report.states > 0 {
+                            view.depth = view.depth.max(time);
+                        }
+                        if !report.is_empty() {
+                            for to in 0..peers {
+                                session.give(Msg::Control {
+                                    to,
+                                    report: report.clone(),
+                                });
+                            }
+                        }
+                    }
+                }
+            },
+        );
+        out.probe_with(&probe).connect_loop(handle);
+    });
+    while !probe.done() {
+        worker.step_or_park(None);
+    }
+    global.take()
+}
+
+/// A candidate's parent tuple, action and parent reference.
+type Choice = (Vec<u32>, u32, Ref);
+
+/// One level's work on one worker: the candidates it received, then storing and expanding the
+/// new ones.
+struct Level<'j> {
+    job: &'j Job,
+    time: u32,
+    index: u32,
+    /// Per candidate tuple, its best `(parent, action, from)`.
+    best: FxHashMap<Vec<u32>, Choice>,
+}
+
+impl<'j> Level<'j> {
+    fn new(job: &'j Job, time: u32, index: u32) -> Self {
+        Self {
+            job,
+            time,
+            index,
+            best: FxHashMap::default(),
+        }
+    }
+
+    fn offer(&mut self, tuple: Vec<u32>, parent: Vec<u32>, action: u32, from: Ref) {
+        match self.best.entry(tuple) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert((parent, action, from));
+            }
+            std::collections::hash_map::Entry::Occupied(mut o) => {
+                let cur = o.get();
+                if (&parent, action) < (&cur.0, cur.1) {
+                    o.insert((parent, action, from));
+                }
+            }
+        }
+    }
+
+    /// Stores the new candidates in `shard`, expands them and sends their successors to `emit`.
+    fn run(self, shard: &mut Shard, known: u64, mut emit: impl FnMut(Msg)) -> Report {
+        let mut report = Report::default();
+        let fresh: Vec<(Vec<u32>, Choice)> = self
+            .best
+            .into_iter()
+            .filter(|(t, _)| !shard.ids.contains_key(t.as_slice()))
+            .collect();
+        if fresh.is_empty() {
+            return report;
+        }
+        let product = self.job.product();
+        let mut scratch = Scratch::new();
+        let mut ids = Vec::new();
+        for (n, (tuple, (_, action, from))) in fresh.into_iter().enumerate() {
+            if n % 256 == 0 {
+                if let Some(stop) = self.job.interrupted() {
+                    report.stop = Some(stop);
+                    break;
+                }
+            }
+            let id = shard.parents.len() as u32;
+            shard.ids.insert(tuple.clone().into_boxed_slice(), id);
+            shard.parents.push((from, action));
+            report.states += 1;
+            if self
+                .job
+                .limit
+                .is_some_and(|l| known + report.states > l as u64)
+            {
+                report.stop = Some(Stop::StateLimit);
+                break;
+            }
+            ids.clear();
+            ids.extend(tuple.iter().map(|&s| StateId::from_u32(s)));
+            let at = (self.index, id);
+            let mut successors = 0u64;
+            let _ = product.for_each_successor(&ids, &mut scratch, |a, target| {
+                successors += 1;
+                let next: Vec<u32> = target.iter().map(|s| s.as_u32()).collect();
+                if let Some(member) = product.error_component(target) {
+                    let hit = ErrorHit {
+                        tuple: next,
+                        parent: tuple.clone(),
+                        action: a.as_u32(),
+                        from: at,
+                        member: member as u32,
+                    };
+                    if report.error.as_ref().is_none_or(|b| hit < *b) {
+                        report.error = Some(hit);
+                    }
+                } else {
+                    emit(Msg::Cand {
+                        tuple: next,
+                        parent: tuple.clone(),
+                        action: a.as_u32(),
+                        from: at,
+                    });
+                }
+                ControlFlow::<()>::Continue(())
+            });
+            report.transitions += successors;
+            if successors == 0 && self.job.deadlock && !self.job.is_terminal(&ids) {
+                let hit = DeadHit {
+                    level: self.time,
+                    tuple: tuple.clone(),
+                    at,
+                };
+                if report.deadlock.as_ref().is_none_or(|b| hit < *b) {
+                    report.deadlock = Some(hit);
+                }
+            }
+        }
+        report
+    }
+}
+
+/// What travels around the walk-back loop.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+enum Step {
+    /// Continue at the stored state `at`, with the actions collected so far (last first).
+    At { at: Ref, actions: Vec<u32> },
+    /// The walk reached the initial state: the actions (last first), for worker `to`.
+    Done { to: u32, actions: Vec<u32> },
+}
+
+/// Walks from the stored state `start` back to the initial state, each step on the worker that
+/// stores the state; returns the actions from the initial state to `start` on every worker.
+pub(crate) fn walk_back(
+    worker: &mut Worker,
+    start: Ref,
+    shard: &Rc<RefCell<Shard>>,
+) -> Vec<ActionId> {
+    let index = worker.index() as u32;
+    let peers = worker.peers() as u32;
+    let result: Rc<RefCell<Option<Vec<u32>>>> = Rc::default();
+    let probe = ProbeHandle::new();
+    worker.dataflow::<u32, _, _>(|scope| {
+        let seed: Vec<Step> = if index == 0 {
+            vec![Step::At {
+                at: start,
+                actions: Vec::new(),
+            }]
+        } else {
+            Vec::new()
+        };
+        let (handle, cycle) = scope.feedback::<Vec<Step>>(1);
+        let shard = Rc::clone(shard);
+        let result = Rc::clone(&result);
+        seed.to_stream(scope)
+            .concat(cycle)
+            .unary(
+                Exchange::new(|s: &Step| match s {
+                    Step::At { at, .. } => u64::from(at.0),
+                    Step::Done { to, .. } => u64::from(*to),
+                }),
+                "WalkBack",
+                move |_, _| {
+                    move |input, output| {
+                        input.for_each(|cap, data| {
+                            let mut session = output.session(&cap);
+                            for step in data.drain(..) {
+                                match step {
+                                    Step::At { at, mut actions } => {
+                                        let (parent, action) =
+                                            shard.borrow().parents[at.1 as usize];
+                                        if parent == ROOT {
+                                            for to in 0..peers {
+                                                session.give(Step::Done {
+                                                    to,
+                                                    actions: actions.clone(),
+                                                });
+                                            }
+                                        } else {
+                                            actions.push(action);
+                                            session.give(Step::At {
+                                                at: parent,
+                                                actions,
+                                            });
+                                        }
+                                    }
+                                    Step::Done { actions, .. } => {
+                                        *result.borrow_mut() = Some(actions);
+                                    }
+                                }
+                            }
+                        });
+                    }
+                },
+            )
+            .probe_with(&probe)
+            .connect_loop(handle);
+    });
+    while !probe.done() {
+        worker.step_or_park(None);
+    }
+    let actions = result.borrow_mut().take().unwrap_or_default();
+    actions.into_iter().rev().map(ActionId::from_u32).collect()
+}

@@ -1,0 +1,42 @@
+//! [`DistError`]: everything that can stop a distributed check before it reaches a verdict.
+//!
+//! Budget and input errors of the exploration itself are [`ComposeError`]s, the same values the
+//! monolithic engine returns, so callers map both engines' failures alike; the rest are failures of
+//! the distribution: a bad cluster description, a network that would not connect, a worker thread
+//! that died.
+
+use guarantor_compose::ComposeError;
+
+/// Why a distributed check stopped without a verdict.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DistError {
+    /// The exploration failed as the monolithic one would: a budget ran out (state limit,
+    /// deadline, cancellation) or the input was bad (a nondeterministic property).
+    #[error(transparent)]
+    Compose(#[from] ComposeError),
+    /// The cluster description is unusable (no address, a process index out of range, zero
+    /// workers, an unreadable hostfile).
+    #[error("bad cluster configuration: {0}")]
+    Config(String),
+    /// The processes of a cluster could not connect to each other in time.
+    #[error("cluster network: {0}")]
+    Network(String),
+    /// A worker thread failed (timely reports a panic in a worker as an error here).
+    #[error("worker failed: {0}")]
+    Worker(String),
+}
+
+impl DistError {
+    /// Whether this error is an exhausted budget (see [`ComposeError::is_budget`]).
+    ///
+    /// ```
+    /// use guarantor_compose::ComposeError;
+    /// use guarantor_dist::DistError;
+    /// assert!(DistError::from(ComposeError::Deadline).is_budget());
+    /// assert!(!DistError::Config("no addresses".into()).is_budget());
+    /// ```
+    pub fn is_budget(&self) -> bool {
+        matches!(self, Self::Compose(e) if e.is_budget())
+    }
+}

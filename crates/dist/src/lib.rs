@@ -1,0 +1,264 @@
+//! Distributed exploration of the product of n component LTSs on [timely dataflow], in one
+//! process with several worker threads or across several processes (and machines).
+//!
+//! [`check_distributed`] answers what [`guarantor_compose::check_system`] answers with its
+//! breadth-first search: the same verdict (holds; a property violation or a component's `ERROR`;
+//! a deadlock), for `holds` the same state and transition counts, and for a violation a shortest
+//! counterexample (as many product steps as the monolithic one) that replays in every component.
+//! Successors come from the public [`Product`](guarantor_compose::product::Product) of
+//! `guarantor-compose`; nothing of its private search is reused.
+//!
+//! # Algorithm
+//!
+//! Level-synchronous breadth-first search in a timely loop whose timestamp is the BFS level.
+//! Every product state (tuple) is owned by the worker `hash(tuple) % workers`; the hash is a
+//! fixed function of the tuple, the same in every process. A worker keeps the states it owns with
+//! a reference to their parent (worker, index) and the action from it. At level `t` a worker
+//! receives candidate successors (tuple, parent tuple, parent reference, action) sent at level
+//! `t - 1`, waits until timely's progress tracking says level `t` is complete, stores the
+//! candidates it has not seen, expands them with the product, and sends each successor to its
+//! owner at level `t + 1`. Successors that are error tuples are not sent: they are reported.
+//! After each level every worker sends a small report (new states, transitions, its best error
+//! and deadlock, a budget stop) to every worker, so at the next level all workers hold the same
+//! totals and take the same decision: go on, or stop after the first level that reached an error
+//! tuple (the counterexample is then shortest), or stop on a budget. The loop ends when no worker
+//! sends anything: timely's progress tracking then closes the dataflow everywhere. A second small
+//! dataflow walks back from the chosen state along parent references, each step on the worker
+//! that stores the state, and hands the trace to every worker.
+//!
+//! # Why the counterexample does not depend on the number of workers
+//!
+//! The set of states at each level is the set of states at BFS distance exactly `t` from the
+//! initial state, whatever the partition: a state is stored at the first level a candidate for
+//! it arrives, and every state at distance `t` gets a candidate at level `t` from a parent at
+//! distance `t - 1`. Among the candidates of a new state (all at the same level, all seen before
+//! the owner decides, because it waits for the level to complete) the owner keeps the smallest
+//! `(parent tuple, action)`, a choice that depends only on the tuples, not on which worker sent
+//! what or when. Hence every state's parent, by induction on the level, is the same function of
+//! the product for any number of workers and processes. The reported error is the smallest
+//! `(error tuple, parent tuple, action)` over the first level at which any error tuple is
+//! reached, and the reported deadlock (when no error is reachable) the smallest `(level, tuple)`;
+//! both are minima over sets that do not depend on the partition. Following the fixed parents
+//! from a fixed state gives a fixed trace.
+//!
+//! The state limit of [`guarantor_compose::Config::max_states`] is checked per level against the
+//! global total (a level may overshoot it by the states of that level on one worker); the
+//! deadline and cancel flag are looked at every few hundred states. A budget stop is reported to
+//! every worker, which all stop at the next level.
+//!
+//! # Example
+//!
+//! ```
+//! use guarantor_compose::{check_system, Config, SystemOptions};
+//! use guarantor_dist::{check_distributed, DistConfig};
+//! use guarantor_lts::Lts;
+//! let input = Lts::from_edges([(0, "input", 1), (1, "send", 2), (2, "ack", 0)])?;
+//! let output = Lts::from_edges([(0, "send", 1), (1, "output", 2), (2, "ack", 0)])?;
+//! let order = Lts::from_edges([(0, "input", 1), (1, "output", 0)])?;
+//! let options = SystemOptions::default();
+//! let report = check_distributed(
+//!     &[&input, &output],
+//!     &[&order],
+//!     &options,
+//!     &Config::default(),
+//!     &DistConfig::default().with_workers(2),
+//! )?;
+//! let mono = check_system(&[&input, &output], &[&order], &options, &Config::default())?;
+//! assert!(report.verdict.is_holds());
+//! assert_eq!(report.stats, mono.stats);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [timely dataflow]: https://docs.rs/timely
+
+#![warn(missing_docs)]
+
+mod config;
+mod engine;
+mod error;
+mod net;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use guarantor_compose::error_lts::error_ltss;
+use guarantor_compose::product::Product;
+use guarantor_compose::{
+    Certificate, Config, Counterexample, SearchOrder, Stats, SystemOptions, Verdict, Violation,
+};
+use guarantor_lts::{ActionId, ComponentId, Lts, PropertyId};
+
+pub use config::{Cluster, DistConfig};
+pub use error::DistError;
+
+use engine::{Job, Shard, Stop};
+
+/// The result of a distributed check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DistReport {
+    /// Holds, or violated with a shortest counterexample (the same for every worker count).
+    pub verdict: Verdict,
+    /// States and transitions explored: for `holds`, exactly those of
+    /// [`check_system`](guarantor_compose::check_system)'s breadth-first search; for a
+    /// violation, those of every level up to the one that found it.
+    pub stats: Stats,
+    /// The deepest BFS level at which a state was stored.
+    pub depth: usize,
+    /// Workers over all processes.
+    pub workers: usize,
+}
+
+/// Checks `components` against `properties`, and for deadlocks if `options` ask, exploring the
+/// product on the workers `dist` describes (see the crate docs for the algorithm and why the
+/// answer does not depend on them).
+///
+/// `options.search` must be breadth first (the default): the distributed search is always
+/// breadth first. Priority and end states are honoured as by
+/// [`check_system`](guarantor_compose::check_system). In a [`Cluster`], every process calls this
+/// with the same arguments (but its own [`Cluster::process`]) and every process gets the same
+/// report.
+///
+/// # Errors
+/// [`DistError::Compose`] for a nondeterministic property or an exhausted budget of `config`;
+/// [`DistError::Config`] for zero workers or a depth-first `options.search`;
+/// [`DistError::Network`] when the processes of a cluster cannot connect;
+/// [`DistError::Worker`] when a worker thread fails.
+pub fn check_distributed(
+    components: &[&Lts],
+    properties: &[&Lts],
+    options: &SystemOptions,
+    config: &Config,
+    dist: &DistConfig,
+) -> Result<DistReport, DistError> {
+    dist.validate()?;
+    if options.search != SearchOrder::BreadthFirst {
+        return Err(DistError::Config(format!(
+            "the distributed engine searches breadth first only, not {}",
+            options.search.name()
+        )));
+    }
+    let config = config.started();
+    config.budget()?;
+    let errs = error_ltss(properties.iter().copied())?;
+    let all: Vec<Lts> = components.iter().map(|&c| c.clone()).chain(errs).collect();
+    let job = Arc::new(Job::new(
+        Arc::new(all),
+        components.len(),
+        options,
+        &config,
+        config.effective_deadline(),
+    ));
+    let workers = dist.total_workers();
+    {
+        // Validates the product once here, so that the workers may build it without failing, and
+        // answers the one case that needs no search: the initial tuple is an error tuple.
+        let refs: Vec<&Lts> = job.all.iter().collect();
+        let product = Product::under(&refs, job.priority.as_ref())?;
+        if let Some(member) = product.error_component(&product.initial()) {
+            return Ok(DistReport {
+                verdict: Verdict::Violated(Counterexample::new(
+                    Vec::new(),
+                    classify(member, components.len()),
+                )),
+                stats: Stats::new(0, 0),
+                depth: 0,
+                workers,
+            });
+        }
+    }
+    let work = {
+        let job = Arc::clone(&job);
+        move |worker: &mut timely::worker::Worker| run_worker(worker, &job)
+    };
+    let guards = match &dist.cluster {
+        Some(cluster) => net::execute_cluster(cluster, dist.workers, work)?,
+        None => {
+            let timely_config = if dist.workers == 1 {
+                timely::Config::thread()
+            } else {
+                timely::Config::process(dist.workers)
+            };
+            timely::execute(timely_config, work).map_err(DistError::Worker)?
+        }
+    };
+    let mut first = None;
+    for result in guards.join() {
+        let result = result.map_err(DistError::Worker)?;
+        first.get_or_insert(result);
+    }
+    let (verdict, stats, depth) =
+        first.ok_or_else(|| DistError::Worker("no worker ran".into()))??;
+    Ok(DistReport {
+        verdict,
+        stats,
+        depth,
+        workers,
+    })
+}
+
+/// What one worker returns: every worker returns the same.
+type WorkerResult = Result<(Verdict, Stats, usize), guarantor_compose::ComposeError>;
+
+fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResult {
+    let shard = Rc::new(RefCell::new(Shard::default()));
+    let global = engine::explore(worker, job, &shard);
+    let stats = Stats::new(
+        usize::try_from(global.states).unwrap_or(usize::MAX),
+        usize::try_from(global.transitions).unwrap_or(usize::MAX),
+    );
+    match global.stop {
+        Some(Stop::StateLimit) => {
+            return Err(guarantor_compose::ComposeError::StateLimit {
+                limit: job.configured_limit,
+            });
+        }
+        Some(Stop::Deadline) => return Err(guarantor_compose::ComposeError::Deadline),
+        Some(Stop::Cancelled) => return Err(guarantor_compose::ComposeError::Cancelled),
+        None => {}
+    }
+    let depth = global.depth as usize;
+    let (start, last, violation) = if let Some(hit) = &global.error {
+        (
+            hit.from,
+            Some(ActionId::from_u32(hit.action)),
+            classify(hit.member as usize, job.components),
+        )
+    } else if let Some(dead) = &global.deadlock {
+        (dead.at, None, Violation::Deadlock)
+    } else {
+        return Ok((Verdict::Holds(Certificate::monolithic()), stats, depth));
+    };
+    let mut actions = engine::walk_back(worker, start, &shard);
+    actions.extend(last);
+    let product = job.product();
+    let trace = actions
+        .into_iter()
+        .filter(|a| !a.is_tau())
+        .map(|a| product.action_name(a).to_owned())
+        .collect();
+    Ok((
+        Verdict::Violated(Counterexample::new(trace, violation)),
+        stats,
+        depth,
+    ))
+}
+
+/// Names the failing member `index` of a product of `components` components then properties.
+fn classify(index: usize, components: usize) -> Violation {
+    if index < components {
+        Violation::ErrorState {
+            component: ComponentId::must(index),
+        }
+    } else {
+        Violation::Property {
+            property: PropertyId::must(index - components),
+        }
+    }
+}
+
+/// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
