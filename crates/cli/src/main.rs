@@ -7,6 +7,7 @@
 //! with 2 on usage errors, which is why bad input uses 2 as well.
 
 mod assert_check;
+mod dist;
 mod methods;
 mod output;
 mod program;
@@ -250,6 +251,26 @@ struct CheckArgs {
     /// counterexample. Verdicts are the same.
     #[arg(long, value_enum, default_value_t = Search::Bfs)]
     search: Search,
+    /// mono, bfs only: run the check on the distributed engine in N local processes on
+    /// 127.0.0.1. This process is process 0: it starts the N-1 others itself (copies of this
+    /// executable), prints the result once and waits for them. Verdict, counts and
+    /// counterexample length are those of the plain check.
+    #[arg(long, value_name = "N", conflicts_with = "hostfile")]
+    processes: Option<std::num::NonZeroUsize>,
+    /// mono, bfs only: run as one process of a cluster across machines. FILE lists the
+    /// host:port of every process, one a line (the same file everywhere); start one process per
+    /// line, each with its --process-index. Process 0 prints the result.
+    #[arg(long, value_name = "FILE")]
+    hostfile: Option<PathBuf>,
+    /// With --hostfile: this process's line of the hostfile, from 0.
+    #[arg(long, value_name = "I")]
+    process_index: Option<usize>,
+    /// With --processes or --hostfile: worker threads per process (default 1).
+    #[arg(long, value_name = "W")]
+    workers: Option<std::num::NonZeroUsize>,
+    /// Internal, set by --processes for the processes it starts: every process's address.
+    #[arg(long, hide = true, value_delimiter = ',', value_name = "ADDRESSES")]
+    cluster_addresses: Vec<String>,
     /// Accept .aut files whose header declares a different number of transitions than they have
     /// (some LTSA exports do); every other check stays strict.
     #[arg(long)]
@@ -582,9 +603,15 @@ fn run_check(
     // One clock for the whole run: loading (FSP elaboration composes too) and checking share the
     // --timeout.
     let config = config_of(args)?.started();
+    let distributed = dist::Mode::of(args)?;
     if let [one] = args.components.as_slice()
         && one.extension().is_some_and(|e| e == "gc")
     {
+        if distributed.is_some() {
+            return Err(input_error(anyhow::anyhow!(
+                "--processes and --hostfile check models, not programs (.gc)"
+            )));
+        }
         let MethodChoice::Kind(kind) = args.method else {
             return Err(input_error(anyhow::anyhow!(
                 "programs are checked with mono, lstar, lstar-sym, lstar-nway, quotient, circ or auto"
@@ -610,10 +637,17 @@ fn run_check(
     let checker = checker_of(args, &config, warnings, unchecked)?;
     let (config, progress) = Progress::start(config, args.method.name(), args.quiet);
     let checker = checker.config(config);
-    let outcome = checker.check().map_err(classify);
+    let outcome = match &distributed {
+        Some(mode) => mode.run(&checker),
+        None => checker.check().map_err(classify),
+    };
     let store_bytes = progress.seen().largest_store_bytes;
     drop(progress);
     let outcome = outcome?;
+    if distributed.as_ref().is_some_and(|m| !m.prints()) {
+        // Another process of the cluster reports; this one only exits with the verdict's code.
+        return Ok(ExitCode::from(Report::new(&outcome).exit_code()));
+    }
     if !args.quiet {
         for (method, why) in &output::tried(&outcome) {
             eprintln!("{method}: {why}");

@@ -139,6 +139,11 @@ pub enum CheckError {
     /// statistics say how far it got), it cannot decide this problem, or it failed.
     #[error(transparent)]
     Method(#[from] MethodError),
+    /// The distributed engine failed ([`Checker::check_distributed`]): a budget, the cluster's
+    /// configuration or network, or a worker.
+    #[cfg(feature = "dist")]
+    #[error(transparent)]
+    Dist(#[from] guarantor_dist::DistError),
 }
 
 impl CheckError {
@@ -160,6 +165,8 @@ impl CheckError {
             CheckError::Circ(e) => e.is_budget(),
             CheckError::Method(e) => e.is_budget(),
             CheckError::Program(e) => e.is_budget(),
+            #[cfg(feature = "dist")]
+            CheckError::Dist(e) => e.is_budget(),
             _ => false,
         }
     }
@@ -410,6 +417,78 @@ impl Checker {
             .counterexample()
             .map(|cex| self.describe(&cex.violation));
         self.name_assumptions(&mut outcome);
+        outcome.elapsed = start.elapsed();
+        Ok(outcome)
+    }
+
+    /// Runs the monolithic breadth-first check on the distributed engine of `guarantor-dist`:
+    /// the product explored by timely dataflow workers, partitioned by state hash, in this
+    /// process or across the processes of `dist`'s cluster (every process calls this with the
+    /// same checker). The verdict, the counts of a `holds` and the length of a counterexample are
+    /// those of [`Checker::check`] with the monolithic method; the method chosen with
+    /// [`Checker::method`] or [`Checker::with_method`] is not used. The timeout's clock starts
+    /// here.
+    ///
+    /// ```
+    /// use guarantor::Checker;
+    /// use guarantor::dist::DistConfig;
+    /// use guarantor::lts::Lts;
+    /// let input = Lts::from_edges([(0, "input", 1), (1, "send", 2), (2, "ack", 0)])?;
+    /// let output = Lts::from_edges([(0, "send", 1), (1, "output", 2), (2, "ack", 0)])?;
+    /// let order = Lts::from_edges([(0, "input", 1), (1, "output", 0)])?;
+    /// let checker = Checker::new()
+    ///     .component("Input", input)
+    ///     .component("Output", output)
+    ///     .property("Order", order);
+    /// let outcome = checker.check_distributed(&DistConfig::default().with_workers(2))?;
+    /// assert!(outcome.verdict.is_holds());
+    /// assert_eq!(outcome.states, checker.check()?.states);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Checker::check`] for missing components or nothing to check;
+    /// [`CheckError::Dist`] for what the distributed engine reports.
+    #[cfg(feature = "dist")]
+    pub fn check_distributed(
+        &self,
+        dist: &guarantor_dist::DistConfig,
+    ) -> Result<Outcome, CheckError> {
+        if self.components.is_empty() {
+            return Err(CheckError::NoComponents);
+        }
+        if !self.deadlock && !self.has_safety_check() {
+            return Err(CheckError::NothingToCheck);
+        }
+        let start = Instant::now();
+        let config = self.config.started();
+        let mut options = self.system_options();
+        if self.deadlock {
+            options = options.with_deadlock(self.end_states.clone());
+        }
+        let report = guarantor_dist::check_distributed(
+            &self.component_refs(),
+            &self.property_refs(),
+            &options,
+            &config,
+            dist,
+        )?;
+        let mut outcome = Outcome {
+            verdict: report.verdict,
+            method: "mono".to_owned(),
+            states: report.stats.states,
+            transitions: report.stats.transitions,
+            elapsed: Duration::ZERO,
+            assumptions: Vec::new(),
+            counters: Vec::new(),
+            notes: Vec::new(),
+            violated: None,
+        };
+        self.confirm_counterexample(&mut outcome)?;
+        outcome.violated = outcome
+            .verdict
+            .counterexample()
+            .map(|cex| self.describe(&cex.violation));
         outcome.elapsed = start.elapsed();
         Ok(outcome)
     }

@@ -363,6 +363,9 @@ pub use guarantor_certify as certify;
 pub use guarantor_circ as circ;
 pub use guarantor_compose as compose;
 pub use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};
+/// The distributed engine (feature `dist`): [`Checker::check_distributed`] runs on it.
+#[cfg(feature = "dist")]
+pub use guarantor_dist as dist;
 pub use guarantor_fsp as fsp;
 pub use guarantor_lstar as lstar;
 pub use guarantor_ltl as ltl;

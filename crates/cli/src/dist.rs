@@ -1,0 +1,223 @@
+//! `check --processes N` and `check --hostfile FILE --process-index I`: the monolithic
+//! breadth-first check on the distributed engine (`guarantor::dist`), across processes.
+//!
+//! With `--processes N` this process is process 0 of a cluster on 127.0.0.1: it picks N free
+//! loopback ports, starts N-1 copies of its own executable with the same arguments plus the
+//! hidden `--cluster-addresses` and `--process-index`, runs its share, prints the result once,
+//! and waits for the copies (killing them if its own run fails or they outlive a grace period).
+//! With `--hostfile` the user starts one process per line of the file, on each machine, each with
+//! its `--process-index`; process 0 prints the result, the others only exit with its code.
+
+use std::ffi::OsString;
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use guarantor::dist::{Cluster, DistConfig};
+use guarantor::{Checker, MethodKind, Outcome};
+
+use crate::{CheckArgs, Failure, MethodChoice, Search, classify, input_error};
+
+/// How long the local processes may take to connect (they only have to start).
+const CONNECT: Duration = Duration::from_secs(10);
+
+/// How long process 0 waits for the processes it started once it has its result.
+const GRACE: Duration = Duration::from_secs(30);
+
+/// How a distributed `check` runs, from its flags.
+#[derive(Debug)]
+pub(crate) enum Mode {
+    /// `--processes N`: this process starts the others on 127.0.0.1.
+    Local { processes: usize, workers: usize },
+    /// One process of a cluster whose members were started elsewhere (`--hostfile`, or a copy
+    /// started by `--processes`).
+    Member { cluster: Cluster, workers: usize },
+}
+
+impl Mode {
+    /// The mode `args` ask for (`None`: the plain check); refuses what only the plain check does.
+    pub(crate) fn of(args: &CheckArgs) -> Result<Option<Self>, Failure> {
+        let workers = args.workers.map_or(1, std::num::NonZeroUsize::get);
+        let mode = if let Some(n) = args.processes {
+            Self::Local {
+                processes: n.get(),
+                workers,
+            }
+        } else if let Some(path) = &args.hostfile {
+            let index = args
+                .process_index
+                .ok_or_else(|| input_error(anyhow::anyhow!("--hostfile needs --process-index")))?;
+            Self::Member {
+                cluster: Cluster::from_hostfile(path, index).map_err(input_error)?,
+                workers,
+            }
+        } else if !args.cluster_addresses.is_empty() {
+            let index = args.process_index.unwrap_or(0);
+            Self::Member {
+                cluster: Cluster::new(args.cluster_addresses.clone(), index)
+                    .map_err(input_error)?,
+                workers,
+            }
+        } else {
+            if args.workers.is_some() || args.process_index.is_some() {
+                return Err(input_error(anyhow::anyhow!(
+                    "--workers and --process-index go with --processes or --hostfile"
+                )));
+            }
+            return Ok(None);
+        };
+        let mono = matches!(args.method, MethodChoice::Kind(MethodKind::Monolithic));
+        if !mono || args.search != Search::Bfs {
+            return Err(input_error(anyhow::anyhow!(
+                "--processes and --hostfile run the monolithic breadth-first check only (--method mono --search bfs), not {} {}",
+                args.method.name(),
+                if args.search == Search::Bfs {
+                    "bfs"
+                } else {
+                    "dfs"
+                },
+            )));
+        }
+        if args.progress.is_some() || args.assertion.is_some() {
+            return Err(input_error(anyhow::anyhow!(
+                "--processes and --hostfile run the safety check only, not --progress or --assert"
+            )));
+        }
+        Ok(Some(mode))
+    }
+
+    /// Whether this process prints the result (process 0 does; the others only exit).
+    pub(crate) fn prints(&self) -> bool {
+        match self {
+            Self::Local { .. } => true,
+            Self::Member { cluster, .. } => cluster.process == 0,
+        }
+    }
+
+    /// Runs this process's share of the check.
+    pub(crate) fn run(&self, checker: &Checker) -> Result<Outcome, Failure> {
+        match self {
+            Self::Member { cluster, workers } => {
+                let dist = DistConfig::default()
+                    .with_workers(*workers)
+                    .with_cluster(cluster.clone());
+                checker.check_distributed(&dist).map_err(classify)
+            }
+            Self::Local {
+                processes: 1,
+                workers,
+            } => checker
+                .check_distributed(&DistConfig::default().with_workers(*workers))
+                .map_err(classify),
+            Self::Local { processes, workers } => run_local(checker, *processes, *workers),
+        }
+    }
+}
+
+/// `--processes N` with N > 1: starts processes 1..N, runs process 0 here.
+fn run_local(checker: &Checker, processes: usize, workers: usize) -> Result<Outcome, Failure> {
+    let addresses = free_addresses(processes).map_err(input_error)?;
+    let exe = std::env::current_exe().map_err(input_error)?;
+    let mut children = Vec::with_capacity(processes - 1);
+    for index in 1..processes {
+        match spawn(&exe, &addresses, index) {
+            Ok(child) => children.push(child),
+            Err(e) => {
+                stop(&mut children);
+                return Err(input_error(anyhow::anyhow!(
+                    "cannot start process {index}: {e}"
+                )));
+            }
+        }
+    }
+    let cluster = Cluster::new(addresses, 0)
+        .map_err(input_error)?
+        .with_connect_timeout(CONNECT);
+    let dist = DistConfig::default()
+        .with_workers(workers)
+        .with_cluster(cluster);
+    let outcome = checker.check_distributed(&dist).map_err(classify);
+    if outcome.is_err() {
+        stop(&mut children);
+        return outcome;
+    }
+    let deadline = Instant::now() + GRACE;
+    for (i, child) in children.iter_mut().enumerate() {
+        loop {
+            match child.try_wait() {
+                Ok(Some(status)) if status.code().is_some_and(|c| c <= 1) => break,
+                Ok(Some(status)) => {
+                    eprintln!("warning: process {} ended with {status}", i + 1);
+                    break;
+                }
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Ok(None) | Err(_) => {
+                    eprintln!(
+                        "warning: process {} did not end in {}s; killed",
+                        i + 1,
+                        GRACE.as_secs()
+                    );
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break;
+                }
+            }
+        }
+    }
+    outcome
+}
+
+/// Kills and reaps the processes this one started.
+fn stop(children: &mut [Child]) {
+    for child in children.iter_mut() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
+/// Starts process `index` of the local cluster: this executable with this run's arguments, less
+/// `--processes`, plus the cluster's addresses and the index; it prints nothing.
+fn spawn(exe: &PathBuf, addresses: &[String], index: usize) -> std::io::Result<Child> {
+    let mut args: Vec<OsString> = Vec::new();
+    let mut skip = false;
+    for arg in std::env::args_os().skip(1) {
+        if skip {
+            skip = false;
+            continue;
+        }
+        if arg == "--processes" {
+            skip = true;
+            continue;
+        }
+        if arg.to_str().is_some_and(|a| a.starts_with("--processes=")) {
+            continue;
+        }
+        args.push(arg);
+    }
+    if !args.iter().any(|a| a == "--quiet" || a == "-q") {
+        args.push("--quiet".into());
+    }
+    args.push(format!("--cluster-addresses={}", addresses.join(",")).into());
+    args.push(format!("--process-index={index}").into());
+    Command::new(exe)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+}
+
+/// `n` free loopback addresses: bound together to learn distinct free ports, then released for
+/// the processes to listen on.
+fn free_addresses(n: usize) -> std::io::Result<Vec<String>> {
+    let listeners = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0"))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    listeners
+        .iter()
+        .map(|l| l.local_addr().map(|a| a.to_string()))
+        .collect()
+}
