@@ -44,7 +44,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Checks components against safety properties.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Writes the composed LTS of an FSP composite (or of .aut components) as .aut or DOT.
     Export(ExportArgs),
     /// Prints an assumption about the rest of the system under which one component satisfies
