@@ -14,7 +14,8 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::hash::{Hash, Hasher};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::ops::ControlFlow;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -24,7 +25,6 @@ use std::time::Instant;
 use guarantor_compose::product::{Product, Scratch};
 use guarantor_compose::{Priority, SystemOptions};
 use guarantor_lts::{ActionId, Lts, StateId};
-use rustc_hash::{FxHashMap, FxHasher};
 use serde::{Deserialize, Serialize};
 use timely::dataflow::ProbeHandle;
 use timely::dataflow::channels::pact::Exchange;
@@ -197,21 +197,51 @@ impl Global {
 /// A worker's visited states: tuple to index, and per index its parent reference and action.
 #[derive(Debug, Default)]
 pub(crate) struct Shard {
-    ids: FxHashMap<Box<[u32]>, u32>,
+    ids: TupleMap<Box<[u32]>, u32>,
     parents: Vec<(Ref, u32)>,
 }
 
-/// The owner hash of a tuple: the same in every process (Fx with a fixed seed, then a 64-bit
-/// finaliser so that the low bits timely routes on are well mixed).
+/// A hasher for tuples: Fx's multiply-rotate per word, then a 64-bit finaliser (splitmix64), so
+/// that both the low bits (timely routes on them) and the high bits (hashbrown's tags) are well
+/// mixed; plain Fx on runs of small `u32`s left long probe chains in the visited maps.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TupleHasher(u64);
+
+impl Hasher for TupleHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(4) {
+            let mut word = [0u8; 4];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u32(u32::from_le_bytes(word));
+        }
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(x)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u32(x as u32);
+    }
+
+    fn finish(&self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 30;
+        x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x ^= x >> 27;
+        x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    }
+}
+
+/// Maps keyed by tuples, hashed with [`TupleHasher`].
+type TupleMap<K, V> = HashMap<K, V, BuildHasherDefault<TupleHasher>>;
+
+/// The owner hash of a tuple: a fixed function of the tuple, the same in every process.
 pub(crate) fn owner_hash(tuple: &[u32]) -> u64 {
-    let mut h = FxHasher::default();
+    let mut h = TupleHasher::default();
     tuple.hash(&mut h);
-    let mut x = h.finish();
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
+    h.finish()
 }
 
 fn route(msg: &Msg) -> u64 {
@@ -273,15 +303,24 @@ pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Sh
                         }
                         let mut level = Level::new(&job, time, index);
                         let mut view = view.borrow_mut();
-                        for msg in msgs {
-                            match msg {
-                                Msg::Control { report, .. } => view.absorb(report),
-                                Msg::Cand {
-                                    tuple,
-                                    parent,
-                                    action,
-                                    from,
-                                } => level.offer(tuple, parent, action, from),
+                        {
+                            // Candidates for states stored at earlier levels (most of them: every
+                            // edge back into the explored part) are dropped before any choosing.
+                            let stored = shard.borrow();
+                            for msg in msgs {
+                                match msg {
+                                    Msg::Control { report, .. } => view.absorb(report),
+                                    Msg::Cand {
+                                        tuple,
+                                        parent,
+                                        action,
+                                        from,
+                                    } => {
+                                        if !stored.ids.contains_key(tuple.as_slice()) {
+                                            level.offer(tuple, parent, action, from);
+                                        }
+                                    }
+                                }
                             }
                         }
                         if view.error.is_some() || view.stop.is_some() {
@@ -330,7 +369,7 @@ struct Level<'j> {
     time: u32,
     index: u32,
     /// Per candidate tuple, its best `(parent, action, from)`.
-    best: FxHashMap<Vec<u32>, Choice>,
+    best: TupleMap<Vec<u32>, Choice>,
 }
 
 impl<'j> Level<'j> {
@@ -339,7 +378,7 @@ impl<'j> Level<'j> {
             job,
             time,
             index,
-            best: FxHashMap::default(),
+            best: TupleMap::default(),
         }
     }
 
@@ -360,18 +399,13 @@ impl<'j> Level<'j> {
     /// Stores the new candidates in `shard`, expands them and sends their successors to `emit`.
     fn run(self, shard: &mut Shard, known: u64, mut emit: impl FnMut(Msg)) -> Report {
         let mut report = Report::default();
-        let fresh: Vec<(Vec<u32>, Choice)> = self
-            .best
-            .into_iter()
-            .filter(|(t, _)| !shard.ids.contains_key(t.as_slice()))
-            .collect();
-        if fresh.is_empty() {
+        if self.best.is_empty() {
             return report;
         }
         let product = self.job.product();
         let mut scratch = Scratch::new();
         let mut ids = Vec::new();
-        for (n, (tuple, (_, action, from))) in fresh.into_iter().enumerate() {
+        for (n, (tuple, (_, action, from))) in self.best.into_iter().enumerate() {
             if n % 256 == 0 {
                 if let Some(stop) = self.job.interrupted() {
                     report.stop = Some(stop);
