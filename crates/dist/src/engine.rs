@@ -301,52 +301,15 @@ pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Sh
                         if halted {
                             continue;
                         }
-                        let mut level = Level::new(&job, time, index);
-                        let mut view = view.borrow_mut();
-                        {
-                            // Candidates for states stored at earlier levels (most of them: every
-                            // edge back into the explored part) are dropped before any choosing.
-                            let stored = shard.borrow();
-                            for msg in msgs {
-                                match msg {
-                                    Msg::Control { report, .. } => view.absorb(report),
-                                    Msg::Cand {
-                                        tuple,
-                                        parent,
-                                        action,
-                                        from,
-                                    } => {
-                                        if !stored.ids.contains_key(tuple.as_slice()) {
-                                            level.offer(tuple, parent, action, from);
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                        if view.error.is_some() || view.stop.is_some() {
-                            halted = true;
-                            continue;
-                        }
-                        if job.limit.is_some_and(|l| view.states > l as u64) {
-                            view.stop = Some(Stop::StateLimit);
-                            halted = true;
-                            continue;
-                        }
                         let mut session = output.session(&cap);
-                        let report = level.run(&mut shard.borrow_mut(), view.states, |m| {
-                            session.give(m);
-                        });
-                        if report.states > 0 {
-                            view.depth = view.depth.max(time);
-                        }
-                        if !report.is_empty() {
-                            for to in 0..peers {
-                                session.give(Msg::Control {
-                                    to,
-                                    report: report.clone(),
-                                });
-                            }
-                        }
+                        halted = complete_level(
+                            &job,
+                            (time, index, peers),
+                            msgs,
+                            &shard,
+                            &mut view.borrow_mut(),
+                            |m| session.give(m),
+                        );
                     }
                 }
             },
@@ -357,6 +320,61 @@ pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Sh
         worker.step_or_park(None);
     }
     global.take()
+}
+
+/// Level `time` on worker `index` of `peers`, once timely says it is complete: absorbs the
+/// reports on the level before and, unless they say stop, stores the new candidates, expands them
+/// (successors to `emit`) and sends this worker's report to every worker. Returns whether the
+/// search stops here.
+fn complete_level(
+    job: &Job,
+    (time, index, peers): (u32, u32, u32),
+    msgs: Vec<Msg>,
+    shard: &RefCell<Shard>,
+    view: &mut Global,
+    mut emit: impl FnMut(Msg),
+) -> bool {
+    let mut level = Level::new(job, time, index);
+    {
+        // Candidates for states stored at earlier levels (most of them: every edge back into the
+        // explored part) are dropped before any choosing.
+        let stored = shard.borrow();
+        for msg in msgs {
+            match msg {
+                Msg::Control { report, .. } => view.absorb(report),
+                Msg::Cand {
+                    tuple,
+                    parent,
+                    action,
+                    from,
+                } => {
+                    if !stored.ids.contains_key(tuple.as_slice()) {
+                        level.offer(tuple, parent, action, from);
+                    }
+                }
+            }
+        }
+    }
+    if view.error.is_some() || view.stop.is_some() {
+        return true;
+    }
+    if job.limit.is_some_and(|l| view.states > l as u64) {
+        view.stop = Some(Stop::StateLimit);
+        return true;
+    }
+    let report = level.run(&mut shard.borrow_mut(), view.states, &mut emit);
+    if report.states > 0 {
+        view.depth = view.depth.max(time);
+    }
+    if !report.is_empty() {
+        for to in 0..peers {
+            emit(Msg::Control {
+                to,
+                report: report.clone(),
+            });
+        }
+    }
+    false
 }
 
 /// A candidate's parent tuple, action and parent reference.
