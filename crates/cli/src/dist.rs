@@ -137,7 +137,31 @@ fn run_local(checker: &Checker, processes: usize, workers: usize) -> Result<Outc
     let dist = DistConfig::default()
         .with_workers(workers)
         .with_cluster(cluster);
-    let outcome = checker.check_distributed(&dist).map_err(classify);
+    // The check runs on its own thread so that this one can watch the processes it started: a
+    // process that fails (bad input on its side, a crash) would leave the others waiting for its
+    // messages, so its failure ends the run here (returning from main ends the waiting thread).
+    let run = {
+        let checker = checker.clone();
+        std::thread::spawn(move || checker.check_distributed(&dist))
+    };
+    while !run.is_finished() {
+        if let Some((i, status)) = failed_child(&mut children) {
+            stop(&mut children);
+            let e = anyhow::anyhow!("process {i} of {processes} failed ({status})");
+            return Err(if status.code() == Some(3) {
+                Failure::Budget(e)
+            } else {
+                input_error(e)
+            });
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let outcome = match run.join() {
+        Ok(result) => result.map_err(classify),
+        Err(_) => Err(input_error(anyhow::anyhow!(
+            "the distributed check panicked"
+        ))),
+    };
     if outcome.is_err() {
         stop(&mut children);
         return outcome;
@@ -168,6 +192,18 @@ fn run_local(checker: &Checker, processes: usize, workers: usize) -> Result<Outc
         }
     }
     outcome
+}
+
+/// The first started process that has ended with neither verdict code (0 holds, 1 violated),
+/// with its index.
+fn failed_child(children: &mut [Child]) -> Option<(usize, std::process::ExitStatus)> {
+    children
+        .iter_mut()
+        .enumerate()
+        .find_map(|(i, child)| match child.try_wait() {
+            Ok(Some(status)) if status.code().is_none_or(|c| c > 1) => Some((i + 1, status)),
+            _ => None,
+        })
 }
 
 /// Kills and reaps the processes this one started.
