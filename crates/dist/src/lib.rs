@@ -5,7 +5,7 @@
 //! breadth-first search: the same verdict (holds; a property violation or a component's `ERROR`;
 //! a deadlock), for `holds` the same state and transition counts, and for a violation a shortest
 //! counterexample (as many product steps as the monolithic one) that replays in every component.
-//! Successors come from the public [`Product`](guarantor_compose::product::Product) of
+//! Successors come from the public [`Product`] of
 //! `guarantor-compose`; nothing of its private search is reused.
 //!
 //! # Algorithm
