@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use guarantor_compose::product::{Product, Scratch};
-use guarantor_compose::{Priority, SystemOptions};
+use guarantor_compose::{Monitor, Priority, SystemOptions};
 use guarantor_lts::{ActionId, Lts, StateId};
 use serde::{Deserialize, Serialize};
 use timely::dataflow::ProbeHandle;
@@ -55,6 +55,8 @@ pub(crate) struct Job {
     pub(crate) configured_limit: usize,
     pub(crate) deadline: Option<Instant>,
     pub(crate) cancel: Option<Arc<AtomicBool>>,
+    /// Where worker 0 publishes the global state count after each level (progress reports).
+    pub(crate) monitor: Option<Arc<Monitor>>,
 }
 
 impl Job {
@@ -75,6 +77,7 @@ impl Job {
             configured_limit: config.max_states.unwrap_or(usize::MAX),
             deadline,
             cancel: config.cancel.clone(),
+            monitor: config.monitor.clone(),
         }
     }
 
@@ -354,6 +357,9 @@ fn complete_level(
                 }
             }
         }
+    }
+    if let Some(monitor) = job.monitor.as_ref().filter(|_| index == 0) {
+        monitor.record_states(usize::try_from(view.states).unwrap_or(usize::MAX));
     }
     if view.error.is_some() || view.stop.is_some() {
         return true;

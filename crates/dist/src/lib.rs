@@ -208,6 +208,9 @@ fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResu
         usize::try_from(global.states).unwrap_or(usize::MAX),
         usize::try_from(global.transitions).unwrap_or(usize::MAX),
     );
+    if let Some(monitor) = job.monitor.as_ref().filter(|_| worker.index() == 0) {
+        monitor.finish_exploration(stats.states);
+    }
     match global.stop {
         Some(Stop::StateLimit) => {
             return Err(guarantor_compose::ComposeError::StateLimit {
