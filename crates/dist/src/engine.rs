@@ -154,10 +154,11 @@ impl Report {
 /// What travels around the search loop.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) enum Msg {
-    /// A successor `tuple` of `parent` (stored at `from`) on `action`, for the tuple's owner.
+    /// A successor tuple of a parent tuple (stored at `from`) on `action`, for the successor's
+    /// owner: `words` holds the successor then the parent (nothing for the initial state's), in
+    /// one vector so that a candidate costs one allocation.
     Cand {
-        tuple: Vec<u32>,
-        parent: Vec<u32>,
+        words: Vec<u32>,
         action: u32,
         from: Ref,
     },
@@ -247,9 +248,9 @@ pub(crate) fn owner_hash(tuple: &[u32]) -> u64 {
     h.finish()
 }
 
-fn route(msg: &Msg) -> u64 {
+fn route(msg: &Msg, width: usize) -> u64 {
     match msg {
-        Msg::Cand { tuple, .. } => owner_hash(tuple),
+        Msg::Cand { words, .. } => owner_hash(&words[..width]),
         Msg::Control { to, .. } => u64::from(*to),
     }
 }
@@ -260,6 +261,7 @@ pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Sh
     let peers = worker.peers() as u32;
     let global = Rc::new(RefCell::new(Global::default()));
     let probe = ProbeHandle::new();
+    let width = job.all.len();
     let initial: Vec<u32> = {
         let product = job.product();
         product.initial().iter().map(|s| s.as_u32()).collect()
@@ -267,8 +269,7 @@ pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Sh
     worker.dataflow::<u32, _, _>(|scope| {
         let seed: Vec<Msg> = if index == 0 {
             vec![Msg::Cand {
-                tuple: initial,
-                parent: Vec::new(),
+                words: initial,
                 action: 0,
                 from: ROOT,
             }]
@@ -280,7 +281,7 @@ pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Sh
         let shard = Rc::clone(shard);
         let view = Rc::clone(&global);
         let out = seed.to_stream(scope).concat(cycle).unary_frontier(
-            Exchange::new(route),
+            Exchange::new(move |m: &Msg| route(m, width)),
             "Level",
             move |_, _| {
                 let mut pending: BTreeMap<u32, (Capability<u32>, Vec<Msg>)> = BTreeMap::new();
@@ -346,13 +347,12 @@ fn complete_level(
             match msg {
                 Msg::Control { report, .. } => view.absorb(report),
                 Msg::Cand {
-                    tuple,
-                    parent,
+                    words,
                     action,
                     from,
                 } => {
-                    if !stored.ids.contains_key(tuple.as_slice()) {
-                        level.offer(tuple, parent, action, from);
+                    if !stored.ids.contains_key(&words[..job.all.len()]) {
+                        level.offer(words, action, from);
                     }
                 }
             }
@@ -406,8 +406,10 @@ impl<'j> Level<'j> {
         }
     }
 
-    fn offer(&mut self, tuple: Vec<u32>, parent: Vec<u32>, action: u32, from: Ref) {
-        match self.best.entry(tuple) {
+    /// Offers the candidate `words` (tuple, then parent) on `action` from `from`.
+    fn offer(&mut self, mut words: Vec<u32>, action: u32, from: Ref) {
+        let parent = words.split_off(self.job.all.len());
+        match self.best.entry(words) {
             std::collections::hash_map::Entry::Vacant(v) => {
                 v.insert((parent, action, from));
             }
@@ -436,8 +438,10 @@ impl<'j> Level<'j> {
                     break;
                 }
             }
+            ids.clear();
+            ids.extend(tuple.iter().map(|&s| StateId::from_u32(s)));
             let id = shard.parents.len() as u32;
-            shard.ids.insert(tuple.clone().into_boxed_slice(), id);
+            shard.ids.insert(tuple.into_boxed_slice(), id);
             shard.parents.push((from, action));
             report.states += 1;
             if self
@@ -448,17 +452,14 @@ impl<'j> Level<'j> {
                 report.stop = Some(Stop::StateLimit);
                 break;
             }
-            ids.clear();
-            ids.extend(tuple.iter().map(|&s| StateId::from_u32(s)));
             let at = (self.index, id);
             let mut successors = 0u64;
             let _ = product.for_each_successor(&ids, &mut scratch, |a, target| {
                 successors += 1;
-                let next: Vec<u32> = target.iter().map(|s| s.as_u32()).collect();
                 if let Some(member) = product.error_component(target) {
                     let hit = ErrorHit {
-                        tuple: next,
-                        parent: tuple.clone(),
+                        tuple: words(target),
+                        parent: words(&ids),
                         action: a.as_u32(),
                         from: at,
                         member: member as u32,
@@ -467,9 +468,10 @@ impl<'j> Level<'j> {
                         report.error = Some(hit);
                     }
                 } else {
+                    let mut both = Vec::with_capacity(2 * ids.len());
+                    both.extend(target.iter().chain(&ids).map(|s| s.as_u32()));
                     emit(Msg::Cand {
-                        tuple: next,
-                        parent: tuple.clone(),
+                        words: both,
                         action: a.as_u32(),
                         from: at,
                     });
@@ -480,7 +482,7 @@ impl<'j> Level<'j> {
             if successors == 0 && self.job.deadlock && !self.job.is_terminal(&ids) {
                 let hit = DeadHit {
                     level: self.time,
-                    tuple: tuple.clone(),
+                    tuple: words(&ids),
                     at,
                 };
                 if report.deadlock.as_ref().is_none_or(|b| hit < *b) {
@@ -490,6 +492,11 @@ impl<'j> Level<'j> {
         }
         report
     }
+}
+
+/// A tuple as raw words.
+fn words(tuple: &[StateId]) -> Vec<u32> {
+    tuple.iter().map(|s| s.as_u32()).collect()
 }
 
 /// What travels around the walk-back loop.
