@@ -110,6 +110,7 @@ fn other_methods_and_searches_are_refused() {
         &["--method", "lstar"][..],
         &["--search", "dfs"][..],
         &["--progress"][..],
+        &["--storage", "compact"][..],
     ] {
         let mut args = vec![
             "check",
