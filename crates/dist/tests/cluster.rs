@@ -174,3 +174,42 @@ fn bad_configurations_are_refused() {
     .unwrap_err();
     assert!(matches!(err, DistError::Config(_)));
 }
+
+#[test]
+fn priority_and_end_states_are_honoured_as_by_check_system() {
+    use guarantor_compose::Priority;
+    use guarantor_lts::StateId;
+    for bad in [false, true] {
+        let (comps, props) = system(3, bad);
+        let refs: Vec<&Lts> = comps.iter().collect();
+        let prefs: Vec<&Lts> = props.iter().collect();
+        for options in [
+            SystemOptions::default().with_priority(Priority::low(["b"])),
+            SystemOptions::default().with_priority(Priority::low(["a", "w0"])),
+            SystemOptions::default().with_deadlock(vec![Some(StateId::must(0)); 3]),
+        ] {
+            let mono = check_system(&refs, &prefs, &options, &Config::default()).unwrap();
+            for workers in [1, 3] {
+                let dist = DistConfig::default().with_workers(workers);
+                let report =
+                    check_distributed(&refs, &prefs, &options, &Config::default(), &dist).unwrap();
+                assert_eq!(
+                    report.verdict.is_holds(),
+                    mono.verdict.is_holds(),
+                    "{options:?}"
+                );
+                match (&report.verdict, &mono.verdict) {
+                    (v, m) if m.is_holds() => {
+                        assert!(v.is_holds());
+                        assert_eq!(report.stats, mono.stats, "{options:?}");
+                    }
+                    (v, m) => assert_eq!(
+                        v.counterexample().unwrap().trace.len(),
+                        m.counterexample().unwrap().trace.len(),
+                        "{options:?}"
+                    ),
+                }
+            }
+        }
+    }
+}
