@@ -284,16 +284,19 @@ pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Sh
             Exchange::new(move |m: &Msg| route(m, width)),
             "Level",
             move |_, _| {
-                let mut pending: BTreeMap<u32, (Capability<u32>, Vec<Msg>)> = BTreeMap::new();
+                let mut pending: BTreeMap<u32, (Capability<u32>, Arrived)> = BTreeMap::new();
                 let mut halted = false;
                 move |(input, frontier), output| {
                     input.for_each_stamp(|cap, data| {
                         if let Some(cap) = cap.retain_least(output.output_index()) {
                             let entry = pending
                                 .entry(*cap.time())
-                                .or_insert_with(|| (cap, Vec::new()));
+                                .or_insert_with(|| (cap, Arrived::default()));
+                            let stored = shard.borrow();
                             for batch in data {
-                                entry.1.append(batch);
+                                for msg in batch.drain(..) {
+                                    entry.1.take(msg, &stored, width);
+                                }
                             }
                         }
                     });
@@ -301,7 +304,7 @@ pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Sh
                         if frontier.frontier().less_equal(&time) {
                             break;
                         }
-                        let (cap, msgs) = pending.remove(&time).expect("present");
+                        let (cap, arrived) = pending.remove(&time).expect("present");
                         if halted {
                             continue;
                         }
@@ -309,7 +312,7 @@ pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Sh
                         halted = complete_level(
                             &job,
                             (time, index, peers),
-                            msgs,
+                            arrived,
                             &shard,
                             &mut view.borrow_mut(),
                             |m| session.give(m),
@@ -333,31 +336,20 @@ pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Sh
 fn complete_level(
     job: &Job,
     (time, index, peers): (u32, u32, u32),
-    msgs: Vec<Msg>,
+    arrived: Arrived,
     shard: &RefCell<Shard>,
     view: &mut Global,
     mut emit: impl FnMut(Msg),
 ) -> bool {
-    let mut level = Level::new(job, time, index);
-    {
-        // Candidates for states stored at earlier levels (most of them: every edge back into the
-        // explored part) are dropped before any choosing.
-        let stored = shard.borrow();
-        for msg in msgs {
-            match msg {
-                Msg::Control { report, .. } => view.absorb(report),
-                Msg::Cand {
-                    words,
-                    action,
-                    from,
-                } => {
-                    if !stored.ids.contains_key(&words[..job.all.len()]) {
-                        level.offer(words, action, from);
-                    }
-                }
-            }
-        }
+    for report in arrived.reports {
+        view.absorb(report);
     }
+    let level = Level {
+        job,
+        time,
+        index,
+        best: arrived.best,
+    };
     if let Some(monitor) = job.monitor.as_ref().filter(|_| index == 0) {
         monitor.record_states(usize::try_from(view.states).unwrap_or(usize::MAX));
     }
@@ -383,6 +375,46 @@ fn complete_level(
     false
 }
 
+/// What arrived for one level, sorted as it arrives: the reports on the level before, and per
+/// candidate tuple not stored yet its best `(parent, action, from)` so far.
+#[derive(Debug, Default)]
+struct Arrived {
+    reports: Vec<Report>,
+    best: TupleMap<Vec<u32>, Choice>,
+}
+
+impl Arrived {
+    /// Takes one message of tuples `width` wide. Candidates for states already in `stored` (most
+    /// of them: every edge back into the explored part) are dropped at once; states stored at
+    /// this very level are not in `stored` yet, and are dropped when the level is run.
+    fn take(&mut self, msg: Msg, stored: &Shard, width: usize) {
+        match msg {
+            Msg::Control { report, .. } => self.reports.push(report),
+            Msg::Cand {
+                mut words,
+                action,
+                from,
+            } => {
+                if stored.ids.contains_key(&words[..width]) {
+                    return;
+                }
+                let parent = words.split_off(width);
+                match self.best.entry(words) {
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert((parent, action, from));
+                    }
+                    std::collections::hash_map::Entry::Occupied(mut o) => {
+                        let cur = o.get();
+                        if (&parent, action) < (&cur.0, cur.1) {
+                            o.insert((parent, action, from));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A candidate's parent tuple, action and parent reference.
 type Choice = (Vec<u32>, u32, Ref);
 
@@ -396,32 +428,7 @@ struct Level<'j> {
     best: TupleMap<Vec<u32>, Choice>,
 }
 
-impl<'j> Level<'j> {
-    fn new(job: &'j Job, time: u32, index: u32) -> Self {
-        Self {
-            job,
-            time,
-            index,
-            best: TupleMap::default(),
-        }
-    }
-
-    /// Offers the candidate `words` (tuple, then parent) on `action` from `from`.
-    fn offer(&mut self, mut words: Vec<u32>, action: u32, from: Ref) {
-        let parent = words.split_off(self.job.all.len());
-        match self.best.entry(words) {
-            std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert((parent, action, from));
-            }
-            std::collections::hash_map::Entry::Occupied(mut o) => {
-                let cur = o.get();
-                if (&parent, action) < (&cur.0, cur.1) {
-                    o.insert((parent, action, from));
-                }
-            }
-        }
-    }
-
+impl Level<'_> {
     /// Stores the new candidates in `shard`, expands them and sends their successors to `emit`.
     fn run(self, shard: &mut Shard, known: u64, mut emit: impl FnMut(Msg)) -> Report {
         let mut report = Report::default();
@@ -432,6 +439,10 @@ impl<'j> Level<'j> {
         let mut scratch = Scratch::new();
         let mut ids = Vec::new();
         for (n, (tuple, (_, action, from))) in self.best.into_iter().enumerate() {
+            if shard.ids.contains_key(tuple.as_slice()) {
+                // Arrived before this worker ran the level before, which stored it.
+                continue;
+            }
             if n % 256 == 0 {
                 if let Some(stop) = self.job.interrupted() {
                     report.stop = Some(stop);
