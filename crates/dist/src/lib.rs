@@ -46,6 +46,14 @@
 //! deadline and cancel flag are looked at every few hundred states. A budget stop is reported to
 //! every worker, which all stop at the next level.
 //!
+//! # Failures
+//!
+//! Processes that cannot connect within [`Cluster::connect_timeout`] give up with
+//! [`DistError::Network`]. Once running there is no fault tolerance (timely has none): a process
+//! that dies mid-run makes its peers' network threads panic, and their workers may wait for its
+//! messages for good; the CLI's `--processes` therefore watches the processes it starts and ends
+//! the run when one fails. A worker that panics is reported as [`DistError::Worker`].
+//!
 //! # Example
 //!
 //! ```
