@@ -771,10 +771,10 @@ impl<'a> Checker<'a> {
     fn circ(&self, goal: &Goal) -> Result<(), Rejection> {
         let mut needed = BTreeSet::new();
         for p in &self.cert.premises {
-            if let Premise::Circular { guarantee, .. } = p {
-                if !needed.insert(*guarantee) {
-                    return Err(self.rule_error("two circular premises for one guarantee"));
-                }
+            if let Premise::Circular { guarantee, .. } = p
+                && !needed.insert(*guarantee)
+            {
+                return Err(self.rule_error("two circular premises for one guarantee"));
             }
         }
         let mut covered: BTreeSet<&str> = BTreeSet::new();

@@ -321,10 +321,10 @@ impl<'a> Acr<'a> {
     ) -> Result<Result<Vec<Lts>, Vec<Vec<u32>>>, CircError> {
         loop {
             self.iterations += 1;
-            if let Some(limit) = self.config.max_iterations {
-                if self.iterations > limit {
-                    return Err(CircError::IterationLimit { limit });
-                }
+            if let Some(limit) = self.config.max_iterations
+                && self.iterations > limit
+            {
+                return Err(CircError::IterationLimit { limit });
             }
             self.config.compose.budget()?.check_now()?;
             let t0 = Instant::now();
@@ -495,10 +495,10 @@ impl<'a> Acr<'a> {
         };
         self.premise_checks += 1;
         self.largest_product = self.largest_product.max(decision.states);
-        if decision.held {
-            if let Some(k) = job.key.take() {
-                self.cache.insert(k);
-            }
+        if decision.held
+            && let Some(k) = job.key.take()
+        {
+            self.cache.insert(k);
         }
         Ok(decision.traces)
     }
@@ -526,15 +526,15 @@ impl<'a> Acr<'a> {
                 .all(|&j| sys.in_projection(j, x, &view.alphas[j]))
         };
         let violation = sys.violation_prefix(&t);
-        if let Some(len) = violation {
-            if in_all(&view.rule.last, &t[..len]) {
-                let sigma: Vec<u32> = t[..len]
-                    .iter()
-                    .copied()
-                    .filter(|&a| self.alphabet[a as usize])
-                    .collect();
-                return Ok(Applied::Abstract(vec![sigma]));
-            }
+        if let Some(len) = violation
+            && in_all(&view.rule.last, &t[..len])
+        {
+            let sigma: Vec<u32> = t[..len]
+                .iter()
+                .copied()
+                .filter(|&a| self.alphabet[a as usize])
+                .collect();
+            return Ok(Applied::Abstract(vec![sigma]));
         }
         let sigma = &t[..t.len() - 1];
         let mut cs = Vec::new();
@@ -590,11 +590,11 @@ impl<'a> Acr<'a> {
             let inserted: ActSet = aj.iter().zip(&cov).map(|(x, c)| *x && !*c).collect();
             if let Some(e) = sys.embed(j, &t, &matched, &inserted) {
                 t = e;
-            } else if let Some((&last, prefix)) = t.split_last() {
-                if let Some(mut e) = sys.embed(j, prefix, &matched, &inserted) {
-                    e.push(last);
-                    t = e;
-                }
+            } else if let Some((&last, prefix)) = t.split_last()
+                && let Some(mut e) = sys.embed(j, prefix, &matched, &inserted)
+            {
+                e.push(last);
+                t = e;
             }
             union(&mut cov, aj);
         }

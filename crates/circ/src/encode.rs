@@ -676,10 +676,10 @@ impl Synthesizer {
                 });
             };
             let bound = enc.bound(k, n);
-            if !self.options.incremental {
-                if let Some(l) = bound {
-                    backend.add_clause(&[l]);
-                }
+            if !self.options.incremental
+                && let Some(l) = bound
+            {
+                backend.add_clause(&[l]);
             }
             let relaxed: Vec<Lit> = bound.into_iter().collect();
             let mut exact = relaxed.clone();

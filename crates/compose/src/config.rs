@@ -355,7 +355,7 @@ impl Budget<'_> {
     #[inline]
     pub fn tick(&mut self) -> Result<(), ComposeError> {
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks % Self::CHECK_EVERY == 0 {
+        if self.ticks.is_multiple_of(Self::CHECK_EVERY) {
             self.check_now()
         } else {
             Ok(())

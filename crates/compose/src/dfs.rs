@@ -253,10 +253,10 @@ impl<'a, 'p, S: Store> Dfs<'a, 'p, S> {
             let mut reached = Vec::new();
             let found = product.for_each_successor(&self.tuple, &mut self.scratch, |a, target| {
                 if let Some(c) = product.error_component(target) {
-                    if hit.last.is_some() {
-                        if let Some(v) = visitor.error(Some(path[i].0), a, c) {
-                            return ControlFlow::Break((a, v));
-                        }
+                    if hit.last.is_some()
+                        && let Some(v) = visitor.error(Some(path[i].0), a, c)
+                    {
+                        return ControlFlow::Break((a, v));
                     }
                     return ControlFlow::Continue(());
                 }

@@ -140,10 +140,12 @@ pub(crate) fn run<V: Visitor>(
             walk(self.product, store, self.visitor, self.budget, self.parents)
         }
     }
-    if layout == Layout::Auto && V::SLABS && budget.config().storage == Storage::Compact {
-        if let Some(walk) = walk_compact(product, visitor, budget, parents) {
-            return walk;
-        }
+    if layout == Layout::Auto
+        && V::SLABS
+        && budget.config().storage == Storage::Compact
+        && let Some(walk) = walk_compact(product, visitor, budget, parents)
+    {
+        return walk;
     }
     if layout == Layout::Auto && V::SLABS {
         let threads = Threads::for_config(budget.config());

@@ -182,15 +182,15 @@ impl Global {
     fn absorb(&mut self, report: Report) {
         self.states += report.states;
         self.transitions += report.transitions;
-        if let Some(e) = report.error {
-            if self.error.as_ref().is_none_or(|best| e < *best) {
-                self.error = Some(e);
-            }
+        if let Some(e) = report.error
+            && self.error.as_ref().is_none_or(|best| e < *best)
+        {
+            self.error = Some(e);
         }
-        if let Some(d) = report.deadlock {
-            if self.deadlock.as_ref().is_none_or(|best| d < *best) {
-                self.deadlock = Some(d);
-            }
+        if let Some(d) = report.deadlock
+            && self.deadlock.as_ref().is_none_or(|best| d < *best)
+        {
+            self.deadlock = Some(d);
         }
         if let Some(s) = report.stop {
             self.stop = Some(self.stop.map_or(s, |t| t.min(s)));
@@ -443,11 +443,11 @@ impl Level<'_> {
                 // Arrived before this worker ran the level before, which stored it.
                 continue;
             }
-            if n % 256 == 0 {
-                if let Some(stop) = self.job.interrupted() {
-                    report.stop = Some(stop);
-                    break;
-                }
+            if n % 256 == 0
+                && let Some(stop) = self.job.interrupted()
+            {
+                report.stop = Some(stop);
+                break;
             }
             ids.clear();
             ids.extend(tuple.iter().map(|&s| StateId::from_u32(s)));

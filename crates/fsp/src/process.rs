@@ -514,10 +514,10 @@ impl<'a> Compiler<'a, '_> {
                     env,
                 } => {
                     for branch in branches {
-                        if let Some(g) = &branch.guard {
-                            if self.env(&env).eval_int(g)? == 0 {
-                                continue;
-                            }
+                        if let Some(g) = &branch.guard
+                            && self.env(&env).eval_int(g)? == 0
+                        {
+                            continue;
                         }
                         self.work.push(Work::Chain {
                             state,

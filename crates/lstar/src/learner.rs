@@ -333,10 +333,10 @@ impl Star {
                 self.pending_nodes.push(node);
             }
         }
-        if let Some(limit) = self.config.max_membership_queries {
-            if self.stats.membership_queries + self.pending.len() as u64 > limit {
-                return Err(LstarError::QueryLimit { limit });
-            }
+        if let Some(limit) = self.config.max_membership_queries
+            && self.stats.membership_queries + self.pending.len() as u64 > limit
+        {
+            return Err(LstarError::QueryLimit { limit });
         }
         Ok(())
     }
@@ -355,11 +355,11 @@ impl Star {
             if self.table.close() {
                 continue;
             }
-            if self.config.strategy == CexStrategy::Angluin {
-                if let Some(e) = self.table.inconsistency() {
-                    self.table.add_suffix(e);
-                    continue;
-                }
+            if self.config.strategy == CexStrategy::Angluin
+                && let Some(e) = self.table.inconsistency()
+            {
+                self.table.add_suffix(e);
+                continue;
             }
             return Ok(Progress::Done);
         }
@@ -370,13 +370,13 @@ impl Star {
     fn conjecture(&mut self) -> Result<(), LstarError> {
         let mut access = std::mem::take(&mut self.access);
         let h = self.table.hypothesis(&mut access, self.hypothesis.take());
-        if let Some(limit) = self.config.max_hypothesis_states {
-            if h.num_states() > limit {
-                return Err(LstarError::HypothesisLimit {
-                    limit,
-                    states: h.num_states(),
-                });
-            }
+        if let Some(limit) = self.config.max_hypothesis_states
+            && h.num_states() > limit
+        {
+            return Err(LstarError::HypothesisLimit {
+                limit,
+                states: h.num_states(),
+            });
         }
         // The quick check pays when the table is small next to the cache (many letters, short
         // columns); with long columns and a compact cache the scan alone is cheaper. Debug builds
@@ -397,10 +397,10 @@ impl Star {
             self.phase = Phase::Analyse(w);
             return Ok(());
         }
-        if let Some(limit) = self.config.max_rounds {
-            if self.stats.equivalence_queries as usize >= limit {
-                return Err(LstarError::RoundLimit { limit });
-            }
+        if let Some(limit) = self.config.max_rounds
+            && self.stats.equivalence_queries as usize >= limit
+        {
+            return Err(LstarError::RoundLimit { limit });
         }
         self.stats.equivalence_queries += 1;
         let size = self.hypothesis.as_ref().map_or(0, Dfa::num_states);

@@ -273,10 +273,10 @@ impl LSharp {
             self.pending.push(word);
             self.pending_nodes.push(node);
         }
-        if let Some(limit) = self.config.max_membership_queries {
-            if self.stats.membership_queries + self.pending.len() as u64 > limit {
-                return Err(LstarError::QueryLimit { limit });
-            }
+        if let Some(limit) = self.config.max_membership_queries
+            && self.stats.membership_queries + self.pending.len() as u64 > limit
+        {
+            return Err(LstarError::QueryLimit { limit });
         }
         Ok(())
     }
@@ -499,10 +499,10 @@ impl LSharp {
     /// known answer, processes that contradiction at once.
     fn conjecture(&mut self) -> Result<(), LstarError> {
         let n = self.basis.len();
-        if let Some(limit) = self.config.max_hypothesis_states {
-            if n > limit {
-                return Err(LstarError::HypothesisLimit { limit, states: n });
-            }
+        if let Some(limit) = self.config.max_hypothesis_states
+            && n > limit
+        {
+            return Err(LstarError::HypothesisLimit { limit, states: n });
         }
         let (mut delta, mut accepting) = self
             .hypothesis
@@ -535,10 +535,10 @@ impl LSharp {
             };
             return Ok(());
         }
-        if let Some(limit) = self.config.max_rounds {
-            if self.stats.equivalence_queries as usize >= limit {
-                return Err(LstarError::RoundLimit { limit });
-            }
+        if let Some(limit) = self.config.max_rounds
+            && self.stats.equivalence_queries as usize >= limit
+        {
+            return Err(LstarError::RoundLimit { limit });
         }
         self.stats.equivalence_queries += 1;
         self.stats.hypothesis_sizes.push(n);
@@ -673,10 +673,10 @@ fn apart(cache: &Cache, p: u32, q: u32, queue: &mut Vec<Pair>) -> Option<usize> 
                 cache.answer_at(y).map(|k| k.accepted),
             )
         };
-        if let (Some(ax), Some(ay)) = (ax, ay) {
-            if ax != ay {
-                return Some(head);
-            }
+        if let (Some(ax), Some(ay)) = (ax, ay)
+            && ax != ay
+        {
+            return Some(head);
         }
         if !(pc && (ax == Some(false) || ay == Some(false))) {
             for (a, cx) in cache.children(x as usize) {

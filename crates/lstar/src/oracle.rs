@@ -344,10 +344,10 @@ fn characterisation_set(h: &Dfa) -> Vec<Word> {
     let mut out: Vec<Word> = Vec::new();
     for p in 0..n {
         for q in p + 1..n {
-            if let Some(w) = h.shortest_difference_from(p, h, q) {
-                if !out.contains(&w) {
-                    out.push(w);
-                }
+            if let Some(w) = h.shortest_difference_from(p, h, q)
+                && !out.contains(&w)
+            {
+                out.push(w);
             }
         }
     }

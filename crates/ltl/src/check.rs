@@ -134,11 +134,11 @@ pub fn check_ltl_on(system: &Lts, ltl: &Ltl, config: &Config) -> Result<LtlRepor
         product_states: 0,
         automaton_states: gba.num_states(),
     };
-    if let Some(err) = system.error_state() {
-        if let Some(path) = shortest_path(system, system.initial(), |s| s == err) {
-            report.verdict = LtlVerdict::Unsafe(names(system, &path));
-            return Ok(report);
-        }
+    if let Some(err) = system.error_state()
+        && let Some(path) = shortest_path(system, system.initial(), |s| s == err)
+    {
+        report.verdict = LtlVerdict::Unsafe(names(system, &path));
+        return Ok(report);
     }
     let product = Product::build(system, ltl, &gba, config)?;
     report.product_states = product.states.len();

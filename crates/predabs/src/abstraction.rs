@@ -438,10 +438,10 @@ fn classify_post(image: Formula, all: &[(PredRef, &Formula)]) -> Post {
         if *p == image {
             return Post::Same(r, true);
         }
-        if let Formula::Not(inner) = &image {
-            if **inner == *p {
-                return Post::Same(r, false);
-            }
+        if let Formula::Not(inner) = &image
+            && **inner == *p
+        {
+            return Post::Same(r, false);
         }
     }
     Post::Open(image)

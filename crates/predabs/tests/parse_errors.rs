@@ -81,10 +81,10 @@ fn never_panics_on_garbage() {
     ))
     .unwrap();
     for cut in 0..src.len() {
-        if src.is_char_boundary(cut) {
-            if let Err(e) = Program::parse(&src[..cut], "cut.gc") {
-                assert!(e.line >= 1 && e.col >= 1);
-            }
+        if src.is_char_boundary(cut)
+            && let Err(e) = Program::parse(&src[..cut], "cut.gc")
+        {
+            assert!(e.line >= 1 && e.col >= 1);
         }
     }
 }

@@ -1092,10 +1092,10 @@ impl<'a> Refiner<'a> {
                 groups.insert((k.1, k.2), Vec::new());
             }
             let mut push = |k: (u32, u32), x: u32| {
-                if let Some(v) = groups.get_mut(&k) {
-                    if v.last() != Some(&x) {
-                        v.push(x);
-                    }
+                if let Some(v) = groups.get_mut(&k)
+                    && v.last() != Some(&x)
+                {
+                    v.push(x);
                 }
             };
             for &x in self.part.members(class) {
@@ -1572,11 +1572,11 @@ mod tests {
                 for n in r.fl.labels.members(q) {
                     assert!(c.is_some_and(|c| vf.get(c as usize, n)), "forward {q} {n}");
                 }
-                if r.nf.is_none() {
-                    if let Some(c) = c {
-                        for n in r.bl.labels.members(q) {
-                            assert!(vb.get(c as usize, n), "backward {q} {n}");
-                        }
+                if r.nf.is_none()
+                    && let Some(c) = c
+                {
+                    for n in r.bl.labels.members(q) {
+                        assert!(vb.get(c as usize, n), "backward {q} {n}");
                     }
                 }
             }

@@ -303,7 +303,7 @@ impl Run<'_> {
                     }
                 }
             }
-            let dir = if (steps / switch) % 2 == 0 {
+            let dir = if (steps / switch).is_multiple_of(2) {
                 Direction::Forward
             } else {
                 Direction::Backward
@@ -444,7 +444,7 @@ fn budget_stop(e: QuotientError) -> Result<ComposeError, QuotientError> {
 /// Tells a progress reader (the refinement config's monitor, if any) how far the loop is; every
 /// eighth step, since a step can take microseconds.
 fn note_progress(config: &guarantor_compose::Config, steps: usize, blocks: usize) {
-    if let Some(monitor) = config.monitor.as_ref().filter(|_| steps % 8 == 0) {
+    if let Some(monitor) = config.monitor.as_ref().filter(|_| steps.is_multiple_of(8)) {
         monitor.note(format!(
             "refinement step {steps}: abstraction of {blocks} classes"
         ));

@@ -161,10 +161,10 @@ fn check_run(
             ));
         }
     }
-    if let (true, Some(expected)) = (mono, case.states) {
-        if states != expected {
-            return Err(format!("explored {states} states, expected {expected}"));
-        }
+    if let (true, Some(expected)) = (mono, case.states)
+        && states != expected
+    {
+        return Err(format!("explored {states} states, expected {expected}"));
     }
     Ok(())
 }

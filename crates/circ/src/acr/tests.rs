@@ -83,11 +83,11 @@ fn in_own_projection(sys: &PreparedSystem, j: usize, visible: &[u32], word: &[u3
             } else {
                 None
             };
-            if let Some(q) = next {
-                if !seen[e.target.index()][q] {
-                    seen[e.target.index()][q] = true;
-                    stack.push((e.target, q));
-                }
+            if let Some(q) = next
+                && !seen[e.target.index()][q]
+            {
+                seen[e.target.index()][q] = true;
+                stack.push((e.target, q));
             }
         }
     }

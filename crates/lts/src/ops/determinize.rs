@@ -221,11 +221,11 @@ fn collect_visible_moves(lts: &Lts, set: &[u32], pairs: &mut Vec<(ActionId, u32)
 /// Tau-closes `set`; a set containing the error state becomes `[error]`.
 fn close_and_collapse(lts: &Lts, closer: &mut SetCloser, set: &mut Vec<u32>, error: Option<u32>) {
     closer.close(lts, set);
-    if let Some(e) = error {
-        if set.binary_search(&e).is_ok() {
-            set.clear();
-            set.push(e);
-        }
+    if let Some(e) = error
+        && set.binary_search(&e).is_ok()
+    {
+        set.clear();
+        set.push(e);
     }
 }
 

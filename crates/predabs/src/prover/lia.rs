@@ -260,10 +260,10 @@ fn assign(stages: &[Stage], values: &mut HashMap<Sym, i128>, nodes: &mut usize) 
 
 /// Up to 8 integers in `[lo, hi]`, nearest to 0 (clamped) first, alternating outward.
 fn candidates(lo: Option<i128>, hi: Option<i128>) -> Vec<i128> {
-    if let (Some(l), Some(h)) = (lo, hi) {
-        if l > h {
-            return Vec::new();
-        }
+    if let (Some(l), Some(h)) = (lo, hi)
+        && l > h
+    {
+        return Vec::new();
     }
     let start = 0i128
         .max(lo.unwrap_or(i128::MIN))
