@@ -35,10 +35,11 @@ pub enum Storage {
     /// 40-70 bytes per state, and the store the multi-threaded walk shares out.
     #[default]
     Table,
-    /// Compact hashing: each state once, in an 8-byte slot of sub-tables kept 72-90 % full,
-    /// and only the unexpanded states' tuples: 10-16 bytes per state where a state packs into
-    /// at most 74 bits (wider systems use the table). The search then runs on one thread,
-    /// whatever [`Config::threads`] allows.
+    /// Compact hashing: each state once, in a slot of 5-8 bytes of sub-tables kept 64-80 %
+    /// full, and only the unexpanded states' tuples: 12-15 bytes per state of peak memory on
+    /// the model families, at about the table's speed, where a state packs into at most 74 bits
+    /// (wider systems use the table). The search then runs on one thread, whatever
+    /// [`Config::threads`] allows.
     Compact,
 }
 
