@@ -30,11 +30,20 @@ use crate::error::ComposeError;
 /// Marks an empty slot of the table (in the state-number half).
 pub(crate) const EMPTY: u32 = u32::MAX;
 
+/// How many states are expanded before their successors are looked up. The lookups are cache
+/// misses in a table far larger than the cache; issuing the first touch of every successor of a
+/// whole batch before the first lookup lets about this many times more misses overlap than
+/// looking up state by state (tx3: 0.74 s to 0.5 s per walk).
+pub(crate) const BATCH: u32 = 16;
+
 /// What a store must offer the exploration loops.
 pub(crate) trait Store {
     /// What a walk keeps of a successor between enumerating it and looking it up: the packed key,
     /// or the hash for the wide store (which then needs the tuple too).
     type Key: Copy;
+    /// How many states a walk expands before it looks their successors up ([`BATCH`] unless the
+    /// store says otherwise).
+    const BATCH: u32 = BATCH;
     /// Whether [`Store::insert_at`] reads the tuple; when false, callers may pass an empty slice
     /// and need not keep tuples.
     const NEEDS_TUPLE: bool;

@@ -220,7 +220,7 @@ fn insert<P: PackedKey>(
     let mut grew = false;
     for (c, chunk) in chunks.iter().enumerate() {
         // Touch a group's slots before probing any of them, so that their cache misses overlap.
-        for group in chunk.by_shard[index].chunks(super::BATCH as usize) {
+        for group in chunk.by_shard[index].chunks(crate::store::BATCH as usize) {
             let warm = group.iter().fold(0, |w, m| w ^ shard.touch(m.hash));
             std::hint::black_box(warm);
             for m in group {
@@ -297,7 +297,7 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
             let end = if ready >= slabs.min {
                 next + ready.min(SLAB) as u32
             } else {
-                (self.store.len() as u32).min(next.saturating_add(super::BATCH))
+                (self.store.len() as u32).min(next.saturating_add(crate::store::BATCH))
             };
             let hit = if ready >= slabs.min {
                 self.slab(next..end, slabs)?
