@@ -761,17 +761,12 @@ mod tests {
 
     use std::sync::OnceLock;
 
-    use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
     use guarantor_lts::{Lts, LtsBuilder};
     use proptest::prelude::*;
 
     use super::*;
-    use crate::ag::check_circular_premise;
     use crate::config::{Config, Storage};
-    use crate::priority::Priority;
-    use crate::system::{SystemOptions, check_system};
-    use crate::test_util::ring;
-    use crate::{check_safety, find_deadlock};
+    use crate::test_util::{random_case, reports, ring};
 
     /// An LTS of `n` states and no transitions: it only widens the tuples.
     fn padding(n: usize) -> Lts {
@@ -864,23 +859,6 @@ mod tests {
         }
     }
 
-    /// Everything the searches report, as text.
-    fn reports(comps: &[&Lts], props: &[&Lts], config: &Config) -> Vec<String> {
-        let end_states = comps.iter().map(|c| c.states().last()).collect();
-        let options = SystemOptions::default().with_deadlock(end_states);
-        let prioritised = options.clone().with_priority(Priority::high(["a"]));
-        let mut out = vec![
-            format!("{:?}", check_safety(comps, props, config)),
-            format!("{:?}", find_deadlock(comps, config)),
-            format!("{:?}", check_system(comps, props, &options, config)),
-            format!("{:?}", check_system(comps, props, &prioritised, config)),
-        ];
-        if let (Some((m, rest)), Some(p)) = (comps.split_first(), props.first()) {
-            out.push(format!("{:?}", check_circular_premise(m, rest, p, config)));
-        }
-        out
-    }
-
     fn same_reports(comps: &[&Lts], props: &[&Lts]) {
         let one = std::num::NonZeroUsize::MIN;
         let table = Config::default().with_threads(one);
@@ -894,24 +872,6 @@ mod tests {
         assert_eq!(reports(comps, props, &two), reports(comps, props, &table));
     }
 
-    fn case() -> impl Strategy<Value = (Vec<Lts>, Vec<Lts>)> {
-        const POOL: &[&str] = &["a", "b", "c", "d"];
-        let comps = arb_system_with(
-            4,
-            LtsStrategyConfig::new(5, POOL)
-                .with_tau(true)
-                .with_error_state(true),
-        );
-        let props = proptest::collection::vec(
-            prop_oneof![
-                arb_deterministic_property(3, &["a", "b"]),
-                arb_deterministic_property(3, &["c", "d"])
-            ],
-            0..=2,
-        );
-        (comps, props)
-    }
-
     /// Four components of 2^13 states that never move: with them a tuple needs 52 bits more,
     /// past 64 in all for most random systems.
     fn wide_padding() -> &'static [Lts; 4] {
@@ -923,7 +883,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(128))]
 
         #[test]
-        fn random_systems_give_the_table_stores_reports((comps, props) in case(), wide in any::<bool>()) {
+        fn random_systems_give_the_table_stores_reports((comps, props) in random_case(), wide in any::<bool>()) {
             let mut comps: Vec<&Lts> = comps.iter().collect();
             if wide {
                 comps.extend(wide_padding());

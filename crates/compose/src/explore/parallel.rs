@@ -452,35 +452,11 @@ mod tests {
     use std::num::NonZeroUsize;
 
     use guarantor_lts::Lts;
-    use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
     use proptest::prelude::*;
 
     use super::TEST_MIN_SLAB;
-    use crate::ag::check_circular_premise;
-    use crate::priority::Priority;
-    use crate::system::{SystemOptions, check_system};
-    use crate::test_util::ring;
-    use crate::{Config, check_safety, find_deadlock};
-
-    const POOL: &[&str] = &["a", "b", "c", "d"];
-
-    /// Everything a check reports, as text: verdicts, counterexamples, counts, errors.
-    fn reports(comps: &[&Lts], props: &[&Lts], config: &Config) -> Vec<String> {
-        let end_states = comps.iter().map(|c| c.states().last()).collect();
-        let options = SystemOptions::default().with_deadlock(end_states);
-        let mut prioritised = options.clone();
-        prioritised = prioritised.with_priority(Priority::high(["a"]));
-        let mut out = vec![
-            format!("{:?}", check_safety(comps, props, config)),
-            format!("{:?}", find_deadlock(comps, config)),
-            format!("{:?}", check_system(comps, props, &options, config)),
-            format!("{:?}", check_system(comps, props, &prioritised, config)),
-        ];
-        if let (Some((m, rest)), Some(p)) = (comps.split_first(), props.first()) {
-            out.push(format!("{:?}", check_circular_premise(m, rest, p, config)));
-        }
-        out
-    }
+    use crate::Config;
+    use crate::test_util::{random_case, reports, ring};
 
     fn at(threads: usize) -> Config {
         Config::default().with_threads(NonZeroUsize::new(threads).unwrap())
@@ -499,29 +475,12 @@ mod tests {
         TEST_MIN_SLAB.with(|m| m.set(None));
     }
 
-    fn case() -> impl Strategy<Value = (Vec<Lts>, Vec<Lts>)> {
-        let comps = arb_system_with(
-            4,
-            LtsStrategyConfig::new(5, POOL)
-                .with_tau(true)
-                .with_error_state(true),
-        );
-        let props = proptest::collection::vec(
-            prop_oneof![
-                arb_deterministic_property(3, &["a", "b"]),
-                arb_deterministic_property(3, &["c", "d"])
-            ],
-            0..=2,
-        );
-        (comps, props)
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(96))]
 
         #[test]
         fn random_systems_give_the_same_reports_on_any_thread_count(
-            (comps, props) in case(),
+            (comps, props) in random_case(),
             min_slab in 1usize..4,
         ) {
             let comps: Vec<&Lts> = comps.iter().collect();
