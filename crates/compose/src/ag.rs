@@ -22,7 +22,7 @@ use crate::error::ComposeError;
 use crate::error_lts::error_lts;
 use crate::explore::{Hit, Visitor, search};
 use crate::product::Product;
-use crate::safety::{SafetyReport, check_safety, classify, report};
+use crate::safety::{SafetyReport, check_safety, report};
 use crate::verdict::Violation;
 
 /// The safety reading of an assumption (see the module docs): rejecting states (the error state
@@ -182,7 +182,7 @@ struct Circular<'p, 'a> {
 
 impl Visitor for Circular<'_, '_> {
     fn error(&mut self, _: Option<u32>, _: ActionId, component: usize) -> Option<Violation> {
-        Some(classify(component, 1))
+        Some(Violation::of_member(component, 1))
     }
 
     fn expand(&mut self, id: u32, tuple: &[StateId]) -> Option<Hit> {

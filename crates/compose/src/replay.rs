@@ -18,7 +18,6 @@ use rustc_hash::FxHashSet;
 use crate::error::ComposeError;
 use crate::error_lts::error_ltss;
 use crate::product::{Product, Scratch};
-use crate::safety::classify;
 use crate::verdict::Violation;
 
 /// Why a trace is not a run of a composition.
@@ -221,7 +220,7 @@ pub fn first_violation<S: AsRef<str>>(
         set.iter()
             .filter_map(|t| product.error_component(t))
             .min()
-            .map(|c| classify(c, components.len()))
+            .map(|c| Violation::of_member(c, components.len()))
     };
     let mut set = start(&product, &mut scratch);
     for (len, name) in trace.iter().enumerate() {

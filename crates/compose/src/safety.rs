@@ -7,7 +7,7 @@
 //! (see `docs/benchmarks.md`). Because the walk is breadth first, the counterexample is a shortest
 //! one (counted in product steps, tau included).
 
-use guarantor_lts::{ActionId, ComponentId, Lts, PropertyId, StateId};
+use guarantor_lts::{ActionId, Lts, StateId};
 
 use crate::config::Config;
 use crate::error::ComposeError;
@@ -37,20 +37,7 @@ struct Safety {
 
 impl Visitor for Safety {
     fn error(&mut self, _: Option<u32>, _: ActionId, component: usize) -> Option<Violation> {
-        Some(classify(component, self.components))
-    }
-}
-
-/// Names the failing member `index` of a product of `components` components followed by properties.
-pub(crate) fn classify(index: usize, components: usize) -> Violation {
-    if index < components {
-        Violation::ErrorState {
-            component: ComponentId::must(index),
-        }
-    } else {
-        Violation::Property {
-            property: PropertyId::must(index - components),
-        }
+        Some(Violation::of_member(component, self.components))
     }
 }
 

@@ -24,7 +24,7 @@ use crate::error_lts::error_ltss;
 use crate::explore::{Hit, Layout, Visitor, WithStore, run, trace_to, with_store};
 use crate::priority::Priority;
 use crate::product::Product;
-use crate::safety::{SafetyReport, Stats, classify, report};
+use crate::safety::{SafetyReport, Stats, report};
 use crate::store::Store;
 use crate::verdict::{Counterexample, Violation};
 
@@ -237,7 +237,7 @@ struct Watch<'o> {
 
 impl Visitor for Watch<'_> {
     fn error(&mut self, _: Option<u32>, _: ActionId, component: usize) -> Option<Violation> {
-        Some(classify(component, self.components))
+        Some(Violation::of_member(component, self.components))
     }
 
     fn expanded(&mut self, id: u32, tuple: &[StateId], successors: usize) -> Option<Violation> {

@@ -91,6 +91,33 @@ pub enum Violation {
     Deadlock,
 }
 
+impl Violation {
+    /// The violation of member `index` of a product of `components` components followed by
+    /// properties (the order every search composes them in): a component's error state, or a
+    /// property's.
+    ///
+    /// ```
+    /// use guarantor_compose::Violation;
+    /// use guarantor_lts::{ComponentId, PropertyId};
+    /// let component = Violation::ErrorState { component: ComponentId::must(1) };
+    /// assert_eq!(Violation::of_member(1, 2), component);
+    /// let property = Violation::Property { property: PropertyId::must(0) };
+    /// assert_eq!(Violation::of_member(2, 2), property);
+    /// ```
+    #[must_use]
+    pub fn of_member(index: usize, components: usize) -> Self {
+        if index < components {
+            Violation::ErrorState {
+                component: ComponentId::must(index),
+            }
+        } else {
+            Violation::Property {
+                property: PropertyId::must(index - components),
+            }
+        }
+    }
+}
+
 /// Evidence that a property holds: the assumptions a compositional method used. Monolithic checks
 /// need none and return an empty certificate.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -95,7 +95,7 @@ use guarantor_compose::product::Product;
 use guarantor_compose::{
     Certificate, Config, Counterexample, SearchOrder, Stats, SystemOptions, Verdict, Violation,
 };
-use guarantor_lts::{ActionId, ComponentId, Lts, PropertyId};
+use guarantor_lts::{ActionId, Lts};
 
 pub use config::{Cluster, DistConfig};
 pub use error::DistError;
@@ -168,7 +168,7 @@ pub fn check_distributed(
             return Ok(DistReport {
                 verdict: Verdict::Violated(Counterexample::new(
                     Vec::new(),
-                    classify(member, components.len()),
+                    Violation::of_member(member, components.len()),
                 )),
                 stats: Stats::new(0, 0),
                 depth: 0,
@@ -234,7 +234,7 @@ fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResu
         (
             hit.from,
             Some(ActionId::from_u32(hit.action)),
-            classify(hit.member as usize, job.components),
+            Violation::of_member(hit.member as usize, job.components),
         )
     } else if let Some(dead) = &global.deadlock {
         (dead.at, None, Violation::Deadlock)
@@ -254,19 +254,6 @@ fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResu
         stats,
         depth,
     ))
-}
-
-/// Names the failing member `index` of a product of `components` components then properties.
-fn classify(index: usize, components: usize) -> Violation {
-    if index < components {
-        Violation::ErrorState {
-            component: ComponentId::must(index),
-        }
-    } else {
-        Violation::Property {
-            property: PropertyId::must(index - components),
-        }
-    }
 }
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
