@@ -73,6 +73,17 @@ fn differs(h: &Dfa, member: &mut Member<'_>, w: &[Symbol]) -> Result<bool, Inter
     Ok(member(w)? != h.accepts(w))
 }
 
+/// Runs the test `test` of a suite unless the suite ran it before: the test, if it is a
+/// counterexample.
+fn run_once(
+    seen: &mut FxHashSet<Word>,
+    h: &Dfa,
+    member: &mut Member<'_>,
+    test: Word,
+) -> Result<Option<Word>, Interrupted> {
+    Ok((seen.insert(test.clone()) && differs(h, member, &test)?).then_some(test))
+}
+
 /// `count` random words per equivalence query, each of a length drawn uniformly from
 /// `min_len..=max_len` and symbols drawn uniformly; the first one misclassified is the
 /// counterexample. Deterministic for a seed.
@@ -212,9 +223,9 @@ impl EquivalenceOracle for WMethod {
         for p in &cover {
             for m in &middles {
                 for w in &suffixes {
-                    let test: Word = [p.as_slice(), m, w].concat();
-                    if seen.insert(test.clone()) && differs(h, member, &test)? {
-                        return Ok(Some(test));
+                    let test = [p.as_slice(), m, w].concat();
+                    if let Some(cex) = run_once(&mut seen, h, member, test)? {
+                        return Ok(Some(cex));
                     }
                 }
             }
@@ -252,9 +263,6 @@ impl EquivalenceOracle for WpMethod {
         let separators = separators(h, &access);
         let middles = middles(k, self.extra_states);
         let mut seen: FxHashSet<Word> = FxHashSet::default();
-        let mut ask = |test: Word| -> Result<Option<Word>, Interrupted> {
-            Ok((seen.insert(test.clone()) && differs(h, member, &test)?).then_some(test))
-        };
         // Phase one: the state cover, every middle, the whole characterisation set.
         let mut all: Vec<Word> = vec![Vec::new()];
         for set in &separators {
@@ -267,7 +275,9 @@ impl EquivalenceOracle for WpMethod {
         for (_, q) in &access {
             for m in &middles {
                 for w in &all {
-                    if let Some(cex) = ask([q.as_slice(), m, w].concat())? {
+                    if let Some(cex) =
+                        run_once(&mut seen, h, member, [q.as_slice(), m, w].concat())?
+                    {
                         return Ok(Some(cex));
                     }
                 }
@@ -290,7 +300,9 @@ impl EquivalenceOracle for WpMethod {
                     // Every state `pm` reaches is reachable, so it has an identification set.
                     let ids = &separators[index[h.run(&pm)]];
                     for w in std::iter::once(&Vec::new()).chain(ids) {
-                        if let Some(cex) = ask([pm.as_slice(), w].concat())? {
+                        if let Some(cex) =
+                            run_once(&mut seen, h, member, [pm.as_slice(), w].concat())?
+                        {
                             return Ok(Some(cex));
                         }
                     }
