@@ -16,7 +16,9 @@ use crate::premises::{Batches, Decider, Decision, Job};
 use crate::reduce::{PremiseCache, ReduceMemo};
 use crate::report::{CircReport, RuleSummary};
 use crate::rule::{Rule, policy_sets};
+use crate::seed;
 use crate::system::{ActSet, PreparedSystem, merge};
+use guarantor_lts::ops::determinize::SubsetProgress;
 
 /// A trace kept for constraint reuse after alphabet refinement (the paper's `IncTr`), with the
 /// kind of constraint it produced. Each kind's validity rests only on property checks and on
@@ -136,6 +138,28 @@ enum Applied {
     Abstract(Vec<Vec<u32>>),
 }
 
+/// What a round with the projections as guarantees concluded.
+#[derive(Debug)]
+enum Seeded {
+    /// The last premise holds: the projections are the certificate.
+    Holds(Vec<Lts>),
+    /// Counterexamples of the last premise, every one an abstract error.
+    Abstract(Vec<Vec<u32>>),
+    /// A projection or the last premise outgrew its limit: the synthesis takes this alphabet.
+    TooLarge,
+}
+
+/// The last premise of a round with projections may build this many times
+/// [`CircConfig::max_projection_states`] states before the synthesis takes over: enough for the
+/// products of small projections, and at the default about a second of exploration, so a system
+/// whose projections do not shrink loses little before the SAT search starts.
+const SEED_PRODUCT_FACTOR: usize = 1024;
+
+/// The projections of a run may go over this many times [`CircConfig::max_projection_states`]
+/// members and moves in their subset constructions, in total: projecting a large component
+/// again after every refinement must not cost more than the synthesis it is meant to save.
+const SEED_WORK_FACTOR: usize = 1024;
+
 /// What `AlphaRefine` concluded.
 #[derive(Debug)]
 enum Refined {
@@ -171,6 +195,9 @@ pub(crate) struct Acr<'a> {
     premise_cexs: Vec<(usize, Vec<u32>)>,
     /// The members of `premise_cexs`, for deduplication.
     reanalysed: FxHashSet<(usize, Vec<u32>)>,
+    /// Members and moves the subset constructions of all projections have gone over (bounded by
+    /// [`SEED_WORK_FACTOR`] times [`CircConfig::max_projection_states`]).
+    seed_work: usize,
     /// Test-only record of the constraints reused at each refinement (see `tests`).
     #[cfg(test)]
     audit: tests::AuditLog,
@@ -213,6 +240,7 @@ impl<'a> Acr<'a> {
             batches: Batches::new(&config.compose),
             premise_cexs: Vec::new(),
             reanalysed: FxHashSet::default(),
+            seed_work: 0,
             #[cfg(test)]
             audit: tests::AuditLog::default(),
         })
@@ -222,10 +250,28 @@ impl<'a> Acr<'a> {
     pub(crate) fn run(&mut self, originals: (&[&Lts], &[&Lts])) -> Result<CircReport, CircError> {
         // The last bound of the previous alphabet: the next search tries it first.
         let mut hint = None;
+        // Projections are tried until one outgrows its limit; from then on SAT synthesises.
+        let mut seeding = self.config.max_projection_states > 0;
         loop {
             let view = View::new(self.sys, &self.g_sets, &self.alphabet);
             self.cache.clear();
             self.memo.clear();
+            if seeding {
+                match self.seeded(&view)? {
+                    Seeded::Holds(g) => {
+                        let holds = Verdict::Holds(certificate(self.sys, &view, &g));
+                        return Ok(self.report(&view, 0, holds, &g));
+                    }
+                    Seeded::Abstract(sigmas) => {
+                        if let Some(trace) = self.refine(&view, &sigmas)? {
+                            let cex = self.counterexample(&trace, originals)?;
+                            return Ok(self.report(&view, 0, Verdict::Violated(cex), &[]));
+                        }
+                        continue;
+                    }
+                    Seeded::TooLarge => seeding = false,
+                }
+            }
             let mut synth = self.synthesizer(&view)?;
             if let Some(h) = hint {
                 synth.set_hint(h);
@@ -235,36 +281,127 @@ impl<'a> Acr<'a> {
             if self.config.bound_hint {
                 hint = Some(synth.bound());
             }
+            let constraints = synth.constraints().len();
             match outcome? {
                 Ok(g) => {
-                    return Ok(self.report(
-                        &view,
-                        &synth,
-                        Verdict::Holds(certificate(self.sys, &view, &g)),
-                        &g,
-                    ));
+                    let holds = Verdict::Holds(certificate(self.sys, &view, &g));
+                    return Ok(self.report(&view, constraints, holds, &g));
                 }
                 Err(sigmas) => {
-                    // Every abstract counterexample of the iteration: one that is real ends the
-                    // run; otherwise the refinements of all of them are joined.
-                    let t0 = Instant::now();
-                    let mut grown = self.alphabet.clone();
-                    for sigma in &sigmas {
-                        match self.alpha_refine(&view, sigma)? {
-                            Refined::Real(trace) => {
-                                self.check_time += t0.elapsed();
-                                let cex = self.counterexample(&trace, originals)?;
-                                return Ok(self.report(&view, &synth, Verdict::Violated(cex), &[]));
-                            }
-                            Refined::Alphabet(a) => union(&mut grown, &a),
-                        }
+                    if let Some(trace) = self.refine(&view, &sigmas)? {
+                        let cex = self.counterexample(&trace, originals)?;
+                        return Ok(self.report(&view, constraints, Verdict::Violated(cex), &[]));
                     }
-                    self.check_time += t0.elapsed();
-                    self.alphabet = grown;
-                    self.refinements += 1;
                 }
             }
         }
+    }
+
+    /// `AlphaRefine` on every abstract counterexample of an iteration: the first real one as a
+    /// trace of the system, or `None` after the refinements of all of them were joined into
+    /// the alphabet.
+    fn refine(&mut self, view: &View, sigmas: &[Vec<u32>]) -> Result<Option<Vec<u32>>, CircError> {
+        let t0 = Instant::now();
+        let mut grown = self.alphabet.clone();
+        for sigma in sigmas {
+            match self.alpha_refine(view, sigma)? {
+                Refined::Real(trace) => {
+                    self.check_time += t0.elapsed();
+                    return Ok(Some(trace));
+                }
+                Refined::Alphabet(a) => union(&mut grown, &a),
+            }
+        }
+        self.check_time += t0.elapsed();
+        self.alphabet = grown;
+        self.refinements += 1;
+        Ok(None)
+    }
+
+    /// One round with the components' projections as guarantees (module `seed`): every premise
+    /// but the last holds by construction, so only the last one is checked, within
+    /// [`CircConfig::max_projection_states`] times [`SEED_PRODUCT_FACTOR`] states.
+    fn seeded(&mut self, view: &View) -> Result<Seeded, CircError> {
+        let t0 = Instant::now();
+        let seeded = match self.projections(view)? {
+            Some(g) => self.last_premise_over(view, g)?,
+            None => Seeded::TooLarge,
+        };
+        self.check_time += t0.elapsed();
+        Ok(seeded)
+    }
+
+    /// The projection of every component onto its guarantee alphabet, or `None` when one has
+    /// more than [`CircConfig::max_projection_states`] states or the projections of the run
+    /// have done their share of work ([`SEED_WORK_FACTOR`]).
+    fn projections(&mut self, view: &View) -> Result<Option<Vec<Lts>>, CircError> {
+        let cap = self.config.max_projection_states;
+        let work_limit = cap.saturating_mul(SEED_WORK_FACTOR);
+        let budget = self.config.compose.budget()?;
+        let mut g = Vec::with_capacity(self.sys.len());
+        for i in 0..self.sys.len() {
+            let work = &mut self.seed_work;
+            let keep_going = |p: &SubsetProgress| {
+                *work += p.work;
+                *work <= work_limit && budget.check_now().is_ok()
+            };
+            let projection = seed::projection(self.sys, i, &view.letters[i], cap, keep_going)?;
+            budget.check_now()?;
+            let Some(p) = projection else {
+                self.note(format!(
+                    "projections: component {i}'s has more than {cap} states or costs too much; \
+                     synthesising from here"
+                ));
+                return Ok(None);
+            };
+            g.push(p);
+        }
+        Ok(Some(g))
+    }
+
+    /// The last premise `S(G_{n+1}) |= P` with the projections `g` as guarantees.
+    fn last_premise_over(&mut self, view: &View, g: Vec<Lts>) -> Result<Seeded, CircError> {
+        self.next_iteration()?;
+        self.note_progress(&g);
+        let mut jobs = self.jobs(view, &g);
+        jobs.retain(|job| job.premise.is_none());
+        let Some(job) = jobs.first() else {
+            // No environment: the property has no actions and fails only if it starts in error.
+            return Ok(match self.sys.violation_prefix(&[]) {
+                Some(_) => Seeded::Abstract(vec![Vec::new()]),
+                None => Seeded::Holds(g),
+            });
+        };
+        let limit = self
+            .config
+            .max_projection_states
+            .saturating_mul(SEED_PRODUCT_FACTOR);
+        let own = self.config.compose.max_states;
+        let bounded =
+            (self.config.compose.clone()).with_max_states(own.map_or(limit, |o| o.min(limit)));
+        let traces = match self.decider().decide(job, &bounded) {
+            Ok(decision) => {
+                self.premise_checks += 1;
+                self.largest_product = self.largest_product.max(decision.states);
+                decision.traces
+            }
+            // Outgrown: the synthesis takes over, unless the run's own budget is spent.
+            Err(e) if e.is_budget() => {
+                self.config.compose.budget()?.check_now()?;
+                self.note(format!(
+                    "projections: the last premise has more than {limit} states; synthesising \
+                     from here"
+                ));
+                return Ok(Seeded::TooLarge);
+            }
+            Err(e) => return Err(e),
+        };
+        drop(jobs);
+        Ok(if traces.is_empty() {
+            Seeded::Holds(g)
+        } else {
+            Seeded::Abstract(traces)
+        })
     }
 
     fn synthesizer(&mut self, view: &View) -> Result<Synthesizer, CircError> {
@@ -320,13 +457,7 @@ impl<'a> Acr<'a> {
         synth: &mut Synthesizer,
     ) -> Result<Result<Vec<Lts>, Vec<Vec<u32>>>, CircError> {
         loop {
-            self.iterations += 1;
-            if let Some(limit) = self.config.max_iterations
-                && self.iterations > limit
-            {
-                return Err(CircError::IterationLimit { limit });
-            }
-            self.config.compose.budget()?.check_now()?;
+            self.next_iteration()?;
             let t0 = Instant::now();
             let g = synth.solve()?;
             self.sat_time += t0.elapsed();
@@ -344,6 +475,25 @@ impl<'a> Acr<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// Counts an iteration, within [`CircConfig::max_iterations`] and the run's budget.
+    fn next_iteration(&mut self) -> Result<(), CircError> {
+        self.iterations += 1;
+        if let Some(limit) = self.config.max_iterations
+            && self.iterations > limit
+        {
+            return Err(CircError::IterationLimit { limit });
+        }
+        self.config.compose.budget()?.check_now()?;
+        Ok(())
+    }
+
+    /// Tells a progress reader (the compose config's monitor, if any) `message`.
+    fn note(&self, message: String) {
+        if let Some(monitor) = &self.config.compose.monitor {
+            monitor.note(message);
         }
     }
 
@@ -691,7 +841,7 @@ impl<'a> Acr<'a> {
         Ok(Counterexample::new(names, violation))
     }
 
-    fn report(&self, view: &View, synth: &Synthesizer, verdict: Verdict, g: &[Lts]) -> CircReport {
+    fn report(&self, view: &View, constraints: usize, verdict: Verdict, g: &[Lts]) -> CircReport {
         let n = self.sys.len();
         let sizes = (0..n)
             .map(|i| {
@@ -730,7 +880,7 @@ impl<'a> Acr<'a> {
             sat_calls: self.sat_calls,
             max_k: self.max_k,
             assumption_sizes: sizes,
-            constraints: synth.constraints().len(),
+            constraints,
             reused_constraints: self.reused,
             rule,
             sat_time: self.sat_time,

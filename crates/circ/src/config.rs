@@ -148,6 +148,14 @@ pub struct CircConfig {
     pub max_conflicts: Option<u64>,
     /// Largest total assumption size the search may try. Default: `10_000`.
     pub max_total_states: usize,
+    /// Before synthesising guarantees at an alphabet, try the components' own projections onto
+    /// it (minimised) when none has more than this many states; `0` never tries them. They make
+    /// every premise but the last hold by construction, so the last premise decides: it holds
+    /// (the certificate) or its counterexample refines the alphabet (or is real). The last
+    /// premise is checked within this limit times the number of components, and outgrowing it
+    /// hands the alphabet to the SAT synthesis (see the crate docs, "Guarantees from
+    /// projections"). Default: [`CircConfig::DEFAULT_MAX_PROJECTION_STATES`].
+    pub max_projection_states: usize,
     /// Budgets of every composition and premise check; its deadline bounds the whole run. Its
     /// [`Config::threads`] is how many premises of an iteration are checked at once (each within
     /// the state limit; see the crate docs, "Threads"). Default: unlimited, every core.
@@ -174,12 +182,16 @@ impl Default for CircConfig {
             max_iterations: None,
             max_conflicts: None,
             max_total_states: 10_000,
+            max_projection_states: Self::DEFAULT_MAX_PROJECTION_STATES,
             compose: Config::default(),
         }
     }
 }
 
 impl CircConfig {
+    /// The default of [`CircConfig::max_projection_states`].
+    pub const DEFAULT_MAX_PROJECTION_STATES: usize = 1024;
+
     /// The default configuration.
     pub fn new() -> Self {
         Self::default()
@@ -301,6 +313,13 @@ impl CircConfig {
     #[must_use]
     pub fn with_max_total_states(mut self, limit: usize) -> Self {
         self.max_total_states = limit;
+        self
+    }
+
+    /// Sets [`CircConfig::max_projection_states`] (`0`: synthesise every guarantee).
+    #[must_use]
+    pub fn with_max_projection_states(mut self, limit: usize) -> Self {
+        self.max_projection_states = limit;
         self
     }
 

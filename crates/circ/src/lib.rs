@@ -97,6 +97,19 @@
 //! membership checks re-done), which is the paper's "naive" reuse and valid for any trace of
 //! `M_i` ([`CircConfig::reanalyse_traces`]).
 //!
+//! ## Guarantees from projections
+//! Before the SAT search at an alphabet `A`, ACR tries the components' own projections
+//! `g_i = M_i|alpha g_i`, determinised and minimised (while none has more than
+//! [`CircConfig::max_projection_states`] states). They satisfy every premise `M_i |= S(G_i) > g_i`
+//! by construction, so only the last premise is checked: if it holds they are the certificate; if
+//! not, each counterexample is an abstract error (Lemma 3 holds trivially for them) and goes to
+//! `AlphaRefine`, which finds it real or grows `A`. This is the classic abstraction of each
+//! component to its interface, refined by CIRC's own alphabet refinement, and it is what pays
+//! where the state space grows through actions no other component and no property sees: Gas
+//! Station's customers arriving, dining philosophers' forks (the guarantees of the lock's users
+//! need only `lock`, `unlock` and the property's actions). A projection or a last premise that
+//! outgrows its limit hands the alphabet to the synthesis, which goes on from there as before.
+//!
 //! ## What keeps an iteration cheap
 //! - **Per-assumption capacities** ([`encode`]): each assumption's SAT encoding has only the
 //!   states it has needed so far (plus an overflow colour that keeps minimality), not
@@ -180,6 +193,7 @@ mod reduce;
 pub mod report;
 pub mod rule;
 pub mod sat;
+mod seed;
 pub mod system;
 mod violations;
 

@@ -145,6 +145,8 @@ proptest! {
         let base = CircConfig::default().with_max_iterations(2_000);
         let configs = [
             ("NW+AR", base.clone()),
+            ("NW+AR synthesis only", base.clone().with_max_projection_states(0)),
+            ("NW+AR projections up to 2 states", base.clone().with_max_projection_states(2)),
             ("NW", base.clone().with_alphabet_refinement(false)),
             ("2W+AR", base.clone().with_mode(two_way())),
             ("NW+AR neighbours", base.clone().with_policy(Policy::Neighbours)),

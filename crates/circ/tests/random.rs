@@ -15,8 +15,31 @@ use proptest::prelude::*;
 const POOL: [&str; 5] = ["a", "b", "c", "d", "e"];
 
 fn modes() -> Vec<(&'static str, CircConfig)> {
-    let base = CircConfig::default().with_max_iterations(2_000);
+    // The SAT synthesis alone in most modes: with projections (the default) these small systems
+    // rarely reach it. The projection rounds have their own modes at the end.
+    let seeded = CircConfig::default().with_max_iterations(2_000);
+    let base = seeded.clone().with_max_projection_states(0);
     vec![
+        ("NW+AR projections (the default)", seeded.clone()),
+        (
+            "NW projections",
+            seeded.clone().with_alphabet_refinement(false),
+        ),
+        (
+            "2W+AR projections",
+            seeded
+                .clone()
+                .with_mode(Decomposition::TwoWay { first: None }),
+        ),
+        (
+            "NW+AR projections, neighbours",
+            seeded.clone().with_policy(Policy::Neighbours),
+        ),
+        (
+            // Projections of two states at most: most runs hand some alphabet to the synthesis.
+            "NW+AR projections up to 2 states",
+            seeded.with_max_projection_states(2),
+        ),
         ("NW+AR", base.clone()),
         ("NW", base.clone().with_alphabet_refinement(false)),
         (

@@ -183,6 +183,11 @@ struct CheckArgs {
     /// circ: which guarantees each premise may assume.
     #[arg(long, value_enum, default_value_t = PremisePolicy::All)]
     premise_policy: PremisePolicy,
+    /// circ: try the components' own projections onto the guarantee alphabet (minimised) as
+    /// guarantees while none has more than N states, refining the alphabet until the property
+    /// holds or a counterexample is real; 0 synthesises every guarantee by SAT.
+    #[arg(long, value_name = "N", default_value_t = methods::DEFAULT_MAX_PROJECTION_STATES)]
+    max_projection_states: usize,
     /// quotient: the component to replace by its quotient, by name or number; default: the
     /// largest.
     #[arg(long, value_name = "NAME")]

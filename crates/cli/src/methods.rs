@@ -94,8 +94,13 @@ fn quotient(args: &CheckArgs, checker: &Checker) -> Result<Quotient, Failure> {
     })
 }
 
+/// The default of `--max-projection-states`: circ's own.
+pub(crate) const DEFAULT_MAX_PROJECTION_STATES: usize = CircConfig::DEFAULT_MAX_PROJECTION_STATES;
+
 fn circ(args: &CheckArgs, checker: &Checker) -> Result<Arc<dyn Method>, Failure> {
-    let mut settings = CircConfig::new().with_alphabet_refinement(!args.no_alphabet_refinement);
+    let mut settings = CircConfig::new()
+        .with_alphabet_refinement(!args.no_alphabet_refinement)
+        .with_max_projection_states(args.max_projection_states);
     if args.premise_policy == PremisePolicy::Neighbours {
         settings = settings.with_policy(Policy::Neighbours);
     }
