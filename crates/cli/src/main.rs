@@ -177,7 +177,9 @@ struct CheckArgs {
     /// circ: two groups (see --split) instead of one assumption per component.
     #[arg(long)]
     two_way: bool,
-    /// circ: use the completeness alphabets from the start instead of refining.
+    /// circ: use the completeness alphabets from the start instead of refining. lstar,
+    /// lstar-nway: learn over the whole interface alphabet from the start instead of refining
+    /// it from the property's actions.
     #[arg(long)]
     no_alphabet_refinement: bool,
     /// circ: which guarantees each premise may assume.

@@ -26,9 +26,9 @@ pub(crate) enum Learner {
     Lsharp,
 }
 
-/// The learning rules' settings `--learner` gives.
+/// The learning rules' settings `--learner` and `--no-alphabet-refinement` give.
 fn learning(args: &CheckArgs) -> AgConfig {
-    let config = AgConfig::default();
+    let config = AgConfig::default().with_alphabet_refinement(!args.no_alphabet_refinement);
     let kind = match args.learner {
         Learner::Lstar => LearnerKind::LStar,
         Learner::Lsharp => LearnerKind::LSharp,

@@ -20,6 +20,11 @@
 //! They reason about traces, so they refuse action priority and deadlock detection
 //! ([`MethodError::Unsupported`]).
 //!
+//! Counters of every report: `membership_queries`, `equivalence_queries`, and alphabet
+//! refinement's ([`AlphabetStats`](crate::ag::AlphabetStats)) `alphabet_refinements`,
+//! `assumption_alphabet` (actions of the outermost assumption) and `interface_alphabet` (actions
+//! of the outermost interface).
+//!
 //! ```
 //! use guarantor_compose::{Config, Method, Problem};
 //! use guarantor_lstar::method::Asym;
@@ -201,7 +206,10 @@ fn run_rule(
     let stats = Stats::new(seen.largest_states, 0);
     Ok(MethodReport::new(verdict, stats)
         .with_counter("membership_queries", report.stats.membership_queries)
-        .with_counter("equivalence_queries", report.stats.equivalence_queries))
+        .with_counter("equivalence_queries", report.stats.equivalence_queries)
+        .with_counter("alphabet_refinements", report.alphabet.refinements)
+        .with_counter("assumption_alphabet", report.alphabet.assumption_alphabet)
+        .with_counter("interface_alphabet", report.alphabet.interface_alphabet))
 }
 
 fn in_problem_terms(

@@ -7,6 +7,26 @@
 //! with certificate `A_i`). A violation of Oracle 2 is analysed by a membership query: if `M1` stays
 //! safe on the trace, the assumption is too strong and the trace goes back to L*; otherwise the
 //! `M2` trace and the `M1 || P_err` run are interleaved into a real counterexample of `M1 || M2`.
+//!
+//! **Alphabet refinement** ([`AgConfig::alphabet_refinement`]; Gheorghiu, Giannakopoulou,
+//! Pasareanu, TACAS 2007). Learning starts over `Sigma_A`, the interface actions the property
+//! mentions (in the interface's order), instead of the whole interface `Sigma_I`. The queries are
+//! the same over the smaller alphabet: a membership word spells `Sigma_A` only, so `M1`'s actions
+//! in `Sigma_I \ Sigma_A` interleave freely, and Oracle 1 composes an assumption that declares
+//! `Sigma_A` only. Both premises therefore stay sound for any `Sigma_A`: an assumption over fewer
+//! actions simply constrains fewer. What changes is Oracle 2's analysis: `M1` failing on the
+//! `Sigma_A` projection of the environment's trace `t` may be an artefact of the small alphabet,
+//! so the trace is checked again over `Sigma_I` (the classic analysis). A failure there is a real
+//! counterexample; otherwise it is spurious, and the `M1 || P_err` run `w` found over `Sigma_A`
+//! and `t` are compared on `Sigma_I`: they agree on `Sigma_A` but not on `Sigma_I` (else the
+//! second check would have found `w`), so walking both projections from the start, the first
+//! position where they differ holds an action outside `Sigma_A` in one of them (the paper's
+//! "forward" choice). Those actions (one or two) join `Sigma_A` and learning restarts from
+//! scratch over the larger alphabet: the learner's table is keyed by the old symbols, and
+//! answers over the old alphabet are not answers over the new one (a word that omits an action
+//! now forbids it). `Sigma_A` only grows, so after at most `|Sigma_I|` refinements it is
+//! `Sigma_I` and the rule is the classic one; "holds" always comes with both premises proved for
+//! the final assumption, "violated" with a trace of the real components.
 
 use guarantor_compose::threads::Threads;
 use guarantor_compose::{
@@ -14,7 +34,7 @@ use guarantor_compose::{
 };
 use guarantor_lts::{ComponentId, Lts};
 
-use super::{AgConfig, AgReport, add_stats, chain, merge, names, project};
+use super::{AgConfig, AgReport, AlphabetStats, add_stats, chain, merge, names, project};
 use crate::config::Stats;
 use crate::dfa::{Dfa, Symbol};
 use crate::error::{LearnError, LstarError};
@@ -30,12 +50,18 @@ pub struct AsymTeacher<'a> {
     m1: &'a Lts,
     env: Vec<&'a Lts>,
     property: &'a Lts,
+    /// The alphabet the assumption ranges over now (`Sigma_A`): the interface, or with alphabet
+    /// refinement the part of it learned so far; always in the interface's order.
     interface: Vec<String>,
+    /// The whole interface alphabet `Sigma_I`, against which counterexamples are confirmed.
+    full: Vec<String>,
     config: AgConfig,
     /// The size of each conjectured assumption (as a safety LTS).
     sizes: Vec<usize>,
     /// Queries of the learners of recursive premise-2 checks.
     nested: Stats,
+    /// Alphabet refinements of recursive premise-2 checks.
+    nested_refinements: usize,
     /// Where a batch of membership queries is answered (the config's threads, shared by every
     /// teacher of the check, the recursive ones of n-way checks too).
     threads: Threads,
@@ -70,28 +96,61 @@ impl<'a> AsymTeacher<'a> {
                 interface.push(name.to_owned());
             }
         }
+        // Alphabet refinement starts from what the property can see: the actions that decide
+        // whether it fails. The rest of the interface only matters through M1's behaviour, which
+        // spurious counterexamples reveal.
+        let initial = if config.alphabet_refinement {
+            interface
+                .iter()
+                .filter(|n| property.alphabet().contains(n))
+                .cloned()
+                .collect()
+        } else {
+            interface.clone()
+        };
         Ok(Self {
             m1,
             env: env.to_vec(),
             property,
-            interface,
+            interface: initial,
+            full: interface,
             config: config.clone(),
             sizes: Vec::new(),
             nested: Stats::default(),
+            nested_refinements: 0,
             threads: Threads::for_config(&config.compose),
         })
     }
 
     /// Replaces the interface alphabet (for the weakest-assumption learner, whose interface is
     /// given rather than derived from an environment).
+    /// No alphabet refinement then: the given interface is the assumption's alphabet.
     pub(crate) fn with_interface(mut self, interface: Vec<String>) -> Self {
+        self.full.clone_from(&interface);
         self.interface = interface;
         self
     }
 
-    /// The interface alphabet `Sigma`; symbol `i` of the learner is `interface()[i]`.
+    /// The alphabet the assumption ranges over now; symbol `i` of the learner is
+    /// `interface()[i]`. Without alphabet refinement this is the interface alphabet `Sigma`.
     pub fn interface(&self) -> &[String] {
         &self.interface
+    }
+
+    /// The whole interface alphabet `Sigma_I = (alpha M1 u alpha P) n alpha env`.
+    pub fn full_interface(&self) -> &[String] {
+        &self.full
+    }
+
+    /// Adds `actions` (of the interface) to the assumption's alphabet, keeping the interface's
+    /// order. A learner over the old alphabet no longer fits: start a new one.
+    pub fn extend_interface(&mut self, actions: &[String]) {
+        self.interface = self
+            .full
+            .iter()
+            .filter(|n| self.interface.contains(n) || actions.contains(n))
+            .cloned()
+            .collect();
     }
 
     /// A run of `M1 || P_err` that follows `word` on the interface and reaches a violation, if any.
@@ -104,24 +163,82 @@ impl<'a> AsymTeacher<'a> {
         Ok(report.verdict.counterexample().cloned())
     }
 
-    /// Oracle 2's counterexample analysis: weaken the assumption, or report a real violation.
-    fn analyse(&self, env_trace: &[String]) -> Result<EqAnswer<Verdict>, LstarError> {
+    /// A run of `M1 || P_err` that follows `word` (over the whole interface) and reaches a
+    /// violation, if any.
+    fn simulate_full(&self, word: &[Symbol]) -> Result<Option<Counterexample>, LstarError> {
+        let spelled = chain(word, &self.full)?;
+        let report = check_safety(&[self.m1, &spelled], &[self.property], &self.config.compose)?;
+        Ok(report.verdict.counterexample().cloned())
+    }
+
+    /// Oracle 2's counterexample analysis: weaken the assumption, report a real violation, or
+    /// (alphabet refinement) ask for a larger alphabet.
+    fn analyse(&self, env_trace: &[String]) -> Result<EqAnswer<AsymAnswer>, LstarError> {
         let word = project(env_trace, &self.interface);
-        Ok(match self.simulate(&word)? {
-            None => EqAnswer::Counterexample(word),
-            Some(witness) => {
-                let trace = merge(&witness.trace, env_trace, &self.interface);
-                EqAnswer::Stop(Verdict::Violated(Counterexample::new(
-                    trace,
-                    witness.violation,
-                )))
-            }
+        let Some(witness) = self.simulate(&word)? else {
+            return Ok(EqAnswer::Counterexample(word));
+        };
+        let real = |run: Counterexample| {
+            let trace = merge(&run.trace, env_trace, &self.full);
+            EqAnswer::Stop(AsymAnswer::Decided(Verdict::Violated(Counterexample::new(
+                trace,
+                run.violation,
+            ))))
+        };
+        if self.interface.len() == self.full.len() {
+            return Ok(real(witness));
+        }
+        // Over the whole interface M1's run must follow the environment's trace exactly; over a
+        // smaller alphabet it may have taken other interface actions in between.
+        Ok(match self.simulate_full(&project(env_trace, &self.full))? {
+            Some(run) => real(run),
+            None => EqAnswer::Stop(AsymAnswer::Refine(
+                self.distinguishing(&witness.trace, env_trace),
+            )),
         })
+    }
+
+    /// The actions outside the assumption's alphabet that tell a spurious counterexample apart
+    /// (see the module docs): the interface actions at the first position where `witness` (a run
+    /// of `M1 || P_err` over the current alphabet) and `env_trace` differ on the interface. Never
+    /// empty when the two agree on the current alphabet but not on the interface.
+    fn distinguishing(&self, witness: &[String], env_trace: &[String]) -> Vec<String> {
+        let on_interface = |trace: &[String]| -> Vec<String> {
+            trace
+                .iter()
+                .filter(|a| self.full.contains(a))
+                .cloned()
+                .collect()
+        };
+        let (w, t) = (on_interface(witness), on_interface(env_trace));
+        let at = w.iter().zip(&t).take_while(|(a, b)| a == b).count();
+        [w.get(at), t.get(at)]
+            .into_iter()
+            .flatten()
+            .filter(|a| !self.interface.contains(a))
+            .fold(Vec::new(), |mut out, a| {
+                if !out.contains(a) {
+                    out.push(a.clone());
+                }
+                out
+            })
     }
 }
 
+/// How an [`AsymTeacher`] ends a learning run.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum AsymAnswer {
+    /// The check is decided: holds with the learned assumption, or a real counterexample.
+    Decided(Verdict),
+    /// Alphabet refinement: a counterexample was spurious, and these interface actions (not yet
+    /// in the assumption's alphabet) tell it apart. Add them
+    /// ([`AsymTeacher::extend_interface`]) and learn again.
+    Refine(Vec<String>),
+}
+
 impl Teacher for AsymTeacher<'_> {
-    type Verdict = Verdict;
+    type Verdict = AsymAnswer;
     type Error = LstarError;
 
     fn membership(&mut self, word: &[Symbol]) -> Result<bool, LstarError> {
@@ -150,7 +267,7 @@ impl Teacher for AsymTeacher<'_> {
         Ok(())
     }
 
-    fn equivalence(&mut self, hypothesis: &Dfa) -> Result<EqAnswer<Verdict>, LstarError> {
+    fn equivalence(&mut self, hypothesis: &Dfa) -> Result<EqAnswer<AsymAnswer>, LstarError> {
         if !hypothesis.accepts(&[]) {
             // The learner rejects the empty word only if the teacher did: M1 reaches a violation
             // through its own actions, which no environment can block. That run is the verdict.
@@ -176,6 +293,7 @@ impl Teacher for AsymTeacher<'_> {
         // environment has no ERROR states, so this is the rule again, not a monolithic check.)
         let premise2 = check_asym_n(&self.env, &assumption, &self.config)?;
         add_stats(&mut self.nested, &premise2.stats);
+        self.nested_refinements += premise2.alphabet.refinements;
         match premise2.verdict {
             Verdict::Violated(cex) => self.analyse(&cex.trace),
             Verdict::Holds(nested) => {
@@ -190,8 +308,8 @@ impl Teacher for AsymTeacher<'_> {
                         .map(|c| ComponentId::must(c.index() + 1));
                     Assumption::new(shifted, a.lts)
                 }));
-                Ok(EqAnswer::Stop(Verdict::Holds(Certificate::new(
-                    assumptions,
+                Ok(EqAnswer::Stop(AsymAnswer::Decided(Verdict::Holds(
+                    Certificate::new(assumptions),
                 ))))
             }
             _ => Err(LstarError::Unsupported(
@@ -274,20 +392,45 @@ pub fn check_asym_n(
 ) -> Result<AgReport, LstarError> {
     recursive_rule(components, property, config, |m1, env| {
         let mut teacher = AsymTeacher::new(m1, env, property, config)?;
-        let mut learner = Learner::new(teacher.interface.len(), config.learner.clone());
-        let outcome = learn(&mut learner, &mut teacher).map_err(flatten)?;
-        let Outcome::Stopped { verdict, .. } = outcome else {
-            // The ASYM teacher never answers "equivalent": it stops with a verdict instead.
-            return Err(LstarError::Unsupported(
-                "a teacher that accepts a hypothesis under ASYM",
-            ));
+        let mut stats = Stats::default();
+        let mut refinements = 0;
+        // One learning run per alphabet; a refinement restarts learning over the larger one.
+        let verdict = loop {
+            let mut learner = Learner::new(teacher.interface.len(), config.learner.clone());
+            let outcome = learn(&mut learner, &mut teacher).map_err(flatten)?;
+            add_stats(&mut stats, learner.stats());
+            let Outcome::Stopped { verdict, .. } = outcome else {
+                // The ASYM teacher never answers "equivalent": it stops with a verdict instead.
+                return Err(LstarError::Unsupported(
+                    "a teacher that accepts a hypothesis under ASYM",
+                ));
+            };
+            match verdict {
+                AsymAnswer::Decided(verdict) => break verdict,
+                AsymAnswer::Refine(actions) => {
+                    let before = teacher.interface.len();
+                    teacher.extend_interface(&actions);
+                    if teacher.interface.len() == before {
+                        // The module docs show a spurious counterexample always names a new
+                        // action; without one the loop would not terminate.
+                        return Err(LstarError::Unsupported(
+                            "an alphabet refinement that adds no action",
+                        ));
+                    }
+                    refinements += 1;
+                }
+            }
         };
-        let mut stats = learner.stats().clone();
         add_stats(&mut stats, &teacher.nested);
         Ok(AgReport {
             verdict,
             stats,
             assumption_sizes: teacher.sizes,
+            alphabet: AlphabetStats {
+                refinements: refinements + teacher.nested_refinements,
+                assumption_alphabet: teacher.interface.len(),
+                interface_alphabet: teacher.full.len(),
+            },
             interface: teacher.interface,
         })
     })

@@ -33,7 +33,7 @@ use guarantor_lts::ops::{SubsetProgress, determinize_metered, hide, minimize_dfa
 use guarantor_lts::{ComponentId, Lts, LtsBuilder, LtsError, StateId};
 
 use super::asym::recursive_rule;
-use super::{AgConfig, AgReport, chain, merge, names, project};
+use super::{AgConfig, AgReport, AlphabetStats, chain, merge, names, project};
 use crate::config::Stats;
 use crate::error::LstarError;
 
@@ -147,6 +147,11 @@ fn levels(components: &[&Lts], property: &Lts, config: &AgConfig) -> Result<AgRe
         verdict,
         stats: Stats::default(),
         assumption_sizes: properties.iter().skip(1).map(Lts::num_states).collect(),
+        alphabet: AlphabetStats {
+            refinements: 0,
+            assumption_alphabet: interfaces.first().map_or(0, Vec::len),
+            interface_alphabet: interfaces.first().map_or(0, Vec::len),
+        },
         interface: interfaces.into_iter().next().unwrap_or_default(),
     })
 }

@@ -31,7 +31,7 @@ pub mod computed;
 pub mod sym;
 pub mod weakest;
 
-pub use asym::{AsymTeacher, check_asym, check_asym_n};
+pub use asym::{AsymAnswer, AsymTeacher, check_asym, check_asym_n};
 pub use computed::check_asym_weakest;
 pub use sym::{check_sym, check_sym_n};
 pub use weakest::{WeakestAssumption, weakest_assumption};
@@ -60,6 +60,12 @@ pub struct AgConfig {
     pub learner: LearnerConfig,
     /// Budgets of every model check (membership queries, oracles). [default: unlimited]
     pub compose: Config,
+    /// Alphabet refinement (Gheorghiu, Giannakopoulou, Pasareanu 2007) for rule ASYM and its
+    /// n-way form: learning starts over the interface actions the property mentions and the
+    /// alphabet grows only when a spurious counterexample shows it must (see [`asym`]'s module
+    /// docs). Off: assumptions range over the whole interface alphabet from the start.
+    /// [default: `false`]
+    pub alphabet_refinement: bool,
 }
 
 impl Default for AgConfig {
@@ -67,6 +73,7 @@ impl Default for AgConfig {
         Self {
             learner: LearnerConfig::default().with_prefix_closed(true),
             compose: Config::default(),
+            alphabet_refinement: false,
         }
     }
 }
@@ -85,6 +92,29 @@ impl AgConfig {
         self.compose = compose;
         self
     }
+
+    /// Turns alphabet refinement on or off ([`AgConfig::alphabet_refinement`]).
+    #[must_use]
+    pub fn with_alphabet_refinement(mut self, yes: bool) -> Self {
+        self.alphabet_refinement = yes;
+        self
+    }
+}
+
+/// How alphabet refinement went in one check. Without refinement the assumption alphabet is the
+/// interface alphabet and there are no refinements.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AlphabetStats {
+    /// Alphabet refinements (each a restart of learning over a larger alphabet), summed over every
+    /// level of an n-way check.
+    pub refinements: usize,
+    /// The number of actions of the outermost assumption's final alphabet (the report's
+    /// [`AgReport::interface`]).
+    pub assumption_alphabet: usize,
+    /// The number of actions of the outermost level's full interface alphabet
+    /// `(alpha M1 u alpha P) n alpha M2`.
+    pub interface_alphabet: usize,
 }
 
 /// The result of a learning-based assume-guarantee check.
@@ -98,8 +128,11 @@ pub struct AgReport {
     pub stats: Stats,
     /// The size (states of the safety LTS) of each conjectured assumption, in order.
     pub assumption_sizes: Vec<usize>,
-    /// The interface alphabet the assumptions range over.
+    /// The alphabet the (outermost) assumption ranges over: the interface alphabet, or with
+    /// alphabet refinement the part of it learning ended with.
     pub interface: Vec<String>,
+    /// Alphabet refinement's counts ([`AgConfig::alphabet_refinement`]).
+    pub alphabet: AlphabetStats,
 }
 
 impl AgReport {
@@ -111,6 +144,7 @@ impl AgReport {
             stats: Stats::default(),
             assumption_sizes: Vec::new(),
             interface: Vec::new(),
+            alphabet: AlphabetStats::default(),
         }
     }
 }

@@ -20,7 +20,7 @@ use guarantor_compose::{
 };
 use guarantor_lts::{ComponentId, Lts};
 
-use super::{AgConfig, AgReport, add_stats, chain, merge, names, project};
+use super::{AgConfig, AgReport, AlphabetStats, add_stats, chain, merge, names, project};
 use crate::config::Stats;
 use crate::dfa::{Dfa, Symbol, Word};
 use crate::error::LstarError;
@@ -360,6 +360,11 @@ fn sym_n(components: &[&Lts], property: &Lts, config: &AgConfig) -> Result<AgRep
         verdict,
         stats,
         assumption_sizes: sym.sizes,
+        alphabet: AlphabetStats {
+            refinements: 0,
+            assumption_alphabet: sym.interface.len(),
+            interface_alphabet: sym.interface.len(),
+        },
         interface: sym.interface,
     })
 }
