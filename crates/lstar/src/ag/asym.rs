@@ -62,6 +62,9 @@ pub struct AsymTeacher<'a> {
     nested: Stats,
     /// Alphabet refinements of recursive premise-2 checks.
     nested_refinements: usize,
+    /// The alphabets the levels of the last premise-2 check ended with, outermost first: the next
+    /// check starts from them (see [`check_asym_n`]).
+    deeper: Vec<Vec<String>>,
     /// Where a batch of membership queries is answered (the config's threads, shared by every
     /// teacher of the check, the recursive ones of n-way checks too).
     threads: Threads,
@@ -118,6 +121,7 @@ impl<'a> AsymTeacher<'a> {
             sizes: Vec::new(),
             nested: Stats::default(),
             nested_refinements: 0,
+            deeper: Vec::new(),
             threads: Threads::for_config(&config.compose),
         })
     }
@@ -291,7 +295,7 @@ impl Teacher for AsymTeacher<'_> {
         }
         // Oracle 2: does the environment guarantee it? (Recursively for several components; the
         // environment has no ERROR states, so this is the rule again, not a monolithic check.)
-        let premise2 = check_asym_n(&self.env, &assumption, &self.config)?;
+        let premise2 = asym_levels(&self.env, &assumption, &self.config, &mut self.deeper)?;
         add_stats(&mut self.nested, &premise2.stats);
         self.nested_refinements += premise2.alphabet.refinements;
         match premise2.verdict {
@@ -390,8 +394,31 @@ pub fn check_asym_n(
     property: &Lts,
     config: &AgConfig,
 ) -> Result<AgReport, LstarError> {
+    asym_levels(components, property, config, &mut Vec::new())
+}
+
+/// [`check_asym_n`], with the alphabets an earlier check of the same components ended with:
+/// `learned[0]` for this level, `learned[1..]` for the deeper ones; on return they are this
+/// check's. With alphabet refinement, each premise-2 check of a level (one per conjecture of the
+/// level above) starts from what the previous one learned instead of from the property's actions
+/// alone. Any start inside the interface is sound, and the premise-2 checks of one level differ
+/// only in their property (the level above's conjecture), so the actions that separated spurious
+/// counterexamples last time mostly do again: measured on mer BUGGY and dining SYS, re-learning
+/// them from scratch each time made most of the n-way rule's refinements (notebook alphabet.md).
+fn asym_levels(
+    components: &[&Lts],
+    property: &Lts,
+    config: &AgConfig,
+    learned: &mut Vec<Vec<String>>,
+) -> Result<AgReport, LstarError> {
     recursive_rule(components, property, config, |m1, env| {
         let mut teacher = AsymTeacher::new(m1, env, property, config)?;
+        let mut hints = std::mem::take(learned).into_iter();
+        if let Some(start) = hints.next() {
+            // Without refinement the alphabet is the whole interface already.
+            teacher.extend_interface(&start);
+        }
+        teacher.deeper = hints.collect();
         let mut stats = Stats::default();
         let mut refinements = 0;
         // One learning run per alphabet; a refinement restarts learning over the larger one.
@@ -422,6 +449,8 @@ pub fn check_asym_n(
             }
         };
         add_stats(&mut stats, &teacher.nested);
+        learned.push(teacher.interface.clone());
+        learned.append(&mut teacher.deeper);
         Ok(AgReport {
             verdict,
             stats,
