@@ -17,14 +17,16 @@
 //! actions simply constrains fewer. What changes is Oracle 2's analysis: `M1` failing on the
 //! `Sigma_A` projection of the environment's trace `t` may be an artefact of the small alphabet,
 //! so the trace is checked again over `Sigma_I` (the classic analysis). A failure there is a real
-//! counterexample; otherwise it is spurious, and the `M1 || P_err` run `w` found over `Sigma_A`
-//! and `t` are compared on `Sigma_I`: they agree on `Sigma_A` but not on `Sigma_I` (else the
-//! second check would have found `w`), so walking both projections from the start, the first
-//! position where they differ holds an action outside `Sigma_A` in one of them (the paper's
-//! "forward" choice). Those actions (one or two) join `Sigma_A` and learning restarts from
-//! scratch over the larger alphabet: the learner's table is keyed by the old symbols, and
-//! answers over the old alphabet are not answers over the new one (a word that omits an action
-//! now forbids it). `Sigma_A` only grows, so after at most `|Sigma_I|` refinements it is
+//! counterexample; otherwise it is spurious. The `M1 || P_err` run `w` found over `Sigma_A`
+//! follows `t` on `Sigma_A` up to its violation; if neither took an action of
+//! `Sigma_I \ Sigma_A`, `w` would follow `t` on `Sigma_I` too and the second check would have
+//! found it. So one of them does, and every such action either trace takes joins `Sigma_A` (the
+//! simplest sound choice; the paper's "forward" choice, only the actions at the first position
+//! where the two differ on `Sigma_I`, took more refinements on the benchmark families and ended
+//! with the same or larger alphabets: docs/benchmarks/notebook/alphabet.md). Learning then
+//! restarts from scratch over the larger alphabet: the learner's table is keyed by the old
+//! symbols, and answers over the old alphabet are not answers over the new one (a word that
+//! omits an action now forbids it). `Sigma_A` only grows, so after at most `|Sigma_I|` refinements it is
 //! `Sigma_I` and the rule is the classic one; "holds" always comes with both premises proved for
 //! the final assumption, "violated" with a trace of the real components.
 
@@ -203,29 +205,16 @@ impl<'a> AsymTeacher<'a> {
     }
 
     /// The actions outside the assumption's alphabet that tell a spurious counterexample apart
-    /// (see the module docs): the interface actions at the first position where `witness` (a run
-    /// of `M1 || P_err` over the current alphabet) and `env_trace` differ on the interface. Never
-    /// empty when the two agree on the current alphabet but not on the interface.
+    /// (see the module docs): every interface action outside it that `witness` (a run of
+    /// `M1 || P_err` over the current alphabet) or `env_trace` takes, in the interface's order.
+    /// Never empty when the two agree on the current alphabet but not on the interface.
     fn distinguishing(&self, witness: &[String], env_trace: &[String]) -> Vec<String> {
-        let on_interface = |trace: &[String]| -> Vec<String> {
-            trace
-                .iter()
-                .filter(|a| self.full.contains(a))
-                .cloned()
-                .collect()
-        };
-        let (w, t) = (on_interface(witness), on_interface(env_trace));
-        let at = w.iter().zip(&t).take_while(|(a, b)| a == b).count();
-        [w.get(at), t.get(at)]
-            .into_iter()
-            .flatten()
-            .filter(|a| !self.interface.contains(a))
-            .fold(Vec::new(), |mut out, a| {
-                if !out.contains(a) {
-                    out.push(a.clone());
-                }
-                out
-            })
+        let taken = |a: &String| witness.contains(a) || env_trace.contains(a);
+        self.full
+            .iter()
+            .filter(|a| !self.interface.contains(a) && taken(a))
+            .cloned()
+            .collect()
     }
 }
 
@@ -398,22 +387,23 @@ pub fn check_asym_n(
 }
 
 /// [`check_asym_n`], with the alphabets an earlier check of the same components ended with:
-/// `learned[0]` for this level, `learned[1..]` for the deeper ones; on return they are this
+/// `alphabets[0]` for this level, `alphabets[1..]` for the deeper ones; on return they are this
 /// check's. With alphabet refinement, each premise-2 check of a level (one per conjecture of the
 /// level above) starts from what the previous one learned instead of from the property's actions
 /// alone. Any start inside the interface is sound, and the premise-2 checks of one level differ
 /// only in their property (the level above's conjecture), so the actions that separated spurious
-/// counterexamples last time mostly do again: measured on mer BUGGY and dining SYS, re-learning
-/// them from scratch each time made most of the n-way rule's refinements (notebook alphabet.md).
+/// counterexamples last time mostly do again. Re-learning them each time made most of the n-way
+/// rule's refinements: Client-Server SYS N = 4 went from 24 refinements and 0.50 s to 8 and
+/// 0.15 s, MER SYS N = 2 from 36 and 3.7 s to 12 and 1.7 s (docs/benchmarks/notebook/alphabet.md).
 fn asym_levels(
     components: &[&Lts],
     property: &Lts,
     config: &AgConfig,
-    learned: &mut Vec<Vec<String>>,
+    alphabets: &mut Vec<Vec<String>>,
 ) -> Result<AgReport, LstarError> {
     recursive_rule(components, property, config, |m1, env| {
         let mut teacher = AsymTeacher::new(m1, env, property, config)?;
-        let mut hints = std::mem::take(learned).into_iter();
+        let mut hints = std::mem::take(alphabets).into_iter();
         if let Some(start) = hints.next() {
             // Without refinement the alphabet is the whole interface already.
             teacher.extend_interface(&start);
@@ -449,8 +439,8 @@ fn asym_levels(
             }
         };
         add_stats(&mut stats, &teacher.nested);
-        learned.push(teacher.interface.clone());
-        learned.append(&mut teacher.deeper);
+        alphabets.push(teacher.interface.clone());
+        alphabets.append(&mut teacher.deeper);
         Ok(AgReport {
             verdict,
             stats,
