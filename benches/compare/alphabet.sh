@@ -4,7 +4,7 @@
 # For every (family, variant, N) of benchmarks/families.tsv (safety variants only) and every
 # learning method it runs the release CLI twice, with and without --no-alphabet-refinement, and
 # records verdict, wall time, the assumption sizes (the JSON's `assumptions`, states each) and
-# the JSON's counters (top-level fields) `assumption_alphabet` / `interface_alphabet` (actions of the outermost
+# the JSON's counters `assumption_alphabet` / `interface_alphabet` (actions of the outermost
 # assumption / of its full interface) and `alphabet_refinements`. After a budget, a
 # (variant, method, setting) is not run on larger sizes. Writes
 # benchmarks/results/alphabet.csv and prints a markdown table (one row per run pair).

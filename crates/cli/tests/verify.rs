@@ -277,3 +277,69 @@ fn verify_skeleton_exits_two_for_bad_input_and_says_where() {
         "{stderr}"
     );
 }
+
+/// The alphabet of a certificate's first assumption, by name.
+fn assumption_alphabet(file: &Path) -> Vec<String> {
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    json["assumptions"][0]["alphabet"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Alphabet refinement (on by default) gives an assumption over part of the interface; the
+/// certificate records that alphabet and `verify` re-checks the premises with it. Declaring one
+/// more interface action in the assumption (which then forbids it) must make premise 2 fail.
+#[test]
+fn an_assumption_over_a_refined_alphabet_verifies_and_its_alphabet_is_checked() {
+    let dir = scratch("refined");
+    let model = dir.join("dining.lts");
+    let source = std::fs::read_to_string(root().join("benchmarks/dining/dining.lts")).unwrap();
+    let three: String = source
+        .lines()
+        .map(|l| {
+            if l.starts_with("const N = ") {
+                "const N = 3"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&model, three).unwrap();
+    let inputs = [model.to_str().unwrap(), "--target", "SYS"];
+    let check_inputs = [&inputs[..], &["--no-deadlock"]].concat();
+    let refined = certificate(&dir, "lstar", &check_inputs, 0);
+    let mut classic_inputs = check_inputs.clone();
+    classic_inputs.push("--no-alphabet-refinement");
+    let classic = dir.join("classic.json");
+    let mut args = vec!["check", "-q", "--method", "lstar", "--certificate"];
+    args.push(classic.to_str().unwrap());
+    args.extend_from_slice(&classic_inputs);
+    assert_exit(&guarantor(&args), 0);
+
+    let small = assumption_alphabet(&refined);
+    let full = assumption_alphabet(&classic);
+    assert!(small.iter().all(|a| full.contains(a)), "{small:?} {full:?}");
+    assert!(small.len() < full.len(), "{small:?} {full:?}");
+    let out = verify(&refined, &inputs);
+    assert_exit(&out, 0);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("valid: holds"));
+
+    let extra = full.iter().find(|a| !small.contains(a)).unwrap();
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&refined).unwrap()).unwrap();
+    json["assumptions"][0]["alphabet"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::Value::String(extra.clone()));
+    let tampered = dir.join("tampered.json");
+    std::fs::write(&tampered, json.to_string()).unwrap();
+    let out = verify(&tampered, &inputs);
+    assert_exit(&out, 1);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("premise"), "{said}");
+}

@@ -26,9 +26,11 @@
 //! with the same or larger alphabets: docs/benchmarks/notebook/alphabet.md). Learning then
 //! restarts from scratch over the larger alphabet: the learner's table is keyed by the old
 //! symbols, and answers over the old alphabet are not answers over the new one (a word that
-//! omits an action now forbids it). `Sigma_A` only grows, so after at most `|Sigma_I|` refinements it is
-//! `Sigma_I` and the rule is the classic one; "holds" always comes with both premises proved for
-//! the final assumption, "violated" with a trace of the real components.
+//! omits an action now forbids it). `Sigma_A` only grows, so after at most `|Sigma_I|`
+//! refinements it is `Sigma_I` and the rule is the classic one; "holds" always comes with both
+//! premises proved for the final assumption, "violated" with a trace of the real components. In
+//! the n-way rule each premise-2 check of a level starts from the alphabet the previous check of
+//! that level ended with ([`check_asym_n`]).
 
 use guarantor_compose::threads::Threads;
 use guarantor_compose::{
