@@ -66,8 +66,9 @@ pub struct AgConfig {
     /// docs). Off: assumptions range over the whole interface alphabet from the start, as in
     /// Cobleigh et al. 2003. Rule SYM and the computed assumptions ignore it. [default: `true`:
     /// on the benchmark families it answered where the whole alphabet ran out of budget (dining
-    /// n-way, MER BUGGY n-way, sliding window), and cost at most about 3 x where the alphabet
-    /// grows back to the whole interface (Client-Server, MER SYS); docs/benchmarks.md]
+    /// n-way, Client-Server and MER BUGGY n-way, sliding window), and cost 1.2-3.6 x where the
+    /// alphabet grows back to the whole interface (Client-Server, MER and bakery SYS);
+    /// docs/benchmarks.md, "Alphabet refinement (learning rules)"]
     pub alphabet_refinement: bool,
 }
 
