@@ -4,7 +4,9 @@
 //! The teacher is [`DfaTeacher`], whose equivalence answer is the shortest difference in
 //! breadth-first, symbol order: the rule of the harness's `PerfectDfaOracle` in `shortest` mode, so
 //! the counts are comparable with AALpy's `mq_unique` and `eq_queries`. Modes: `rs` (Rivest-Schapire,
-//! plain; every DFA), `lsharp` (L#, plain; every DFA), and `rs_pc`, `lsharp_pc` (the same in
+//! plain; every DFA), `lsharp` (L#, plain; every DFA), `lsharp_steps` (L# with a teacher that
+//! answers step-wise, [`DfaTeacher::with_prefix_answers`], as AALpy's SUL does: one query gives the
+//! answer of every prefix of its word), and `rs_pc`, `lsharp_pc`, `lsharp_steps_pc` (the same in
 //! prefix-closed mode; prefix-closed DFAs only).
 //! Time is the mean CPU time of one whole learning run (teacher included, file reading excluded)
 //! over a batch of repetitions filling at least 0.1 s, the fastest of `LSTAR_BATCHES` batches
@@ -72,10 +74,13 @@ fn read_dfa(path: &str) -> Result<Bench, Box<dyn Error>> {
     })
 }
 
+/// A learner configuration and whether the teacher answers step-wise.
+type Mode = (LearnerConfig, bool);
+
 /// Learns `target` once; returns the learned DFA and the learner's statistics.
-fn learn_once(target: &Dfa, config: &LearnerConfig) -> Result<(Dfa, Stats), Box<dyn Error>> {
+fn learn_once(target: &Dfa, (config, steps): &Mode) -> Result<(Dfa, Stats), Box<dyn Error>> {
     let mut learner = Learner::new(target.num_symbols(), config.clone());
-    let mut teacher = DfaTeacher::new(target.clone());
+    let mut teacher = DfaTeacher::new(target.clone()).with_prefix_answers(*steps);
     match learn(&mut learner, &mut teacher)? {
         Outcome::Learned(dfa) => Ok((dfa, learner.stats().clone())),
         _ => Err("a perfect teacher never stops".into()),
@@ -93,11 +98,7 @@ fn cpu_ns() -> Option<u64> {
 /// The mean CPU time of one learning run over a batch of runs filling at least 0.1 s of wall time
 /// (at least one run), the fastest of `batches` batches: on a shared machine the fastest batch is the
 /// least disturbed by other processes. Without `/proc`, the fastest wall time of a run instead.
-fn time_it(
-    target: &Dfa,
-    config: &LearnerConfig,
-    batches: usize,
-) -> Result<Duration, Box<dyn Error>> {
+fn time_it(target: &Dfa, config: &Mode, batches: usize) -> Result<Duration, Box<dyn Error>> {
     let mut best = Duration::MAX;
     for _ in 0..batches {
         let (start, cpu_start) = (Instant::now(), cpu_ns());
@@ -129,10 +130,17 @@ fn main() -> Result<(), Box<dyn Error>> {
     for path in std::env::args().skip(1) {
         let bench = read_dfa(&path)?;
         let sharp = LearnerConfig::default().with_kind(LearnerKind::LSharp);
-        let mut modes = vec![("rs", LearnerConfig::default()), ("lsharp", sharp.clone())];
+        let rs = LearnerConfig::default();
+        let mut modes = vec![
+            ("rs", (rs.clone(), false)),
+            ("lsharp", (sharp.clone(), false)),
+            ("lsharp_steps", (sharp.clone(), true)),
+        ];
         if bench.kind == "prefix_closed" {
-            modes.push(("rs_pc", LearnerConfig::default().with_prefix_closed(true)));
-            modes.push(("lsharp_pc", sharp.with_prefix_closed(true)));
+            let (rs, sharp) = (rs.with_prefix_closed(true), sharp.with_prefix_closed(true));
+            modes.push(("rs_pc", (rs, false)));
+            modes.push(("lsharp_pc", (sharp.clone(), false)));
+            modes.push(("lsharp_steps_pc", (sharp, true)));
         }
         for (mode, config) in modes {
             let (dfa, stats) = learn_once(&bench.dfa, &config)?;

@@ -325,6 +325,36 @@ impl Cache {
         Ok(())
     }
 
+    /// Records a step-wise answer for the word of `node`: `answers[i]` for its prefix of length
+    /// `i`, so `answers` has one more entry than the word has symbols. Every prefix's node exists
+    /// already (it is on the path to `node`), so this creates nothing.
+    ///
+    /// # Errors
+    /// [`LstarError::AnswerCount`] if `answers` has the wrong length;
+    /// [`LstarError::InconsistentAnswers`] if an answer contradicts a known one.
+    pub(crate) fn insert_prefixes(
+        &mut self,
+        node: u32,
+        answers: &[bool],
+    ) -> Result<(), LstarError> {
+        let depth = self.depth(node as usize);
+        if answers.len() != depth + 1 {
+            return Err(LstarError::AnswerCount {
+                expected: depth + 1,
+                found: answers.len(),
+            });
+        }
+        // Bottom-up: the parent links are all there is to walk.
+        let mut n = node as usize;
+        for (i, &a) in answers.iter().enumerate().rev() {
+            self.insert_at(n as u32, a)?;
+            if i > 0 {
+                n = self.nodes[n].parent as usize;
+            }
+        }
+        Ok(())
+    }
+
     fn inconsistent(&self, node: usize) -> LstarError {
         LstarError::InconsistentAnswers {
             word: self.spell(node).iter().map(|a| a.index()).collect(),

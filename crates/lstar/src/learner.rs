@@ -147,6 +147,62 @@ impl Learner {
         }
     }
 
+    /// Tells the learner whether its queries will be answered step-wise, with
+    /// [`Learner::answer_prefixes`] (the [`learn`](crate::learn) driver does it for a teacher that
+    /// [answers step-wise](crate::Teacher::answers_prefixes)). L# then asks longer words, since
+    /// every prefix of a word comes with it: a frontier node is asked its separating suffix at
+    /// once rather than its own answer first, and a test word runs to a leaf of the tree. L*
+    /// asks the same either way. Either form of answer stays accepted whatever is set here.
+    pub fn set_prefix_answers(&mut self, on: bool) {
+        if let Engine::Sharp(l) = &mut self.engine {
+            l.set_prefix_answers(on);
+        }
+    }
+
+    /// Answers the pending membership queries step-wise: for each word [`Step::Queries`] listed,
+    /// in order, `len + 1` answers, whether the target contains each of its prefixes (the empty
+    /// word first, the word itself last), back to back
+    /// ([`Teacher::memberships_prefixes`](crate::Teacher::memberships_prefixes)'s layout). Counted
+    /// as one membership query per word. L# keeps every answer in its observation tree; L* keeps
+    /// the last answer of each word (its table needs no other, and its check that a hypothesis
+    /// agrees with every known answer relies on knowing only the words it asked).
+    ///
+    /// ```
+    /// use guarantor_lstar::{Dfa, Learner, LearnerConfig, LearnerKind, Step};
+    /// // Words over {0, 1} with an even number of 0s.
+    /// let target = Dfa::new(2, vec![vec![1, 0], vec![0, 1]], vec![true, false])?;
+    /// let mut learner = Learner::new(2, LearnerConfig::default().with_kind(LearnerKind::LSharp));
+    /// learner.set_prefix_answers(true);
+    /// let learned = loop {
+    ///     match learner.step()? {
+    ///         Step::Queries(words) => {
+    ///             let answers: Vec<bool> = words
+    ///                 .iter()
+    ///                 .flat_map(|w| (0..=w.len()).map(|i| target.accepts(&w[..i])))
+    ///                 .collect();
+    ///             learner.answer_prefixes(&answers)?;
+    ///         }
+    ///         Step::Hypothesis(h) => match h.shortest_difference(&target) {
+    ///             None => break h.clone(),
+    ///             Some(cex) => learner.counterexample(cex)?,
+    ///         },
+    ///         _ => unreachable!("no other steps in this version"),
+    ///     }
+    /// };
+    /// assert_eq!(learned.num_states(), 2);
+    /// # Ok::<(), guarantor_lstar::LstarError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`LstarError::AnswerCount`] if the number of answers is wrong;
+    /// [`LstarError::InconsistentAnswers`] if an answer contradicts another or prefix-closure.
+    pub fn answer_prefixes(&mut self, answers: &[bool]) -> Result<(), LstarError> {
+        match &mut self.engine {
+            Engine::Star(l) => l.answer_prefixes(answers),
+            Engine::Sharp(l) => l.answer_prefixes(answers),
+        }
+    }
+
     /// Rejects the pending hypothesis with a counterexample: a word the hypothesis classifies wrongly.
     ///
     /// # Errors
@@ -299,6 +355,24 @@ impl Star {
         self.pending.clear();
         self.pending_nodes.clear();
         Ok(())
+    }
+
+    /// See [`Learner::answer_prefixes`]: the last answer of each word is the one-bit answer.
+    fn answer_prefixes(&mut self, answers: &[bool]) -> Result<(), LstarError> {
+        let expected = self.pending.len() + self.pending.total_symbols();
+        if answers.len() != expected {
+            return Err(LstarError::AnswerCount {
+                expected,
+                found: answers.len(),
+            });
+        }
+        let mut last = Vec::with_capacity(self.pending.len());
+        let mut end = 0;
+        for w in self.pending.iter() {
+            end += w.len() + 1;
+            last.push(answers[end - 1]);
+        }
+        self.answer(&last)
     }
 
     /// Rejects the pending hypothesis with a counterexample: a word the hypothesis classifies wrongly.

@@ -66,6 +66,12 @@ const MAX_SEPARATORS: usize = 48;
 const FIRST_TESTS: usize = 3;
 /// At most this many test words per frontier node and candidate.
 const MAX_TESTS: usize = 6;
+/// Step-wise answers: separating queries run on to a leaf of the tree and so test as they
+/// separate, and a round of test words (one per frontier node and candidate, to a leaf) starts
+/// only after this many equivalence queries. On the harness DFAs this is where the queries the
+/// tests cost and the equivalence queries they save balance (lab notes: the 2026-11-26 entry of
+/// docs/benchmarks/notebook/lstar.md).
+const STEP_TESTS_AFTER: u64 = 8;
 
 /// What a tree node is for the learner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +155,8 @@ pub(crate) struct LSharp {
     witnesses: FxHashMap<(u32, u32), Word>,
     /// The apartness search's queue, reused.
     queue: Vec<Pair>,
+    /// Whether queries are answered step-wise (see [`LSharp::set_prefix_answers`]).
+    prefixes: bool,
 }
 
 impl LSharp {
@@ -169,6 +177,7 @@ impl LSharp {
             role: FxHashMap::default(),
             witnesses: FxHashMap::default(),
             queue: Vec::new(),
+            prefixes: false,
         };
         learner.add_basis(0);
         learner
@@ -194,10 +203,18 @@ impl LSharp {
         self.cache.lookup(w).map(|k| k.accepted)
     }
 
+    /// See [`Learner::set_prefix_answers`](crate::Learner::set_prefix_answers).
+    pub(crate) fn set_prefix_answers(&mut self, on: bool) {
+        self.prefixes = on;
+    }
+
     /// See [`Learner::step`](crate::Learner::step).
     pub(crate) fn step(&mut self) -> Result<Step<'_>, LstarError> {
         loop {
             if !self.pending.is_empty() {
+                if self.prefixes {
+                    self.drop_covered();
+                }
                 return Ok(Step::Queries(&self.pending));
             }
             match std::mem::replace(&mut self.phase, Phase::Explore) {
@@ -249,6 +266,61 @@ impl LSharp {
         self.pending.clear();
         self.pending_nodes.clear();
         Ok(())
+    }
+
+    /// See [`Learner::answer_prefixes`](crate::Learner::answer_prefixes).
+    pub(crate) fn answer_prefixes(&mut self, answers: &[bool]) -> Result<(), LstarError> {
+        let expected = self.pending.len() + self.pending.total_symbols();
+        if answers.len() != expected || answers.is_empty() {
+            return Err(LstarError::AnswerCount {
+                expected,
+                found: answers.len(),
+            });
+        }
+        let mut start = 0;
+        for (w, &node) in self.pending.iter().zip(&self.pending_nodes) {
+            let end = start + w.len() + 1;
+            self.cache.insert_prefixes(node, &answers[start..end])?;
+            start = end;
+        }
+        self.stats.membership_queries += self.pending.len() as u64;
+        self.stats.symbols += self.pending.total_symbols() as u64;
+        self.pending.clear();
+        self.pending_nodes.clear();
+        Ok(())
+    }
+
+    /// Step-wise answers: drops from the pending batch every word that is a prefix of another
+    /// pending word, whose answer comes with the longer word's (it stays marked pending in the
+    /// cache until then). Sending it too would cost a query and tell nothing.
+    fn drop_covered(&mut self) {
+        if self.pending.len() < 2 {
+            return;
+        }
+        let pending: rustc_hash::FxHashSet<u32> = self.pending_nodes.iter().copied().collect();
+        let mut covered = rustc_hash::FxHashSet::default();
+        for &node in &self.pending_nodes {
+            let mut up = node as usize;
+            while up != 0 {
+                up = self.cache.parent(up);
+                if pending.contains(&(up as u32)) {
+                    covered.insert(up as u32);
+                }
+            }
+        }
+        if covered.is_empty() {
+            return;
+        }
+        let (words, nodes) = (
+            std::mem::take(&mut self.pending),
+            std::mem::take(&mut self.pending_nodes),
+        );
+        for (w, node) in words.iter().zip(nodes) {
+            if !covered.contains(&node) {
+                self.pending.push(w.iter().copied());
+                self.pending_nodes.push(node);
+            }
+        }
     }
 
     /// See [`Learner::counterexample`](crate::Learner::counterexample).
@@ -347,10 +419,24 @@ impl LSharp {
             }
             for i in 0..self.frontier.len() {
                 let f = &self.frontier[i];
-                if !f.promoted {
-                    let (from, a) = (self.basis[f.from as usize], f.symbol);
-                    self.probe(from, &[a]);
+                if f.promoted {
+                    continue;
                 }
+                let (from, a, node) = (self.basis[f.from as usize], f.symbol, f.node);
+                if self.prefixes
+                    && f.candidates.len() > 1
+                    && answer(&self.cache, node as usize).is_none()
+                    && !self.cache.is_pending(node)
+                {
+                    // Step-wise, the node's answer comes with any word through it: ask its
+                    // separating suffix at once (AALpy's "SepSeq" extension rule), so extension
+                    // and the first separation cost one query.
+                    let sigma = self.separator(i);
+                    if !sigma.is_empty() && !self.probe(node, &sigma) {
+                        continue;
+                    }
+                }
+                self.probe(from, &[a]);
             }
             if !self.pending.is_empty() {
                 return Ok(Progress::Need);
@@ -383,7 +469,11 @@ impl LSharp {
             }
             if !separated {
                 // Verification: every identified frontier node answers test words.
-                let tests = (FIRST_TESTS + self.stats.equivalence_queries as usize).min(MAX_TESTS);
+                let tests = if self.prefixes {
+                    usize::from(self.stats.equivalence_queries >= STEP_TESTS_AFTER)
+                } else {
+                    (FIRST_TESTS + self.stats.equivalence_queries as usize).min(MAX_TESTS)
+                };
                 for i in 0..self.frontier.len() {
                     if self.frontier[i].promoted || self.frontier[i].candidates.len() != 1 {
                         continue;
@@ -396,7 +486,13 @@ impl LSharp {
                     while (self.frontier[i].tested.1 as usize) < tests {
                         let mut queue = std::mem::take(&mut self.queue);
                         let test = untested(&self.cache, self.basis[q as usize], node, &mut queue);
-                        let w = test.map(|i| spell(&queue, i));
+                        let w = test.map(|i| {
+                            if self.prefixes {
+                                leaf(&self.cache, &queue, i)
+                            } else {
+                                spell(&queue, i)
+                            }
+                        });
                         self.queue = queue;
                         let Some(w) = w else { break };
                         self.probe(node, &w);
@@ -465,6 +561,11 @@ impl LSharp {
     /// the others, the one whose known answers at the candidates split them most evenly (ties: the
     /// shorter, then the first found).
     fn separator(&mut self, i: usize) -> Word {
+        if self.prefixes
+            && let Some(w) = self.sequence(i)
+        {
+            return w;
+        }
         let candidates = std::mem::take(&mut self.frontier[i].candidates);
         let first = candidates[0];
         let mut words: Vec<Word> = Vec::new();
@@ -476,15 +577,7 @@ impl LSharp {
         }
         let mut best: Option<(usize, usize, usize)> = None;
         for (j, w) in words.iter().enumerate() {
-            let (mut yes, mut no) = (0, 0);
-            for &c in &candidates {
-                match self.cache.lookup_from(self.basis[c as usize] as usize, w) {
-                    Some(true) => yes += 1,
-                    Some(false) => no += 1,
-                    None => {}
-                }
-            }
-            let score = yes.min(no);
+            let score = self.split(&candidates, w);
             let better = best.is_none_or(|(s, len, _)| score > s || score == s && w.len() < len);
             if better {
                 best = Some((score, w.len(), j));
@@ -493,6 +586,86 @@ impl LSharp {
         self.frontier[i].candidates = candidates;
         best.map(|(_, _, j)| words.swap_remove(j))
             .unwrap_or_default()
+    }
+
+    /// Step-wise answers: the suffix to ask frontier node `i` about, chosen for the answers of all
+    /// its prefixes (a preset distinguishing sequence, built greedily): the witness between its
+    /// first candidate and another whose prefixes' known answers at the candidates split them best,
+    /// then extended symbol by symbol while an extension splits them better; or the empty word
+    /// extended the same way, if that ends better. `None` when nothing splits the candidates into
+    /// two groups, or the word is known already (the one-bit choice then applies).
+    ///
+    /// "Better" is a smaller [`Groups::cost`]: the expected number of candidates left after the
+    /// answers come, if the node is equally likely to be any candidate.
+    fn sequence(&mut self, i: usize) -> Option<Word> {
+        let candidates = std::mem::take(&mut self.frontier[i].candidates);
+        let first = candidates[0];
+        let mut seeds: Vec<Word> = Vec::new();
+        for &c in candidates[1..].iter().take(MAX_SEPARATORS) {
+            let w = self.witness(first, c);
+            if !seeds.contains(&w) {
+                seeds.push(w);
+            }
+        }
+        let mut groups = Groups::default();
+        let mut best_seed: Option<(u64, usize)> = None;
+        for (j, w) in seeds.iter().enumerate() {
+            groups.start(&self.cache, &self.basis, &candidates);
+            for &a in w {
+                groups.advance(&self.cache, a);
+            }
+            let cost = groups.cost().0;
+            if best_seed.is_none_or(|(c, b)| cost < c || cost == c && w.len() < seeds[b].len()) {
+                best_seed = Some((cost, j));
+            }
+        }
+        let mut best: Option<(u64, Word)> = None;
+        let seed = best_seed.map(|(_, j)| seeds.swap_remove(j));
+        for seed in [Word::new()].into_iter().chain(seed) {
+            groups.start(&self.cache, &self.basis, &candidates);
+            for &a in &seed {
+                groups.advance(&self.cache, a);
+            }
+            let (w, cost, split) = groups.extend(&self.cache, seed, self.k);
+            if split
+                && best
+                    .as_ref()
+                    .is_none_or(|(c, b)| cost < *c || cost == *c && w.len() < b.len())
+            {
+                best = Some((cost, w));
+            }
+        }
+        self.frontier[i].candidates = candidates;
+        let node = self.frontier[i].node as usize;
+        let mut w = best?.1;
+        // A longer word costs no more queries: rerun the best word to find where the candidates
+        // stand, then continue it along the tree below the first candidate of the largest group,
+        // to a leaf. Those answers test the node against that candidate, which is what
+        // verification does in one-bit mode, for free.
+        let candidates = std::mem::take(&mut self.frontier[i].candidates);
+        groups.start(&self.cache, &self.basis, &candidates);
+        for &a in &w {
+            groups.advance(&self.cache, a);
+        }
+        self.frontier[i].candidates = candidates;
+        if let Some(at) = groups.largest() {
+            extend_to_leaf(&self.cache, at as usize, &mut w);
+        }
+        Some(w).filter(|w| self.cache.lookup_from(node, w).is_none())
+    }
+
+    /// How well asking `w` splits `candidates` with one-bit answers: the smaller of the numbers of
+    /// candidates known to accept and to reject it (whichever the answer, at least that many go).
+    fn split(&self, candidates: &[u32], w: &[Symbol]) -> usize {
+        let (mut yes, mut no) = (0, 0);
+        for &c in candidates {
+            match self.cache.lookup_from(self.basis[c as usize] as usize, w) {
+                Some(true) => yes += 1,
+                Some(false) => no += 1,
+                None => {}
+            }
+        }
+        yes.min(no)
     }
 
     /// Builds the hypothesis of the identified frontier and offers it, or, if it contradicts a
@@ -735,6 +908,150 @@ fn untested(cache: &Cache, q: u32, f: u32, queue: &mut Vec<Pair>) -> Option<usiz
         head += 1;
     }
     None
+}
+
+/// The candidates of a frontier node walked along a word, grouped by the answers of its prefixes
+/// ([`LSharp::sequence`]). Scratch space, reused.
+#[derive(Default)]
+struct Groups {
+    /// Per candidate: its tree node (or [`Groups::UNKNOWN`], [`Groups::DEAD`]) and the answers
+    /// so far, one bit per prefix.
+    walk: Vec<(u32, u64)>,
+    /// A copy of `walk` to try an extension on.
+    trial: Vec<(u32, u64)>,
+    keys: Vec<u64>,
+}
+
+impl Groups {
+    /// A prefix without a known answer at this candidate: it cannot be told apart by this word.
+    const UNKNOWN: u32 = u32::MAX;
+    /// Prefix-closed mode, below a rejected node: every answer is "rejected".
+    const DEAD: u32 = u32::MAX - 1;
+    /// At most this many symbols: the answers must fit a `u64`.
+    const MAX_LEN: usize = 63;
+
+    /// Starts at the basis nodes of `candidates`, with their own answers.
+    fn start(&mut self, cache: &Cache, basis: &[u32], candidates: &[u32]) {
+        self.walk.clear();
+        for &c in candidates {
+            let node = basis[c as usize];
+            self.walk.push(Self::enter(cache, node, 0));
+        }
+    }
+
+    /// The entry of a candidate at tree node `node` with the answers `key` before it.
+    fn enter(cache: &Cache, node: u32, key: u64) -> (u32, u64) {
+        match cache.answer_at(node) {
+            None => (Self::UNKNOWN, 0),
+            Some(k) if !k.accepted && cache.prefix_closed() => (Self::DEAD, key << 1),
+            Some(k) => (node, key << 1 | u64::from(k.accepted)),
+        }
+    }
+
+    /// Walks every candidate on by `a`.
+    fn advance(&mut self, cache: &Cache, a: Symbol) {
+        Self::step(&mut self.walk, cache, a);
+    }
+
+    fn step(walk: &mut [(u32, u64)], cache: &Cache, a: Symbol) {
+        for entry in walk {
+            *entry = match *entry {
+                (Self::UNKNOWN, _) => (Self::UNKNOWN, 0),
+                (Self::DEAD, key) => (Self::DEAD, key << 1),
+                (node, key) => match cache.child(node as usize, a) {
+                    Some(c) => Self::enter(cache, c as u32, key),
+                    None => (Self::UNKNOWN, 0),
+                },
+            };
+        }
+    }
+
+    /// The cost of the grouping (times the number of candidates, to stay an integer): the sum of
+    /// the squared group sizes, plus the number of candidates for each candidate with an unknown
+    /// answer (it stays, whatever the answers), and whether there are two groups or more.
+    fn cost(&mut self) -> (u64, bool) {
+        Self::cost_of(&self.walk, &mut self.keys)
+    }
+
+    fn cost_of(walk: &[(u32, u64)], keys: &mut Vec<u64>) -> (u64, bool) {
+        keys.clear();
+        keys.extend(walk.iter().filter(|e| e.0 != Self::UNKNOWN).map(|e| e.1));
+        keys.sort_unstable();
+        let unknown = (walk.len() - keys.len()) as u64;
+        let mut cost = unknown * walk.len() as u64;
+        let mut groups = 0;
+        for g in keys.chunk_by(|a, b| a == b) {
+            cost += (g.len() * g.len()) as u64;
+            groups += 1;
+        }
+        (cost, groups > 1)
+    }
+
+    /// The tree node of the first candidate of the largest group, if one has a node.
+    fn largest(&mut self) -> Option<u32> {
+        let known = |e: &&(u32, u64)| e.0 != Self::UNKNOWN && e.0 != Self::DEAD;
+        self.keys.clear();
+        self.keys
+            .extend(self.walk.iter().filter(known).map(|e| e.1));
+        self.keys.sort_unstable();
+        let key = self.keys.chunk_by(|a, b| a == b).max_by_key(|g| g.len())?[0];
+        self.walk
+            .iter()
+            .filter(known)
+            .find(|e| e.1 == key)
+            .map(|e| e.0)
+    }
+
+    /// Extends `w` (the word walked so far) one symbol at a time, the symbol that lowers the cost
+    /// most, while one does; returns the word, its cost and whether it splits the candidates.
+    fn extend(&mut self, cache: &Cache, mut w: Word, k: usize) -> (Word, u64, bool) {
+        let (mut cost, mut split) = self.cost();
+        while w.len() < Self::MAX_LEN {
+            let mut best: Option<(u64, bool, Symbol)> = None;
+            for a in Symbol::all(k) {
+                self.trial.clone_from(&self.walk);
+                Self::step(&mut self.trial, cache, a);
+                let (c, s) = Self::cost_of(&self.trial, &mut self.keys);
+                if c < best.map_or(cost, |b| b.0) {
+                    best = Some((c, s, a));
+                }
+            }
+            if let Some((c, s, a)) = best {
+                self.advance(cache, a);
+                w.push(a);
+                (cost, split) = (c, s);
+                continue;
+            }
+            break;
+        }
+        (w, cost, split)
+    }
+}
+
+/// Step-wise tests: the word of queue entry `i` of [`untested`], extended down the basis side's
+/// subtree (first child in symbol order with an answer) to a node with no answered child. Its
+/// answers test every node on the way, for the one query the shortest word would cost.
+fn leaf(cache: &Cache, queue: &[Pair], i: usize) -> Word {
+    let mut w = spell(queue, i);
+    extend_to_leaf(cache, queue[i].x as usize, &mut w);
+    w
+}
+
+/// Extends `w` along the tree from node `x`, the first child in symbol order with an answer at
+/// each step, to a node with no answered child (or, prefix-closed, a rejected one).
+fn extend_to_leaf(cache: &Cache, mut x: usize, w: &mut Word) {
+    let pc = cache.prefix_closed();
+    loop {
+        if pc && cache.answer_at(x as u32).is_some_and(|k| !k.accepted) {
+            break;
+        }
+        let next = cache
+            .children(x)
+            .find(|&(_, c)| cache.answer_at(c as u32).is_some());
+        let Some((a, c)) = next else { break };
+        w.push(a);
+        x = c;
+    }
 }
 
 /// The word leading from the start pair to queue entry `i`.

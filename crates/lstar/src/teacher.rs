@@ -1,6 +1,15 @@
 //! The teacher side: the [`Teacher`] trait users implement, the three-way equivalence answer
 //! [`EqAnswer`], the [`learn`] driver that runs a [`Learner`] against a teacher, and [`DfaTeacher`],
 //! a perfect teacher for a known DFA (tests and benchmarks).
+//!
+//! **Step-wise answers.** A system that is run symbol by symbol (a simulator, a DFA, a device
+//! reset and then fed the word) sees whether every prefix of the word is accepted on its way to
+//! the last one; AALpy's SUL returns all of those outputs for one query. A teacher that can do the
+//! same says so with [`Teacher::answers_prefixes`] and answers
+//! [`Teacher::membership_prefixes`] natively; [`learn`] then hands the learner every prefix's
+//! answer ([`Learner::answer_prefixes`]), and L# puts them all in its observation tree. One word
+//! sent is one membership query either way; a teacher that does not answer step-wise keeps the
+//! default, which asks [`Teacher::membership`] once per prefix and so counts one query per prefix.
 
 use std::convert::Infallible;
 
@@ -53,6 +62,82 @@ pub trait Teacher {
         Ok(())
     }
 
+    /// Whether this teacher answers [`Teacher::membership_prefixes`] *natively*: one run of the
+    /// system gives the answer of every prefix, at the cost of one membership query. [`learn`]
+    /// asks this once, at the start, and only then asks step-wise and tells the learner
+    /// ([`Learner::set_prefix_answers`]).
+    ///
+    /// The default is `false`: the default [`Teacher::membership_prefixes`] asks one membership
+    /// query per prefix, so asking step-wise would cost more, not less.
+    fn answers_prefixes(&self) -> bool {
+        false
+    }
+
+    /// The answers for every prefix of `word`: `answers` (emptied first) gets `word.len() + 1`
+    /// answers, `answers[i]` saying whether the target contains `word[..i]`. The empty word comes
+    /// first (a system that is reset shows whether its initial state accepts before any step),
+    /// `word` itself last.
+    ///
+    /// The default asks [`Teacher::membership`] once per prefix, which is right for every teacher
+    /// and honest about the cost (`word.len() + 1` queries). A teacher that runs its system symbol
+    /// by symbol overrides it with one run, and says so with [`Teacher::answers_prefixes`].
+    ///
+    /// ```
+    /// use guarantor_lstar::{word, Dfa, DfaTeacher, Teacher};
+    /// // Words over {0, 1} with an even number of 0s.
+    /// let target = Dfa::new(2, vec![vec![1, 0], vec![0, 1]], vec![true, false])?;
+    /// let mut answers = Vec::new();
+    /// // The default: one membership query per prefix.
+    /// let mut bits = DfaTeacher::new(target.clone());
+    /// bits.membership_prefixes(&word(&[0, 1, 0]), &mut answers)?;
+    /// assert_eq!(answers, [true, false, false, true]);
+    /// assert_eq!(bits.stats().membership_queries, 4);
+    /// // A step-wise teacher: the same answers from one query.
+    /// let mut steps = DfaTeacher::new(target).with_prefix_answers(true);
+    /// assert!(steps.answers_prefixes());
+    /// steps.membership_prefixes(&word(&[0, 1, 0]), &mut answers)?;
+    /// assert_eq!(answers, [true, false, false, true]);
+    /// assert_eq!(steps.stats().membership_queries, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The teacher's failure.
+    fn membership_prefixes(
+        &mut self,
+        word: &[Symbol],
+        answers: &mut Vec<bool>,
+    ) -> Result<(), Self::Error> {
+        answers.clear();
+        for i in 0..=word.len() {
+            answers.push(self.membership(&word[..i])?);
+        }
+        Ok(())
+    }
+
+    /// [`Teacher::membership_prefixes`] for a batch: `answers` (emptied first) gets, word after
+    /// word in the order of `words`, the `len + 1` prefix answers of each, back to back. [`learn`]
+    /// hands a step-wise teacher each batch through this method.
+    ///
+    /// The default asks [`Teacher::membership_prefixes`] word by word; a teacher that answers
+    /// batches together overrides it as it would [`Teacher::memberships`].
+    ///
+    /// # Errors
+    /// The teacher's failure on any word.
+    fn memberships_prefixes(
+        &mut self,
+        words: &Queries,
+        answers: &mut Vec<bool>,
+    ) -> Result<(), Self::Error> {
+        answers.clear();
+        let mut one = Vec::new();
+        for word in words.iter() {
+            self.membership_prefixes(word, &mut one)?;
+            answers.extend_from_slice(&one);
+        }
+        Ok(())
+    }
+
     /// Whether `hypothesis` recognises the target language.
     fn equivalence(&mut self, hypothesis: &Dfa) -> Result<EqAnswer<Self::Verdict>, Self::Error>;
 }
@@ -73,6 +158,10 @@ pub enum Outcome<V> {
 }
 
 /// Runs `learner` against `teacher` until the teacher accepts a hypothesis or stops.
+///
+/// A teacher that [answers step-wise](Teacher::answers_prefixes) is asked
+/// [`Teacher::memberships_prefixes`], and the learner gets every prefix's answer; any other is
+/// asked [`Teacher::memberships`].
 ///
 /// ```
 /// use guarantor_lstar::{learn, Dfa, DfaTeacher, Learner, LearnerConfig, Outcome};
@@ -95,8 +184,17 @@ pub fn learn<T: Teacher>(
 ) -> Result<Outcome<T::Verdict>, LearnError<T::Error>> {
     // One answer buffer for the whole run rather than one allocation per batch.
     let mut answers = Vec::with_capacity(256);
+    let prefixes = teacher.answers_prefixes();
+    learner.set_prefix_answers(prefixes);
     loop {
         let eq = match learner.step()? {
+            Step::Queries(words) if prefixes => {
+                teacher
+                    .memberships_prefixes(words, &mut answers)
+                    .map_err(LearnError::Teacher)?;
+                learner.answer_prefixes(&answers)?;
+                continue;
+            }
             Step::Queries(words) => {
                 teacher
                     .memberships(words, &mut answers)
@@ -127,10 +225,16 @@ pub fn learn<T: Teacher>(
 
 /// A perfect teacher for a known DFA. Equivalence answers with the shortest difference found by
 /// [`Dfa::shortest_difference`] (the AALpy harness's rule); it never stops early.
+///
+/// By default it answers one bit per membership query; [`DfaTeacher::with_prefix_answers`] makes
+/// it answer step-wise (one run of the DFA gives every prefix's answer, one query), as AALpy's DFA
+/// SUL does.
 #[derive(Clone, Debug)]
 pub struct DfaTeacher {
     target: Dfa,
     stats: Stats,
+    /// Whether it answers step-wise ([`Teacher::answers_prefixes`]).
+    prefixes: bool,
     /// The equivalence search's arrays, reused by every query.
     search: PairSearch,
 }
@@ -142,7 +246,17 @@ impl DfaTeacher {
             search: PairSearch::for_target(&target),
             target,
             stats: Stats::default(),
+            prefixes: false,
         }
+    }
+
+    /// This teacher, answering step-wise when `on` ([`Teacher::answers_prefixes`]): a word's
+    /// [`Teacher::membership_prefixes`] is then one query (of `word.len()` symbols), as a run of
+    /// the DFA passes every prefix on its way.
+    #[must_use]
+    pub fn with_prefix_answers(mut self, on: bool) -> Self {
+        self.prefixes = on;
+        self
     }
 
     /// The target.
@@ -166,6 +280,29 @@ impl Teacher for DfaTeacher {
         Ok(self.target.accepts(word))
     }
 
+    fn answers_prefixes(&self) -> bool {
+        self.prefixes
+    }
+
+    fn membership_prefixes(
+        &mut self,
+        word: &[Symbol],
+        answers: &mut Vec<bool>,
+    ) -> Result<(), Infallible> {
+        if !self.prefixes {
+            // One bit per query: each prefix is its own query, counted.
+            answers.clear();
+            for i in 0..=word.len() {
+                answers.push(self.membership(&word[..i])?);
+            }
+            return Ok(());
+        }
+        self.stats.membership_queries += 1;
+        self.stats.symbols += word.len() as u64;
+        run_prefixes(&self.target, word, answers);
+        Ok(())
+    }
+
     fn equivalence(&mut self, hypothesis: &Dfa) -> Result<EqAnswer<Infallible>, Infallible> {
         self.stats.equivalence_queries += 1;
         let found = self
@@ -175,5 +312,17 @@ impl Teacher for DfaTeacher {
             None => EqAnswer::Equivalent,
             Some(w) => EqAnswer::Counterexample(w),
         })
+    }
+}
+
+/// Runs `dfa` along `word`, writing whether it accepts each prefix (the empty word first) to
+/// `answers`, emptied first: one pass over the word, as a step-wise system answers.
+pub(crate) fn run_prefixes(dfa: &Dfa, word: &[Symbol], answers: &mut Vec<bool>) {
+    answers.clear();
+    let mut q = 0;
+    answers.push(dfa.is_accepting(q));
+    for &a in word {
+        q = dfa.successor(q, a);
+        answers.push(dfa.is_accepting(q));
     }
 }
