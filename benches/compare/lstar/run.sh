@@ -5,6 +5,13 @@
 # our L#'s membership queries at most AALpy's L#'s, its equivalence queries at most AALpy's
 # L*-RS's, and at least 50x faster than AALpy's L#, per DFA.
 #
+# Our L# is measured with a teacher that answers step-wise (DfaTeacher::with_prefix_answers: one
+# query gives the acceptance of every prefix of its word, as AALpy's SUL returns the output of
+# every step), and with one-bit answers for reference. Queries are counted as AALpy's harness
+# counts them: one per distinct word sent to the teacher (AALpy's own cache is off; the harness's
+# CountingDfaSUL counts distinct words, so a repeated word is not counted again), whatever its
+# length; our learner never sends a word twice and sends no word whose answer it already has.
+#
 # Both sides learn every DFA against a perfect teacher that answers an equivalence query with the
 # shortest counterexample in breadth-first, symbol order (the harness's "shortest" mode), and both
 # are timed the same way: mean CPU time of a whole learning run, teacher included, over a batch of

@@ -56,25 +56,28 @@ def main():
 
 
 def lsharp_table(ours, rs, sharp, source, out_path):
-    """Our L# (plain mode; prefix-closed mode on the prefix-closed DFAs) against AALpy's L#
-    (membership queries, time) and AALpy's L*-RS (equivalence queries), targets checked per DFA."""
+    """Our L# with a step-wise teacher (prefix-closed mode on the prefix-closed DFAs), as AALpy's
+    SUL answers, against AALpy's L# (membership queries, time) and AALpy's L*-RS (equivalence
+    queries), targets checked per DFA; our L# with one-bit answers beside it for reference."""
     out = csv.writer(open(out_path, "w", newline="")) if out_path else None
     if out:
-        out.writerow(["dfa", "minimal", "mq_ours", "mq_ours_prefix_closed", "mq_aalpy_lsharp",
-                      "eq_ours", "eq_ours_prefix_closed", "eq_aalpy_lstar_rs", "eq_aalpy_lsharp",
+        out.writerow(["dfa", "minimal", "mq_ours", "mq_ours_one_bit", "mq_aalpy_lsharp",
+                      "eq_ours", "eq_ours_one_bit", "eq_aalpy_lstar_rs", "eq_aalpy_lsharp",
                       "time_ours_us", "time_aalpy_lsharp_us", "speedup"])
-    print("| DFA | min. states | MQ ours | MQ ours, prefix-closed mode | MQ AALpy L# | EQ ours "
-          "| EQ ours, prefix-closed mode | EQ AALpy L*-RS | EQ AALpy L# | time ours (µs) "
-          "| time AALpy L# (µs) | speed-up |")
+    print("| DFA | min. states | MQ ours (step-wise) | MQ ours (one-bit) | MQ AALpy L# "
+          "| EQ ours (step-wise) | EQ ours (one-bit) | EQ AALpy L*-RS | EQ AALpy L# "
+          "| time ours (µs) | time AALpy L# (µs) | speed-up |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     ratios, mq_miss, eq_miss, sums = [], [], [], {}
     for name, modes in ours.items():
-        ls, pc, a, r = modes["lsharp"], modes.get("lsharp_pc"), sharp[name], rs[name]
-        assert ls["correct"] == "true" and (pc is None or pc["correct"] == "true"), name
+        a, r = sharp[name], rs[name]
+        pc = "lsharp_steps_pc" in modes
         kind = "prefix-closed" if pc else "random"
         # The assume-guarantee rules learn in prefix-closed mode: it is the mode that counts on
         # the prefix-closed DFAs.
-        best = pc or ls
+        best = modes["lsharp_steps_pc" if pc else "lsharp_steps"]
+        bit = modes["lsharp_pc" if pc else "lsharp"]
+        assert best["correct"] == "true" and bit["correct"] == "true", name
         if int(best["mq"]) > int(a["mq_unique"]):
             mq_miss.append(name)
         if int(best["eq"]) > int(r["eq_queries"]):
@@ -83,28 +86,27 @@ def lsharp_table(ours, rs, sharp, source, out_path):
         ratios.append(ratio)
         s = sums.setdefault(kind, [0] * 6)
         for i, v in enumerate([best["mq"], a["mq_unique"], best["eq"], r["eq_queries"],
-                               a["eq_queries"], ls["mq"]]):
+                               a["eq_queries"], bit["mq"]]):
             s[i] += int(v)
-        cells = [name, ls["minimal"], ls["mq"], pc["mq"] if pc else "", a["mq_unique"], ls["eq"],
-                 pc["eq"] if pc else "", r["eq_queries"], a["eq_queries"], best["time_us"],
-                 a["time_us"], f"{ratio:.1f}"]
+        cells = [name, best["minimal"], best["mq"], bit["mq"], a["mq_unique"], best["eq"],
+                 bit["eq"], r["eq_queries"], a["eq_queries"], best["time_us"], a["time_us"],
+                 f"{ratio:.1f}"]
         if out:
             out.writerow(cells)
-        print(f"| {name} | {ls['minimal']} | {ls['mq']} | {pc['mq'] if pc else '—'} "
-              f"| {a['mq_unique']} | {ls['eq']} | {pc['eq'] if pc else '—'} | {r['eq_queries']} "
-              f"| {a['eq_queries']} | {float(best['time_us']):.1f} | {float(a['time_us']):.0f} "
-              f"| {ratio:.0f}× |")
+        print(f"| {name} | {best['minimal']} | {best['mq']} | {bit['mq']} | {a['mq_unique']} "
+              f"| {best['eq']} | {bit['eq']} | {r['eq_queries']} | {a['eq_queries']} "
+              f"| {float(best['time_us']):.1f} | {float(a['time_us']):.0f} | {ratio:.0f}× |")
     print()
     for kind, s in sums.items():
-        print(f"{kind}: MQ ours {s[0]} (plain mode {s[5]}), AALpy L# {s[1]}; EQ ours {s[2]}, "
+        print(f"{kind}: MQ ours {s[0]} (one-bit {s[5]}), AALpy L# {s[1]}; EQ ours {s[2]}, "
               f"AALpy L*-RS {s[3]}, AALpy L# {s[4]}.")
     slow = [n for n, q in zip(ours, ratios) if q < 50]
     print(f"Speed-up over AALpy's L#: min {min(ratios):.0f}×, median "
-          f"{sorted(ratios)[len(ratios) // 2]:.0f}×, max {max(ratios):.0f}×. Targets (prefix-closed "
-          f"mode on the prefix-closed DFAs): MQ <= AALpy L# missed on {len(mq_miss)} of "
-          f"{len(ratios)} ({', '.join(mq_miss) or 'none'}); EQ <= AALpy L*-RS missed on "
-          f"{len(eq_miss)} ({', '.join(eq_miss) or 'none'}); >= 50x faster missed on {len(slow)} "
-          f"({', '.join(slow) or 'none'}). AALpy figures: "
+          f"{sorted(ratios)[len(ratios) // 2]:.0f}×, max {max(ratios):.0f}×. Targets (step-wise "
+          f"teacher; prefix-closed mode on the prefix-closed DFAs): MQ <= AALpy L# missed on "
+          f"{len(mq_miss)} of {len(ratios)} ({', '.join(mq_miss) or 'none'}); EQ <= AALpy L*-RS "
+          f"missed on {len(eq_miss)} ({', '.join(eq_miss) or 'none'}); >= 50x faster missed on "
+          f"{len(slow)} ({', '.join(slow) or 'none'}). AALpy figures: "
           f"{'rerun in the same invocation' if source == 'rerun' else source}.")
 
 
