@@ -7,6 +7,11 @@
 //! is sent to the system once: the learner never repeats itself, but the oracle's test words
 //! overlap from one equivalence query to the next and with the learner's later queries. Its
 //! [`Counters`] say what was sent, what the cache answered and where the time went.
+//!
+//! A system that is run symbol by symbol (a [`Dfa`], a simulator, a device fed one action at a
+//! time, wrapped in [`StepWise`]) answers for every prefix of a word in one run
+//! ([`Membership::accepts_prefixes`]); the teacher then keeps every prefix's answer, answers the
+//! learner step-wise ([`Teacher::answers_prefixes`]) and counts one query per word sent.
 
 use std::convert::Infallible;
 use std::fmt;
@@ -21,7 +26,7 @@ use crate::dfa::{Dfa, Symbol, Word};
 use crate::error::{LearnError, LstarError};
 use crate::learner::Learner;
 use crate::oracle::{EquivalenceOracle, Interrupted};
-use crate::teacher::{EqAnswer, Outcome, Teacher, learn};
+use crate::teacher::{EqAnswer, Outcome, Teacher, learn, run_prefixes};
 
 /// A system under learning: answers whether it accepts a word.
 ///
@@ -33,6 +38,117 @@ pub trait Membership {
 
     /// Whether the system accepts `word`.
     fn accepts(&mut self, word: &[Symbol]) -> Result<bool, Self::Error>;
+
+    /// Whether [`Membership::accepts_prefixes`] is one run of the system (`true`), rather than
+    /// the default's one run per prefix. A [`BlackBoxTeacher`] answers step-wise, and counts one
+    /// query per word sent, only then.
+    fn answers_prefixes(&self) -> bool {
+        false
+    }
+
+    /// Whether the system accepts each prefix of `word`: `answers` (emptied first) gets
+    /// `word.len() + 1` answers, the empty word's first (the layout of
+    /// [`Teacher::membership_prefixes`]). The default asks [`Membership::accepts`] per prefix.
+    ///
+    /// # Errors
+    /// The system's failure.
+    fn accepts_prefixes(
+        &mut self,
+        word: &[Symbol],
+        answers: &mut Vec<bool>,
+    ) -> Result<(), Self::Error> {
+        answers.clear();
+        for i in 0..=word.len() {
+            answers.push(self.accepts(&word[..i])?);
+        }
+        Ok(())
+    }
+}
+
+/// A DFA is a system run symbol by symbol: it answers step-wise.
+impl Membership for Dfa {
+    type Error = Infallible;
+
+    fn accepts(&mut self, word: &[Symbol]) -> Result<bool, Infallible> {
+        Ok(Dfa::accepts(self, word))
+    }
+
+    fn answers_prefixes(&self) -> bool {
+        true
+    }
+
+    fn accepts_prefixes(
+        &mut self,
+        word: &[Symbol],
+        answers: &mut Vec<bool>,
+    ) -> Result<(), Infallible> {
+        run_prefixes(self, word, answers);
+        Ok(())
+    }
+}
+
+/// A system given by a function that runs a word and reports the acceptance of every prefix, the
+/// empty word's first (`FnMut(&[Symbol], &mut Vec<bool>)`, writing `word.len() + 1` answers to
+/// an emptied vector): a [`Membership`] that answers step-wise.
+///
+/// ```
+/// use guarantor_lstar::oracle::WpMethod;
+/// use guarantor_lstar::{BlackBoxTeacher, LearnerConfig, LearnerKind, StepWise, Symbol};
+/// // A counter of 0s modulo 3, run symbol by symbol; accepting at 0.
+/// let system = StepWise::new(|w: &[Symbol], answers: &mut Vec<bool>| {
+///     answers.clear();
+///     let mut zeros = 0;
+///     answers.push(true);
+///     for a in w {
+///         zeros += usize::from(a.index() == 0);
+///         answers.push(zeros % 3 == 0);
+///     }
+/// });
+/// let mut teacher = BlackBoxTeacher::new(2, system, WpMethod::new(1));
+/// let dfa = teacher.learn(LearnerConfig::default().with_kind(LearnerKind::LSharp))?;
+/// assert_eq!(dfa.num_states(), 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct StepWise<F> {
+    run: F,
+    answers: Vec<bool>,
+}
+
+impl<F: FnMut(&[Symbol], &mut Vec<bool>)> StepWise<F> {
+    /// The system that `run` runs.
+    pub fn new(run: F) -> Self {
+        Self {
+            run,
+            answers: Vec::new(),
+        }
+    }
+}
+
+impl<F: FnMut(&[Symbol], &mut Vec<bool>)> Membership for StepWise<F> {
+    type Error = Infallible;
+
+    fn accepts(&mut self, word: &[Symbol]) -> Result<bool, Infallible> {
+        let mut answers = std::mem::take(&mut self.answers);
+        (self.run)(word, &mut answers);
+        let last = answers.last().copied();
+        self.answers = answers;
+        // `run` breaking its contract (no answers) is a caller bug.
+        Ok(last.expect("StepWise: the run gave no answer"))
+    }
+
+    fn answers_prefixes(&self) -> bool {
+        true
+    }
+
+    fn accepts_prefixes(
+        &mut self,
+        word: &[Symbol],
+        answers: &mut Vec<bool>,
+    ) -> Result<(), Infallible> {
+        (self.run)(word, answers);
+        Ok(())
+    }
 }
 
 impl<F: FnMut(&[Symbol]) -> bool> Membership for F {
@@ -43,7 +159,10 @@ impl<F: FnMut(&[Symbol]) -> bool> Membership for F {
     }
 }
 
-/// What a [`BlackBoxTeacher`] asked and how long it took.
+/// What a [`BlackBoxTeacher`] asked and how long it took. With a system that answers step-wise
+/// ([`Membership::answers_prefixes`]), a word sent is one query whose answers for all its prefixes
+/// go into the cache; a learner's query (all prefixes of one word) is a cache hit when the cache
+/// knows every prefix.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Counters {
@@ -155,7 +274,8 @@ impl<M: Membership, O: EquivalenceOracle> BlackBoxTeacher<M, O> {
     }
 }
 
-/// Answers `w` from the cache, or asks the system and caches its answer.
+/// Answers `w` from the cache, or asks the system and caches its answer (every prefix's, when the
+/// system answers step-wise).
 fn ask<M: Membership>(
     system: &mut M,
     cache: &mut Cache,
@@ -166,6 +286,11 @@ fn ask<M: Membership>(
         counters.cache_hits += 1;
         return Ok(known.accepted);
     }
+    if system.answers_prefixes() {
+        let mut answers = Vec::with_capacity(w.len() + 1);
+        ask_prefixes(system, cache, counters, w, &mut answers)?;
+        return Ok(answers[w.len()]);
+    }
     let accepted = system.accepts(w)?;
     counters.membership_queries += 1;
     counters.symbols += w.len() as u64;
@@ -174,6 +299,61 @@ fn ask<M: Membership>(
     let inserted = cache.insert_at(node, accepted);
     debug_assert!(inserted.is_ok());
     Ok(accepted)
+}
+
+/// Step-wise: the answers of every prefix of `w` (layout of [`Teacher::membership_prefixes`]),
+/// from the cache where it knows them; the rest from one run of the system on `w` cut after its
+/// last unknown prefix (one query), whose answers the cache keeps. A system that does not answer
+/// step-wise is asked each unknown prefix alone (one query each).
+fn ask_prefixes<M: Membership>(
+    system: &mut M,
+    cache: &mut Cache,
+    counters: &mut Counters,
+    w: &[Symbol],
+    answers: &mut Vec<bool>,
+) -> Result<(), M::Error> {
+    answers.clear();
+    let mut nodes = Vec::with_capacity(w.len() + 1);
+    let mut node = 0;
+    let mut last_unknown = None;
+    for i in 0..=w.len() {
+        if i > 0 {
+            node = cache.child_or_insert(node as usize, w[i - 1]) as u32;
+        }
+        nodes.push(node);
+        match cache.answer_at(node) {
+            Some(k) => answers.push(k.accepted),
+            None => {
+                answers.push(false);
+                last_unknown = Some(i);
+            }
+        }
+    }
+    let Some(m) = last_unknown else {
+        counters.cache_hits += 1;
+        return Ok(());
+    };
+    if !system.answers_prefixes() {
+        for i in 0..=m {
+            if cache.answer_at(nodes[i]).is_none() {
+                answers[i] = ask(system, cache, counters, &w[..i])?;
+            }
+        }
+        return Ok(());
+    }
+    let mut fresh = Vec::with_capacity(m + 1);
+    system.accepts_prefixes(&w[..m], &mut fresh)?;
+    counters.membership_queries += 1;
+    counters.symbols += m as u64;
+    for (i, &a) in fresh.iter().enumerate().take(m + 1) {
+        if cache.answer_at(nodes[i]).is_none() {
+            // Unknown, so any answer is consistent (the cache infers nothing).
+            let inserted = cache.insert_at(nodes[i], a);
+            debug_assert!(inserted.is_ok());
+            answers[i] = a;
+        }
+    }
+    Ok(())
 }
 
 impl<M: Membership, O: EquivalenceOracle> BlackBoxTeacher<M, O> {
@@ -211,6 +391,28 @@ impl<M: Membership, O: EquivalenceOracle> Teacher for BlackBoxTeacher<M, O> {
                 }
             }
         }
+        self.counters.membership_time += start.elapsed();
+        result
+    }
+
+    fn answers_prefixes(&self) -> bool {
+        self.system.answers_prefixes()
+    }
+
+    fn membership_prefixes(
+        &mut self,
+        word: &[Symbol],
+        answers: &mut Vec<bool>,
+    ) -> Result<(), M::Error> {
+        let start = Instant::now();
+        self.counters.learner_queries += 1;
+        let result = ask_prefixes(
+            &mut self.system,
+            &mut self.cache,
+            &mut self.counters,
+            word,
+            answers,
+        );
         self.counters.membership_time += start.elapsed();
         result
     }

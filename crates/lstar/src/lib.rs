@@ -27,6 +27,10 @@
 //!   [`oracle::EquivalenceOracle`]); it caches answers so no word reaches the system twice and
 //!   keeps [`Counters`] (queries, symbols, cache hits, time per phase). `examples/black_box.rs`
 //!   learns a black box in a few lines.
+//! - Step-wise answers: a teacher that runs its system symbol by symbol answers for every prefix
+//!   of a word in one query ([`Teacher::answers_prefixes`], [`Teacher::membership_prefixes`];
+//!   [`DfaTeacher::with_prefix_answers`]; a [`BlackBoxTeacher`] of a [`Dfa`] or a [`StepWise`]
+//!   system), as AALpy's SUL does, and L# keeps every one of those answers in its tree.
 //! - [`method`]: the rules of [`ag`] as [`Method`](guarantor_compose::Method) values ([`Asym`],
 //!   [`AsymN`], [`AsymWeakest`], [`Sym`]) that take a whole [`Problem`](guarantor_compose::Problem):
 //!   named components, any number of properties, typed ids.
@@ -85,7 +89,7 @@ mod queries;
 mod table;
 mod teacher;
 
-pub use black_box::{Alphabet, BlackBoxTeacher, Counters, Membership, Named};
+pub use black_box::{Alphabet, BlackBoxTeacher, Counters, Membership, Named, StepWise};
 pub use config::{CexStrategy, LearnerConfig, LearnerKind, Stats};
 pub use dfa::{Dfa, Symbol, Word, word};
 pub use error::{LearnError, LstarError};

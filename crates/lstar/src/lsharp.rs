@@ -1187,6 +1187,29 @@ mod tests {
     }
 
     #[test]
+    fn step_wise_batches_drop_words_that_come_with_longer_ones() {
+        let mut learner = LSharp::new(2, LearnerConfig::default());
+        learner.set_prefix_answers(true);
+        for w in [&[0, 1][..], &[0, 1, 1], &[1], &[0, 1, 1, 0], &[0, 0]] {
+            assert!(!learner.probe(0, &word(w)));
+        }
+        let Step::Queries(ws) = learner.step().unwrap() else {
+            panic!("queries first")
+        };
+        let sent: Vec<Word> = ws.iter().map(<[Symbol]>::to_vec).collect();
+        assert_eq!(sent, [word(&[1]), word(&[0, 1, 1, 0]), word(&[0, 0])]);
+        let answers: Vec<bool> = sent.iter().flat_map(|w| vec![true; w.len() + 1]).collect();
+        learner.answer_prefixes(&answers).unwrap();
+        assert_eq!(learner.stats().membership_queries, 3);
+        // The dropped words are answered, with every prefix of the words sent.
+        for w in [&[][..], &[0], &[0, 1], &[0, 1, 1], &[0, 1, 1, 0]] {
+            assert_eq!(learner.known(&word(w)), Some(true), "{w:?}");
+        }
+        let node = learner.cache.node(&word(&[0, 1]));
+        assert!(!learner.cache.is_pending(node));
+    }
+
+    #[test]
     fn no_symbols_means_one_state() {
         let target = Dfa::new(0, vec![vec![]], vec![true]).unwrap();
         let mut learner = LSharp::new(0, LearnerConfig::default());
