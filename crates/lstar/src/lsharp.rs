@@ -28,14 +28,14 @@
 //! - **equivalence**: when every frontier node has one candidate, the hypothesis maps it there.
 //!   A hypothesis that contradicts a known answer gives a counterexample without the teacher.
 //!
-//! **Why verification.** The paper's queries return a whole output word; a membership query
-//! returns one bit. A separating query then always agrees with one of the two candidates it
+//! **Why verification.** The paper's queries return a whole output word; a one-bit membership
+//! query (the default [`Teacher`](crate::Teacher)) returns one bit. A separating query then always agrees with one of the two candidates it
 //! separates, so separation alone never shows a frontier node apart from *all* basis nodes: every
 //! new state would cost an equivalence query (on the harness DFAs of `benches/compare/lstar`,
 //! one hypothesis per state). Testing the last candidate on words it has answers for finds most
 //! new states without the teacher: on those DFAs the equivalence queries fall from about one per
 //! state to fewer than L* with Rivest-Schapire asks, for about as many membership queries
-//! (docs/benchmarks.md, "L# versus AALpy").
+//! (docs/benchmarks/notebook/lstar.md, "L# beside L*").
 //!
 //! **Step-wise answers** ([`Learner::set_prefix_answers`](crate::Learner::set_prefix_answers),
 //! [`Learner::answer_prefixes`](crate::Learner::answer_prefixes)). A teacher that runs its
@@ -56,8 +56,9 @@
 //! - a word of a batch that is a prefix of another word of the batch is not sent, and no word
 //!   whose answer is in the tree is.
 //!
-//! On the harness DFAs this asks fewer membership queries than AALpy's L# on all 24, with fewer
-//! equivalence queries than AALpy's L*-RS on 23 (docs/benchmarks.md, "L# versus AALpy").
+//! On the harness DFAs this asks at most as many membership queries as AALpy's L# on all 24 (72 %
+//! of its total), and at most as many equivalence queries as AALpy's L*-RS on 23
+//! (docs/benchmarks.md, "L# versus AALpy").
 //!
 //! **Counterexamples** are processed as the paper's `ProcCounterEx`: with `x` a word whose tree
 //! node is apart from the basis state the hypothesis reaches by `x` (witness `eta`), binary search
