@@ -43,7 +43,7 @@
 //! query: the output word of the paper's Mealy-machine L#, acceptance bits being the outputs.
 //! Every one of those answers goes into the tree, and the queries change to use them:
 //! - a new frontier node is not asked its own answer alone: it is asked its separating word at
-//!   once (its answer comes first among the prefixes; AALpy's "SepSeq" extension rule);
+//!   once (its answer comes first among the prefixes; AALpy's `SepSeq` extension rule);
 //! - the separating word is a *preset distinguishing sequence* built greedily
 //!   ([`LSharp::sequence`]): the witness whose prefixes' known answers at the candidates split them
 //!   best (smallest expected number of candidates left), extended symbol by symbol while that
