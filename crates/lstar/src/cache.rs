@@ -299,6 +299,15 @@ impl Cache {
         w.iter().fold(0, |node, &a| self.child_or_insert(node, a)) as u32
     }
 
+    /// Takes the pending mark off `node` if it has no answer yet, so that the next probe lists it
+    /// again (a word that was held back from a batch and is not answered after all).
+    pub(crate) fn forget_pending(&mut self, node: u32) {
+        let n = &mut self.nodes[node as usize];
+        if n.answer == PENDING {
+            n.answer = UNKNOWN;
+        }
+    }
+
     /// Records the teacher's answer for the word of `node`.
     #[inline]
     pub(crate) fn insert_at(&mut self, node: u32, accepted: bool) -> Result<(), LstarError> {

@@ -180,6 +180,9 @@ pub(crate) struct LSharp {
     queue: Vec<Pair>,
     /// Whether queries are answered step-wise (see [`LSharp::set_prefix_answers`]).
     prefixes: bool,
+    /// Nodes of words [`LSharp::drop_covered`] took out of the pending batch: still marked
+    /// pending, answered with the longer words, or forgotten if the answers come one-bit.
+    covered: Vec<u32>,
 }
 
 impl LSharp {
@@ -201,6 +204,7 @@ impl LSharp {
             witnesses: FxHashMap::default(),
             queue: Vec::new(),
             prefixes: false,
+            covered: Vec::new(),
         };
         learner.add_basis(0);
         learner
@@ -284,6 +288,11 @@ impl LSharp {
         for (&node, &a) in self.pending_nodes.iter().zip(answers) {
             self.cache.insert_at(node, a)?;
         }
+        // One-bit answers to a batch thinned for step-wise answers: the words dropped from it are
+        // still unanswered; unmark them so that they are asked again.
+        for node in self.covered.drain(..) {
+            self.cache.forget_pending(node);
+        }
         self.stats.membership_queries += answers.len() as u64;
         self.stats.symbols += self.pending.total_symbols() as u64;
         self.pending.clear();
@@ -306,6 +315,8 @@ impl LSharp {
             self.cache.insert_prefixes(node, &answers[start..end])?;
             start = end;
         }
+        // Each dropped word was a prefix of a word sent: answered now.
+        self.covered.clear();
         self.stats.membership_queries += self.pending.len() as u64;
         self.stats.symbols += self.pending.total_symbols() as u64;
         self.pending.clear();
@@ -339,7 +350,9 @@ impl LSharp {
             std::mem::take(&mut self.pending_nodes),
         );
         for (w, node) in words.iter().zip(nodes) {
-            if !covered.contains(&node) {
+            if covered.contains(&node) {
+                self.covered.push(node);
+            } else {
                 self.pending.push(w.iter().copied());
                 self.pending_nodes.push(node);
             }
@@ -1230,6 +1243,29 @@ mod tests {
         }
         let node = learner.cache.node(&word(&[0, 1]));
         assert!(!learner.cache.is_pending(node));
+    }
+
+    #[test]
+    fn words_held_back_are_asked_again_if_the_answers_come_one_bit() {
+        let mut learner = LSharp::new(2, LearnerConfig::default());
+        learner.set_prefix_answers(true);
+        for w in [&[0][..], &[0, 1]] {
+            assert!(!learner.probe(0, &word(w)));
+        }
+        let Step::Queries(ws) = learner.step().unwrap() else {
+            panic!("queries first")
+        };
+        assert_eq!(ws.len(), 1, "0 comes with 0·1");
+        learner.answer(&[true]).unwrap();
+        assert_eq!(learner.known(&word(&[0])), None);
+        assert!(
+            !learner.probe(0, &word(&[0])),
+            "asked again, not left pending"
+        );
+        let Step::Queries(ws) = learner.step().unwrap() else {
+            panic!("queries")
+        };
+        assert_eq!(ws.iter().next(), Some(&word(&[0])[..]));
     }
 
     #[test]

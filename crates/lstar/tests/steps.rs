@@ -12,7 +12,7 @@ use std::rc::Rc;
 use guarantor_lstar::oracle::{EquivalenceOracle, Interrupted, Member};
 use guarantor_lstar::{
     BlackBoxTeacher, Dfa, DfaTeacher, EqAnswer, Learner, LearnerConfig, LearnerKind, Outcome,
-    Queries, StepWise, Symbol, Teacher, Word, learn,
+    Queries, Step, StepWise, Symbol, Teacher, Word, learn,
 };
 use proptest::prelude::*;
 
@@ -233,6 +233,23 @@ proptest! {
             prop_assert!(dfa.shortest_difference(&target).is_none());
             prop_assert_eq!(dfa.num_states(), target.minimal_size());
         }
+        // A learner told to expect step-wise answers and given one bit per word: still exact.
+        let mut learner = Learner::new(target.num_symbols(), config.clone());
+        learner.set_prefix_answers(true);
+        let dfa = loop {
+            match learner.step().unwrap() {
+                Step::Queries(ws) => {
+                    let answers: Vec<bool> = ws.iter().map(|w| target.accepts(w)).collect();
+                    learner.answer(&answers).unwrap();
+                }
+                Step::Hypothesis(h) => match h.shortest_difference(&target) {
+                    None => break h.clone(),
+                    Some(w) => learner.counterexample(w).unwrap(),
+                },
+                _ => unreachable!(),
+            }
+        };
+        prop_assert!(dfa.shortest_difference(&target).is_none());
         // The default membership_prefixes (one bit per prefix) through `learn`: still exact.
         let mut bits = Bits { target: target.clone(), asked: 0 };
         let (dfa, _) = run(&target, config, &mut bits);
