@@ -504,37 +504,7 @@ impl LSharp {
                 return Ok(Progress::Need);
             }
             if !separated {
-                // Verification: every identified frontier node answers test words.
-                let tests = if self.prefixes {
-                    usize::from(self.stats.equivalence_queries >= STEP_TESTS_AFTER)
-                } else {
-                    (FIRST_TESTS + self.stats.equivalence_queries as usize).min(MAX_TESTS)
-                };
-                for i in 0..self.frontier.len() {
-                    if self.frontier[i].promoted || self.frontier[i].candidates.len() != 1 {
-                        continue;
-                    }
-                    let q = self.frontier[i].candidates[0];
-                    let node = self.frontier[i].node;
-                    if self.frontier[i].tested.0 != q {
-                        self.frontier[i].tested = (q, 0);
-                    }
-                    while (self.frontier[i].tested.1 as usize) < tests {
-                        let mut queue = std::mem::take(&mut self.queue);
-                        let test = untested(&self.cache, self.basis[q as usize], node, &mut queue);
-                        let w = test.map(|i| {
-                            if self.prefixes {
-                                leaf(&self.cache, &queue, i)
-                            } else {
-                                spell(&queue, i)
-                            }
-                        });
-                        self.queue = queue;
-                        let Some(w) = w else { break };
-                        self.probe(node, &w);
-                        self.frontier[i].tested.1 += 1;
-                    }
-                }
+                self.verify();
                 if !self.pending.is_empty() {
                     return Ok(Progress::Need);
                 }
@@ -558,6 +528,73 @@ impl LSharp {
     }
 
     /// The number of candidates over the frontier.
+    /// Verification: identified frontier nodes answer test words (see
+    /// [`LSharp::verification_round`] for how many), each word probed below the node.
+    fn verify(&mut self) {
+        let (tests, most) = self.verification_round();
+        let order: Vec<usize> = if most < usize::MAX {
+            (0..self.frontier.len()).rev().collect()
+        } else {
+            (0..self.frontier.len()).collect()
+        };
+        let mut left = most;
+        for i in order {
+            if self.frontier[i].promoted || self.frontier[i].candidates.len() != 1 {
+                continue;
+            }
+            if left == 0 {
+                break;
+            }
+            left -= 1;
+            let q = self.frontier[i].candidates[0];
+            let node = self.frontier[i].node;
+            if self.frontier[i].tested.0 != q {
+                self.frontier[i].tested = (q, 0);
+            }
+            while (self.frontier[i].tested.1 as usize) < tests {
+                let mut queue = std::mem::take(&mut self.queue);
+                let test = untested(&self.cache, self.basis[q as usize], node, &mut queue);
+                let w = test.map(|i| {
+                    if self.prefixes {
+                        leaf(&self.cache, &queue, i)
+                    } else {
+                        spell(&queue, i)
+                    }
+                });
+                self.queue = queue;
+                let Some(w) = w else { break };
+                self.probe(node, &w);
+                self.frontier[i].tested.1 += 1;
+            }
+        }
+    }
+
+    /// How many test words each identified frontier node answers in this round of verification,
+    /// and at most how many nodes answer them (newest first when limited).
+    ///
+    /// One-bit answers: [`FIRST_TESTS`], one more per hypothesis, up to [`MAX_TESTS`], every node.
+    /// Step-wise answers: one word per node from the [`STEP_TESTS_AFTER`]th equivalence query on.
+    /// Before that, in prefix-closed mode only, a round for the newest `k` nodes whenever the last
+    /// hypothesis grew by a single state: the sign that counterexamples have started to buy one
+    /// state each, which a few test words buy cheaper. In plain mode the same round cost more
+    /// membership queries than it saved equivalence queries on the harness DFAs (notebook
+    /// lstar.md, "Step-wise answers for L#").
+    fn verification_round(&self) -> (usize, usize) {
+        if !self.prefixes {
+            let tests = (FIRST_TESTS + self.stats.equivalence_queries as usize).min(MAX_TESTS);
+            return (tests, usize::MAX);
+        }
+        if self.stats.equivalence_queries >= STEP_TESTS_AFTER {
+            return (1, usize::MAX);
+        }
+        let crept = matches!(self.stats.hypothesis_sizes.as_slice(), [.., a, b] if *b == *a + 1);
+        if self.config.prefix_closed && crept {
+            (1, self.k)
+        } else {
+            (0, usize::MAX)
+        }
+    }
+
     fn num_candidates(&self) -> usize {
         self.frontier.iter().map(|f| f.candidates.len()).sum()
     }
