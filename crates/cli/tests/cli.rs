@@ -291,6 +291,7 @@ fn every_method_answers_with_its_fields() {
         assert_eq!(sharp["verdict"], "holds", "{method}: {sharp}");
         assert!(sharp["queries"]["membership"].as_u64().unwrap() > 0);
     }
+    // By default the components' projections answer: iterations, no SAT call.
     let circ = json_of(&guarantor(&[
         "check",
         "--format",
@@ -299,7 +300,21 @@ fn every_method_answers_with_its_fields() {
         "circ",
         "examples/fsp/order.lts",
     ]));
-    assert!(circ["sat_calls"].as_u64().unwrap() > 0);
+    assert_eq!(circ["verdict"], "holds", "{circ}");
+    assert!(circ["iterations"].as_u64().unwrap() > 0, "{circ}");
+    assert_eq!(circ["sat_calls"].as_u64(), Some(0), "{circ}");
+    let synthesised = json_of(&guarantor(&[
+        "check",
+        "--format",
+        "json",
+        "--method",
+        "circ",
+        "--max-projection-states",
+        "0",
+        "examples/fsp/order.lts",
+    ]));
+    assert_eq!(synthesised["verdict"], "holds", "{synthesised}");
+    assert!(synthesised["sat_calls"].as_u64().unwrap() > 0, "{synthesised}");
     let quotient = json_of(&guarantor(&[
         "check",
         "--format",
