@@ -263,10 +263,14 @@ impl<'a> Acr<'a> {
                         return Ok(self.report(&view, 0, holds, &g));
                     }
                     Seeded::Abstract(sigmas) => {
+                        let before = self.alphabet.clone();
                         if let Some(trace) = self.refine(&view, &sigmas)? {
                             let cex = self.counterexample(&trace, originals)?;
                             return Ok(self.report(&view, 0, Verdict::Violated(cex), &[]));
                         }
+                        // AlphaRefine grows the alphabet on every abstract error (Lemma 7);
+                        // should it not, the same projections would come back: synthesise.
+                        seeding = self.alphabet != before;
                         continue;
                     }
                     Seeded::TooLarge => seeding = false,

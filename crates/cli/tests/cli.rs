@@ -314,7 +314,10 @@ fn every_method_answers_with_its_fields() {
         "examples/fsp/order.lts",
     ]));
     assert_eq!(synthesised["verdict"], "holds", "{synthesised}");
-    assert!(synthesised["sat_calls"].as_u64().unwrap() > 0, "{synthesised}");
+    assert!(
+        synthesised["sat_calls"].as_u64().unwrap() > 0,
+        "{synthesised}"
+    );
     let quotient = json_of(&guarantor(&[
         "check",
         "--format",
