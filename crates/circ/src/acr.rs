@@ -370,10 +370,11 @@ impl<'a> Acr<'a> {
         let mut jobs = self.jobs(view, &g);
         jobs.retain(|job| job.premise.is_none());
         let Some(job) = jobs.first() else {
-            // No environment: the property has no actions and fails only if it starts in error.
-            return Ok(match self.sys.violation_prefix(&[]) {
-                Some(_) => Seeded::Abstract(vec![Vec::new()]),
-                None => Seeded::Holds(g),
+            let traces = self.without_environment();
+            return Ok(if traces.is_empty() {
+                Seeded::Holds(g)
+            } else {
+                Seeded::Abstract(traces)
             });
         };
         let limit = self
@@ -482,6 +483,16 @@ impl<'a> Acr<'a> {
         }
     }
 
+    /// The last premise's counterexamples when it has no environment (so no job): the property
+    /// has no actions and is violated, by the empty trace, only if it starts in error.
+    fn without_environment(&self) -> Vec<Vec<u32>> {
+        self.sys
+            .violation_prefix(&[])
+            .map(|_| Vec::new())
+            .into_iter()
+            .collect()
+    }
+
     /// Counts an iteration, within [`CircConfig::max_iterations`] and the run's budget.
     fn next_iteration(&mut self) -> Result<(), CircError> {
         self.iterations += 1;
@@ -550,14 +561,7 @@ impl<'a> Acr<'a> {
                 return Ok(Applied::Continue(cs));
             }
         }
-        // Without an environment the last premise has no job: the property has no actions, and
-        // it is violated only if it starts in error.
-        let last = last.unwrap_or_else(|| {
-            sys.violation_prefix(&[])
-                .map(|_| Vec::new())
-                .into_iter()
-                .collect()
-        });
+        let last = last.unwrap_or_else(|| self.without_environment());
         let mut abstract_cexs = Vec::new();
         for sigma in last {
             if view

@@ -26,7 +26,7 @@ use crate::dfa::{Dfa, Symbol, Word};
 use crate::error::{LearnError, LstarError};
 use crate::learner::Learner;
 use crate::oracle::{EquivalenceOracle, Interrupted};
-use crate::teacher::{EqAnswer, Outcome, Teacher, learn, run_prefixes};
+use crate::teacher::{EqAnswer, Outcome, Teacher, each_prefix, learn, run_prefixes};
 
 /// A system under learning: answers whether it accepts a word.
 ///
@@ -57,11 +57,7 @@ pub trait Membership {
         word: &[Symbol],
         answers: &mut Vec<bool>,
     ) -> Result<(), Self::Error> {
-        answers.clear();
-        for i in 0..=word.len() {
-            answers.push(self.accepts(&word[..i])?);
-        }
-        Ok(())
+        each_prefix(word, answers, |prefix| self.accepts(prefix))
     }
 }
 

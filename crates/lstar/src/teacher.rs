@@ -108,11 +108,7 @@ pub trait Teacher {
         word: &[Symbol],
         answers: &mut Vec<bool>,
     ) -> Result<(), Self::Error> {
-        answers.clear();
-        for i in 0..=word.len() {
-            answers.push(self.membership(&word[..i])?);
-        }
-        Ok(())
+        each_prefix(word, answers, |prefix| self.membership(prefix))
     }
 
     /// [`Teacher::membership_prefixes`] for a batch: `answers` (emptied first) gets, word after
@@ -291,11 +287,7 @@ impl Teacher for DfaTeacher {
     ) -> Result<(), Infallible> {
         if !self.prefixes {
             // One bit per query: each prefix is its own query, counted.
-            answers.clear();
-            for i in 0..=word.len() {
-                answers.push(self.membership(&word[..i])?);
-            }
-            return Ok(());
+            return each_prefix(word, answers, |prefix| self.membership(prefix));
         }
         self.stats.membership_queries += 1;
         self.stats.symbols += word.len() as u64;
@@ -317,6 +309,20 @@ impl Teacher for DfaTeacher {
 
 /// Runs `dfa` along `word`, writing whether it accepts each prefix (the empty word first) to
 /// `answers`, emptied first: one pass over the word, as a step-wise system answers.
+/// The answers for every prefix of `word`, the empty word's first, asked one prefix at a time
+/// through `ask` (the one-bit way to give step-wise answers): `answers` is emptied first.
+pub(crate) fn each_prefix<E>(
+    word: &[Symbol],
+    answers: &mut Vec<bool>,
+    mut ask: impl FnMut(&[Symbol]) -> Result<bool, E>,
+) -> Result<(), E> {
+    answers.clear();
+    for i in 0..=word.len() {
+        answers.push(ask(&word[..i])?);
+    }
+    Ok(())
+}
+
 pub(crate) fn run_prefixes(dfa: &Dfa, word: &[Symbol], answers: &mut Vec<bool>) {
     answers.clear();
     let mut q = 0;
