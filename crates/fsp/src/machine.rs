@@ -13,6 +13,10 @@ use crate::error::ErrorKind;
 /// The name of the internal action.
 pub(crate) const TAU: &str = "tau";
 
+/// A name no FSP action can have (actions start with a lower-case letter), for the self-loop that
+/// keeps `END` apart from other states while a process is minimised weakly.
+const END_MARKER: &str = "@end";
+
 /// A component under construction: states `0..num_states`, named actions, markers.
 #[derive(Clone, Debug)]
 pub(crate) struct Machine {
@@ -156,13 +160,21 @@ impl Machine {
 }
 
 impl Machine {
-    /// Minimises as LTSA's `minimal` does: its tau reduction, then observational equivalence
-    /// (weak bisimulation). For a machine without `END` (whose state weak minimisation would not
-    /// keep apart); the declared alphabet stays.
+    /// Minimises as LTSA's `minimal` does on a primitive process: observational equivalence (weak
+    /// bisimulation) of the machine as compiled, with no tau reduction first (LTSA applies its
+    /// tau reduction to `minimal` *composites* only, `CompositeState.minimise`; on a process it
+    /// would merge states that observational equivalence keeps apart, as in
+    /// `a -> (tau -> v | tau -> d)`). `END` is kept apart from `STOP` as LTSA's minimiser does:
+    /// a marker self-loop on it, which a state that silently reaches `END` also gets by
+    /// saturation. The declared alphabet stays.
     pub(crate) fn minimise_weak(&self) -> Result<Machine, ErrorKind> {
-        let limit = |e: guarantor_lts::LtsError| ErrorKind::Limit(e.to_string());
-        let reduced = crate::reduce::ltsa_tau_reduction(&self.to_lts()?).map_err(limit)?;
-        let min = guarantor_lts::ops::minimize_weak(&reduced);
+        let mut marked = self.clone();
+        let marker = self.end.map(|end| {
+            let a = marked.action(END_MARKER);
+            marked.trans.push((end, a, end));
+            a
+        });
+        let min = guarantor_lts::ops::minimize_weak(&marked.to_lts()?);
         let mut out = Machine::default();
         for name in self.visible() {
             out.action(name);
@@ -171,11 +183,12 @@ impl Machine {
             ErrorKind::Limit("a minimised process has more than 2^32 states".to_owned())
         })?;
         for t in min.transitions() {
-            let a = if t.action.is_tau() {
-                0
-            } else {
-                out.action(min.alphabet().name(t.action))
-            };
+            let name = min.alphabet().name(t.action);
+            if marker.is_some() && name == END_MARKER {
+                out.end = Some(t.source.as_u32());
+                continue;
+            }
+            let a = if t.action.is_tau() { 0 } else { out.action(name) };
             out.trans.push((t.source.as_u32(), a, t.target.as_u32()));
         }
         out.initial = min.initial().as_u32();

@@ -67,7 +67,7 @@ pub(crate) fn compile(
     c.compile_unreachable()?;
     c.m.keep_reachable();
     let m = finish_process(ctx, def, &base, std::mem::take(&mut c.m))?;
-    let m = finish_flags(ctx, def, m)?;
+    let m = finish_flags(def, m)?;
     let m = Rc::new(m);
     ctx.cache.borrow_mut().insert(key, m.clone());
     Ok(m)
@@ -103,27 +103,19 @@ fn too_deep(ctx: &Ctx<'_>, def: &ProcessDef) -> RawError {
 /// `minimal` process is minimised. Kept out of [`compile`], whose frame every level of a deep
 /// sequential composition pays for.
 #[inline(never)]
-fn finish_flags(ctx: &Ctx<'_>, def: &ProcessDef, mut m: Machine) -> Result<Machine, RawError> {
+fn finish_flags(def: &ProcessDef, mut m: Machine) -> Result<Machine, RawError> {
     if def.flags.property {
         check_deterministic(def, &m)?;
     }
     if def.flags.minimal {
+        // LTSA: observational equivalence, which is strong bisimulation when there is no tau.
         let has_tau = m.trans.iter().any(|t| t.1 == 0);
-        if has_tau && m.end.is_none() {
-            // LTSA: tau reduction, then observational equivalence.
-            m = m.minimise_weak().map_err(|k| RawError::new(k, def.pos))?;
+        m = if has_tau {
+            m.minimise_weak()
         } else {
-            if has_tau {
-                ctx.warn(
-                    format!(
-                        "'minimal {}' has tau and END: minimised by strong, not weak, bisimulation",
-                        def.name
-                    ),
-                    def.pos,
-                );
-            }
-            m = m.minimise().map_err(|k| RawError::new(k, def.pos))?;
+            m.minimise()
         }
+        .map_err(|k| RawError::new(k, def.pos))?;
     }
     Ok(m)
 }

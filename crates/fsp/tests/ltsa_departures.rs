@@ -258,8 +258,7 @@ fn a_deterministic_target_is_determinised() {
 }
 
 /// Departure 6: `minimal` on a primitive process with hidden actions minimises by observational
-/// equivalence after LTSA's tau reduction (1 state, 1 transition), not by strong bisimulation
-/// (2 / 2), and no longer warns.
+/// equivalence (1 state, 1 transition), not by strong bisimulation (2 / 2), and no longer warns.
 #[test]
 fn a_minimal_process_with_hidden_actions_is_minimised_weakly() {
     let src = "minimal P = (a -> h -> P) \\ {h}.\n";
