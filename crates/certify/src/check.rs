@@ -910,6 +910,32 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Whether the run stopped in an end state by LTSA's rule: some component can end (its end
+    /// state is not its initial state); every action of the components that cannot, and of the
+    /// properties, belongs to one that can; and every component with an end state is at it.
+    fn terminated(&self) -> bool {
+        let can_end = |c: &(&str, &Machine, Option<usize>)| c.2.is_some_and(|e| e != c.1.initial);
+        let ending: BTreeSet<Act> = self
+            .comps
+            .iter()
+            .filter(|c| can_end(c))
+            .flat_map(|c| c.1.alphabet.iter().copied())
+            .collect();
+        let covered = |m: &Machine| m.alphabet.is_subset(&ending);
+        self.comps.iter().any(can_end)
+            && self
+                .comps
+                .iter()
+                .filter(|c| !can_end(c))
+                .all(|c| covered(c.1))
+            && self.props.iter().all(|p| covered(&p.1))
+            && self
+                .comps
+                .iter()
+                .zip(&self.cs)
+                .all(|(c, &s)| c.2.is_none_or(|e| e == s))
+    }
+
     /// Whether some component is at its `ERROR` or some property at pi.
     fn violated(&self) -> bool {
         self.comps
@@ -1031,13 +1057,8 @@ impl Run<'_> {
                 if crate::search::can_move(&members, &all, &self.cs) {
                     return Err("a move is still possible at the end".to_owned());
                 }
-                if self
-                    .comps
-                    .iter()
-                    .zip(&self.cs)
-                    .all(|(c, &s)| c.2 == Some(s))
-                {
-                    return Err("every component has terminated: not a deadlock".to_owned());
+                if self.terminated() {
+                    return Err("the system has terminated (LTSA's END): not a deadlock".to_owned());
                 }
             }
         }

@@ -11,8 +11,9 @@ pub struct Component {
     pub name: String,
     /// The LTS; its error state is LTSA's `ERROR`.
     pub lts: Lts,
-    /// The state where the component has terminated (FSP's `END`), if any: a run stopped with
-    /// every component at its end state is not a deadlock.
+    /// The state where the component has terminated (FSP's `END`), if any: a run stopped where
+    /// LTSA's rule sees the system ended is not a deadlock (every component with an end state is
+    /// at it, and the components without one have no action of their own).
     pub end: Option<StateId>,
 }
 

@@ -122,6 +122,7 @@ mod sharded;
 mod stats;
 mod store;
 pub mod system;
+pub mod termination;
 #[cfg(test)]
 mod test_util;
 pub mod threads;

@@ -65,6 +65,7 @@ use crate::product::{Product, Scratch};
 use crate::stats::Stats;
 use crate::store::Store;
 use crate::system::{SystemOptions, check_system};
+use crate::termination::Termination;
 use crate::verdict::Counterexample;
 
 pub use guarantor_lts::ProgressTest;
@@ -77,8 +78,8 @@ pub struct ProgressOptions {
     /// of the alphabet). Default: empty.
     pub tests: Vec<ProgressTest>,
     /// Per component (in order; properties excluded), its `END` state, if any: a state without
-    /// transitions in which every component is at its end is a terminal set with no action, but
-    /// not a deadlock. Default: empty.
+    /// transitions that LTSA's rule calls an end state ([`crate::termination`]) is a terminal set
+    /// with no action, but not a deadlock. Default: empty.
     pub end_states: Vec<Option<StateId>>,
     /// Action priority applied to the product. Default: `None`.
     pub priority: Option<Priority>,
@@ -114,11 +115,6 @@ impl ProgressOptions {
     pub fn with_internal(mut self, internal: Vec<String>) -> Self {
         self.internal = internal;
         self
-    }
-
-    fn is_end(&self, components: usize, tuple: &[StateId]) -> bool {
-        components > 0
-            && (0..components).all(|i| self.end_states.get(i).copied().flatten() == Some(tuple[i]))
     }
 }
 
@@ -210,15 +206,15 @@ pub fn check_progress(
     let all: Vec<&Lts> = components.iter().copied().chain(errs.iter()).collect();
     let product = Product::under(&all, options.priority.as_ref())?;
     let tests = Tests::new(&product, options);
+    let termination = Termination::ltsa(components, &options.end_states, properties);
     let mut budget = config.budget()?;
     let outcome = with_store(
         &product,
         Layout::Auto,
         Job {
             product: &product,
-            options,
             tests: &tests,
-            components: components.len(),
+            termination: &termination,
             budget: &mut budget,
         },
     )?;
@@ -328,9 +324,8 @@ struct Outcome {
 /// The progress check as a [`WithStore`] job.
 struct Job<'a, 'p, 'b> {
     product: &'a Product<'p>,
-    options: &'a ProgressOptions,
     tests: &'a Tests,
-    components: usize,
+    termination: &'a Termination,
     budget: &'a mut Budget<'b>,
 }
 
@@ -339,13 +334,7 @@ impl WithStore for Job<'_, '_, '_> {
 
     fn with<S: Store>(self, store: &mut S) -> Self::Output {
         let (walked, stats, terminal_sets, chosen) = {
-            let mut walk = Tarjan::new(
-                self.product,
-                store,
-                self.options,
-                self.tests,
-                self.components,
-            );
+            let mut walk = Tarjan::new(self.product, store, self.tests, self.termination);
             let walked = walk.run(self.budget)?;
             let stats = Stats::new(walk.store.len(), walk.transitions);
             (walked, stats, walk.terminal_sets, walk.chosen())
@@ -418,9 +407,8 @@ enum Walked {
 struct Tarjan<'a, 'p, S: Store> {
     product: &'a Product<'p>,
     store: &'a mut S,
-    options: &'a ProgressOptions,
     tests: &'a Tests,
-    components: usize,
+    termination: &'a Termination,
     low: Vec<u32>,
     /// One bit per state: it has a transition into a completed component.
     escapes: Vec<u64>,
@@ -442,16 +430,14 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
     fn new(
         product: &'a Product<'p>,
         store: &'a mut S,
-        options: &'a ProgressOptions,
         tests: &'a Tests,
-        components: usize,
+        termination: &'a Termination,
     ) -> Self {
         Self {
             product,
             store,
-            options,
             tests,
-            components,
+            termination,
             low: Vec::new(),
             escapes: Vec::new(),
             sccs: Vec::new(),
@@ -635,7 +621,7 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
         };
         let deadlock = stuck && {
             self.store.load(root, &mut self.tuple);
-            !self.options.is_end(self.components, &self.tuple)
+            !self.termination.is_terminal(&self.tuple)
         };
         let slot = if deadlock {
             &mut self.deadlock

@@ -26,6 +26,7 @@ use crate::priority::Priority;
 use crate::product::Product;
 use crate::safety::{SafetyReport, Stats, report};
 use crate::store::Store;
+use crate::termination::Termination;
 use crate::verdict::{Counterexample, Violation};
 
 /// The order in which [`check_system`] explores the product.
@@ -61,8 +62,9 @@ pub struct SystemOptions {
     /// Default: `false`.
     pub deadlock: bool,
     /// Per component (in order; properties excluded), its successful-termination state (LTSA's
-    /// `END`), if any. A tuple in which *every* component is at its end state is terminal, not a
-    /// deadlock. Missing entries mean no end state. Default: empty.
+    /// `END`), if any. A tuple without moves is terminal, not a deadlock, by LTSA's rule
+    /// ([`crate::termination`]): the machines without an end state have no action of their own,
+    /// and every component with one is at it. Missing entries mean no end state. Default: empty.
     pub end_states: Vec<Option<StateId>>,
     /// Action priority applied to the whole product (see [`crate::priority`]). Default: `None`.
     pub priority: Option<Priority>,
@@ -91,11 +93,6 @@ impl SystemOptions {
     pub fn with_priority(mut self, priority: Priority) -> Self {
         self.priority = Some(priority);
         self
-    }
-
-    fn is_terminal(&self, components: usize, tuple: &[StateId]) -> bool {
-        components > 0
-            && (0..components).all(|i| self.end_states.get(i).copied().flatten() == Some(tuple[i]))
     }
 }
 
@@ -139,6 +136,7 @@ pub fn check_system(
     let errs = error_ltss(properties.iter().copied())?;
     let all: Vec<&Lts> = components.iter().copied().chain(errs.iter()).collect();
     let product = Product::under(&all, options.priority.as_ref())?;
+    let termination = Termination::ltsa(components, &options.end_states, properties);
     if options.search == SearchOrder::DepthFirst {
         let (cex, stats) = with_store(
             &product,
@@ -147,6 +145,7 @@ pub fn check_system(
                 product: &product,
                 options,
                 components: components.len(),
+                termination: &termination,
                 budget: &mut budget,
             },
         )?;
@@ -154,6 +153,7 @@ pub fn check_system(
     }
     let mut first = Watch {
         options,
+        termination: &termination,
         components: components.len(),
         stop_at: None,
         deadlock: None,
@@ -172,6 +172,7 @@ pub fn check_system(
     };
     let mut second = Watch {
         options,
+        termination: &termination,
         components: components.len(),
         stop_at: (target.violation == Violation::Deadlock)
             .then_some(target.state)
@@ -193,6 +194,7 @@ struct DepthFirst<'a, 'p, 'b> {
     product: &'a Product<'p>,
     options: &'a SystemOptions,
     components: usize,
+    termination: &'a Termination,
     budget: &'a mut Budget<'b>,
 }
 
@@ -202,6 +204,7 @@ impl WithStore for DepthFirst<'_, '_, '_> {
     fn with<S: Store>(self, store: &mut S) -> Self::Output {
         let mut watch = Watch {
             options: self.options,
+            termination: self.termination,
             components: self.components,
             stop_at: None,
             deadlock: None,
@@ -229,6 +232,7 @@ impl WithStore for DepthFirst<'_, '_, '_> {
 /// the deadlock the first walk chose; or, depth first, reports the first deadlock as a hit).
 struct Watch<'o> {
     options: &'o SystemOptions,
+    termination: &'o Termination,
     components: usize,
     stop_at: Option<u32>,
     deadlock: Option<u32>,
@@ -247,7 +251,7 @@ impl Visitor for Watch<'_> {
         if successors == 0
             && self.options.deadlock
             && self.deadlock.is_none()
-            && !self.options.is_terminal(self.components, tuple)
+            && !self.termination.is_terminal(tuple)
         {
             self.deadlock = Some(id);
             if self.stop_at_deadlock {

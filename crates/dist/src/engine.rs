@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use guarantor_compose::product::{Product, Scratch};
+use guarantor_compose::termination::Termination;
 use guarantor_compose::{Monitor, Priority, SystemOptions};
 use guarantor_lts::{ActionId, Lts, StateId};
 use serde::{Deserialize, Serialize};
@@ -48,7 +49,8 @@ pub(crate) struct Job {
     pub(crate) components: usize,
     pub(crate) priority: Option<Priority>,
     pub(crate) deadlock: bool,
-    pub(crate) end_states: Vec<Option<StateId>>,
+    /// LTSA's end-state rule for the components' end states.
+    pub(crate) termination: Termination,
     /// The state limit, less what the config holds.
     pub(crate) limit: Option<usize>,
     /// The limit as configured (what the error reports).
@@ -67,12 +69,17 @@ impl Job {
         config: &guarantor_compose::Config,
         deadline: Option<Instant>,
     ) -> Self {
+        let termination = {
+            let refs: Vec<&Lts> = all.iter().collect();
+            let (comps, props) = refs.split_at(components.min(refs.len()));
+            Termination::ltsa(comps, &options.end_states, props)
+        };
         Self {
             all,
             components,
             priority: options.priority.clone(),
             deadlock: options.deadlock,
-            end_states: options.end_states.clone(),
+            termination,
             limit: config.max_states.map(|m| m.saturating_sub(config.held())),
             configured_limit: config.max_states.unwrap_or(usize::MAX),
             deadline,
@@ -88,9 +95,7 @@ impl Job {
     }
 
     fn is_terminal(&self, tuple: &[StateId]) -> bool {
-        self.components > 0
-            && (0..self.components)
-                .all(|i| self.end_states.get(i).copied().flatten() == Some(tuple[i]))
+        self.termination.is_terminal(tuple)
     }
 
     fn interrupted(&self) -> Option<Stop> {

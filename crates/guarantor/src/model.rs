@@ -6,12 +6,13 @@
 
 use std::path::{Path, PathBuf};
 
+use guarantor_compose::termination::{Termination, merge_terminal_states};
 use guarantor_compose::{
-    ComposeError, Config, Priority, compose, compose_with_priority, error_lts,
+    ComposeError, Config, Priority, compose_with_priority, compose_with_tuples, error_lts,
 };
 use guarantor_fsp::{Component, FspError, Nested, System, Warning};
-use guarantor_lts::Lts;
 use guarantor_lts::io::aut::{AutFileError, AutReadOptions, read_aut_file_with};
+use guarantor_lts::{Lts, StateId};
 
 use crate::{CheckError, Checker};
 
@@ -70,11 +71,13 @@ pub fn load_fsp_with(
     target: Option<&str>,
     constants: &[(&str, i64)],
 ) -> Result<System, ModelError> {
-    let source = std::fs::read_to_string(path).map_err(|source| ModelError::Io {
+    let bytes = std::fs::read(path).map_err(|source| ModelError::Io {
         path: path.to_owned(),
         source,
     })?;
-    parse_fsp_with(&source, &path.display().to_string(), target, constants)
+    // LTSA reads a file that is not UTF-8 as Latin-1; `parse_bytes` does too, with a warning.
+    let model = guarantor_fsp::parse_bytes(&bytes, &path.display().to_string(), constants)?;
+    elaborate_target(&model, &path.display().to_string(), target)
 }
 
 /// Parses FSP text and elaborates `target` (default: [`guarantor_fsp::Model::default_target`]);
@@ -91,6 +94,15 @@ pub fn parse_fsp_with(
     constants: &[(&str, i64)],
 ) -> Result<System, ModelError> {
     let model = guarantor_fsp::parse_with_constants(source, file, constants)?;
+    elaborate_target(&model, file, target)
+}
+
+/// Elaborates `target` of `model` (default: [`guarantor_fsp::Model::default_target`]).
+fn elaborate_target(
+    model: &guarantor_fsp::Model,
+    file: &str,
+    target: Option<&str>,
+) -> Result<System, ModelError> {
     let target = match target {
         Some(t) => t.to_owned(),
         None => model
@@ -223,22 +235,28 @@ fn parts_of(
     leaves.chain(built).collect()
 }
 
+/// The product of `parts` (the leaves `components` first, then nested composites) with its end
+/// states merged into one, as LTSA's composition counts them (`guarantor_compose::termination`).
 fn compose_parts(
     parts: &[Lts],
+    components: &[Component],
     priority: Option<&guarantor_fsp::CompositePriority>,
     config: &Config,
 ) -> Result<Lts, ComposeError> {
     let refs: Vec<&Lts> = parts.iter().collect();
-    match priority {
-        Some(p) => Ok(compose_with_priority(&refs, &priority_of(p), config)?.into_lts()),
-        None => compose(&refs, config),
-    }
+    let composition = match priority {
+        Some(p) => compose_with_priority(&refs, &priority_of(p), config)?,
+        None => compose_with_tuples(&refs, config)?,
+    };
+    let ends: Vec<Option<StateId>> = components.iter().map(|c| c.end_state).collect();
+    let rule = Termination::ltsa(&refs, &ends, &[]);
+    Ok(merge_terminal_states(&composition, &rule)?.0)
 }
 
 /// Composes a nested composite and finishes it (hiding, minimisation, the enclosing renaming).
 fn build_nested(nested: &Nested, config: &Config) -> Result<Lts, ComposeError> {
     let parts = parts_of(&nested.components, &nested.nested, config)?;
-    let product = compose_parts(&parts, nested.priority.as_ref(), config)?;
+    let product = compose_parts(&parts, &nested.components, nested.priority.as_ref(), config)?;
     Ok(nested.finish(&product)?)
 }
 
@@ -247,7 +265,7 @@ fn build_nested(nested: &Nested, config: &Config) -> Result<Lts, ComposeError> {
 /// hiding (and minimisation, for a `minimal` target) applied.
 pub fn compose_fsp(system: &System, config: &Config) -> Result<Lts, ComposeError> {
     let parts = parts_of(&system.components, &system.nested, config)?;
-    let product = compose_parts(&parts, system.priority.as_ref(), config)?;
+    let product = compose_parts(&parts, &system.components, system.priority.as_ref(), config)?;
     Ok(system.finish(&product))
 }
 

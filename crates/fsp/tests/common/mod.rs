@@ -120,6 +120,8 @@ pub fn naive_outcome(sys: &System, state_cap: usize) -> Option<Outcome> {
     };
     let mut error_reached = false;
     let mut deadlock = false;
+    let can_end = naive_can_end(&comps, &ends);
+    let mut terminal: Vec<u32> = Vec::new();
     let mut transitions = 0usize;
     // Simple BFS with explicit error bookkeeping.
     let mut edges_set: std::collections::HashSet<(u32, usize, u64)> = HashSet::default();
@@ -196,11 +198,9 @@ pub fn naive_outcome(sys: &System, state_cap: usize) -> Option<Outcome> {
             }
         }
         if moves.is_empty() {
-            let all_end = t
-                .iter()
-                .enumerate()
-                .all(|(i, &s)| ends[i] == Some(StateId::from_u32(s)));
-            if !all_end {
+            if can_end && naive_at_end(&ends, &t) {
+                terminal.push(sid);
+            } else {
                 deadlock = true;
             }
         }
@@ -223,8 +223,24 @@ pub fn naive_outcome(sys: &System, state_cap: usize) -> Option<Outcome> {
         }
         transitions = edges_set.len();
     }
-    // LTSA does not count its ERROR state (it is state -1, outside the numbered states).
-    let states = index.len();
+    // LTSA merges its end states into one (the first found) and does not count its ERROR state
+    // (it is state -1, outside the numbered states).
+    if terminal.len() > 1 {
+        let first = u64::from(terminal[0]);
+        let merged: HashSet<(u32, usize, u64)> = edges_set
+            .iter()
+            .map(|&(s, a, t)| {
+                let t = if t != u64::MAX && terminal.contains(&(t as u32)) {
+                    first
+                } else {
+                    t
+                };
+                (s, a, t)
+            })
+            .collect();
+        transitions = merged.len();
+    }
+    let states = index.len() - terminal.len().saturating_sub(1);
     let verdict = if error_reached {
         VIOLATION
     } else if deadlock {
@@ -236,6 +252,44 @@ pub fn naive_outcome(sys: &System, state_cap: usize) -> Option<Outcome> {
         states,
         transitions,
         verdict: verdict.into(),
+    })
+}
+
+/// LTSA's rule that a system can end, written out on its own: some machine has an end state
+/// other than its initial state, and every action of the machines without one (properties and
+/// nested composites included) is an action of a machine with one.
+fn naive_can_end(comps: &[Lts], ends: &[Option<StateId>]) -> bool {
+    let ending = |i: usize| {
+        ends.get(i)
+            .copied()
+            .flatten()
+            .is_some_and(|e| e != comps[i].initial())
+    };
+    let names = |c: &Lts| -> HashSet<String> {
+        c.alphabet()
+            .visible()
+            .map(|a| c.alphabet().name(a).to_owned())
+            .collect()
+    };
+    let mut covered: HashSet<String> = HashSet::new();
+    for (i, c) in comps.iter().enumerate() {
+        if ending(i) {
+            covered.extend(names(c));
+        }
+    }
+    (0..comps.len()).any(ending)
+        && (0..comps.len())
+            .filter(|&i| !ending(i))
+            .all(|i| names(&comps[i]).is_subset(&covered))
+}
+
+/// Every machine with an end state is at it.
+fn naive_at_end(ends: &[Option<StateId>], tuple: &[u32]) -> bool {
+    tuple.iter().enumerate().all(|(i, &s)| {
+        ends.get(i)
+            .copied()
+            .flatten()
+            .is_none_or(|e| e == StateId::from_u32(s))
     })
 }
 
@@ -342,8 +396,12 @@ pub fn compose_outcome(sys: &System) -> Outcome {
     let parts = parts_of(&sys.components, &sys.nested);
     let product = compose_all(&parts, sys.priority.as_ref());
     let lts = product.lts();
-    let shown = sys.finish(lts);
     let ends = end_states(sys);
+    let refs: Vec<&Lts> = parts.iter().collect();
+    let rule = guarantor_compose::termination::Termination::ltsa(&refs, &ends, &[]);
+    let (merged, _) =
+        guarantor_compose::termination::merge_terminal_states(&product, &rule).unwrap();
+    let shown = sys.finish(&merged);
     let deadlock = if sys.minimal {
         shown
             .states()
@@ -352,12 +410,16 @@ pub fn compose_outcome(sys: &System) -> Outcome {
         lts.states().any(|s| {
             !lts.is_error(s)
                 && lts.outgoing(s).is_empty()
-                && !product
-                    .tuple(s)
-                    .is_some_and(|t| t.iter().zip(&ends).all(|(&q, e)| *e == Some(q)))
+                && !product.tuple(s).is_some_and(|t| rule.is_terminal(t))
         })
     };
-    let error = shown.error_state().is_some();
+    // A `property` target's ERROR transitions are its form, not a violation (LTSA's Check Safety
+    // of `property ||Q = (P)` finds none): the components decide.
+    let error = if sys.property {
+        lts.error_state().is_some()
+    } else {
+        shown.error_state().is_some()
+    };
     let verdict = if error {
         VIOLATION
     } else if deadlock {
@@ -366,7 +428,7 @@ pub fn compose_outcome(sys: &System) -> Outcome {
         NONE
     };
     Outcome {
-        states: shown.num_states() - usize::from(error),
+        states: shown.num_states() - usize::from(shown.error_state().is_some()),
         transitions: shown.num_transitions(),
         verdict: verdict.into(),
     }
