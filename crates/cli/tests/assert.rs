@@ -107,3 +107,30 @@ fn budgets() {
     assert_eq!(v["verdict"], "unknown");
     assert_eq!(v["reason"]["kind"], "states");
 }
+
+/// Issue 26, departure 7: translating a formula into an automaton honours the budget. Twelve
+/// `[]<>` conjuncts under a negation ran on for minutes (60 s and 280 MB, still translating);
+/// now the check ends with exit 3 within 10 % + 2 s of `--timeout`.
+#[test]
+fn an_exponential_formula_ends_within_its_timeout() {
+    let actions: Vec<String> = (0..12).map(|i| format!("a{i}")).collect();
+    let arms: Vec<String> = actions.iter().map(|a| format!("{a} -> P")).collect();
+    let conjuncts: Vec<String> = actions.iter().map(|a| format!("[]<>{a}")).collect();
+    let text = format!(
+        "P = ({}).\nassert B = !({})\n",
+        arms.join(" | "),
+        conjuncts.join(" && ")
+    );
+    let path = model("twelve.lts", &text);
+    let start = std::time::Instant::now();
+    let v = json(
+        &["--assert", "B", "--timeout", "2", path.to_str().unwrap()],
+        3,
+    );
+    let elapsed = start.elapsed();
+    assert!(
+        elapsed < std::time::Duration::from_millis(4200),
+        "{elapsed:?}"
+    );
+    assert_eq!(v["reason"]["kind"], "time", "{v}");
+}

@@ -17,6 +17,7 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
+use guarantor_compose::{Budget, Config};
 use rustc_hash::FxHashMap;
 
 use crate::error::LtlError;
@@ -181,6 +182,17 @@ impl Gba {
     /// # Errors
     /// [`LtlError::TooManyEventualities`] past 64 untils.
     pub fn of(f: &Formula) -> Result<Self, LtlError> {
+        Self::of_within(f, &Config::default())
+    }
+
+    /// [`Gba::of`] within `config`'s budgets: the translation is exponential in the formula
+    /// (twelve `[]<>` conjuncts under a negation already take minutes), so it stops with a
+    /// budget error at the deadline, on cancellation, or past `max_states` automaton states.
+    ///
+    /// # Errors
+    /// As [`Gba::of`]; [`LtlError::Compose`] with a budget error when a budget runs out.
+    pub fn of_within(f: &Formula, config: &Config) -> Result<Self, LtlError> {
+        let mut budget = config.budget()?;
         let mut arena = Arena::default();
         let root = arena.nnf(f, false);
         let untils: Vec<u32> = (0..arena.nodes.len() as u32)
@@ -206,12 +218,13 @@ impl Gba {
         while i < order.len() {
             let set = order[i].clone();
             let mut out: Vec<GbaEdge> = Vec::new();
-            for b in expand(&arena, &set) {
+            for b in expand(&arena, &set, &mut budget)? {
                 let n = states.len() as u32;
                 let target = *states.entry(b.next.clone()).or_insert_with(|| {
                     order.push(b.next.clone());
                     n
                 });
+                budget.check_states(order.len())?;
                 let mut acc = full;
                 for (k, u) in untils.iter().enumerate() {
                     if b.postponed.contains(u) {
@@ -282,14 +295,20 @@ impl Gba {
     }
 }
 
-/// The branches that satisfy every obligation of `set` now.
-fn expand(arena: &Arena, set: &BTreeSet<u32>) -> Vec<Branch> {
+/// The branches that satisfy every obligation of `set` now; each branch examined is one unit of
+/// `budget`'s work (the branches of one set can be exponentially many).
+fn expand(
+    arena: &Arena,
+    set: &BTreeSet<u32>,
+    budget: &mut Budget<'_>,
+) -> Result<Vec<Branch>, LtlError> {
     let mut done = Vec::new();
     let mut work = vec![Branch {
         todo: set.iter().copied().collect(),
         ..Branch::default()
     }];
     while let Some(mut b) = work.pop() {
+        budget.tick()?;
         let Some(f) = b.todo.pop() else {
             done.push(b);
             continue;
@@ -350,7 +369,7 @@ fn expand(arena: &Arena, set: &BTreeSet<u32>) -> Vec<Branch> {
             }
         }
     }
-    done
+    Ok(done)
 }
 
 /// For a graph with acceptance-marked edges, which nodes reach a strongly connected component

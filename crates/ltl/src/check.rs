@@ -127,7 +127,7 @@ pub fn check_ltl(
 /// # Errors
 /// As [`check_ltl`].
 pub fn check_ltl_on(system: &Lts, ltl: &Ltl, config: &Config) -> Result<LtlReport, LtlError> {
-    let gba = Gba::of(&ltl.negated().formula().clone())?;
+    let gba = Gba::of_within(&ltl.negated().formula().clone(), config)?;
     let mut report = LtlReport {
         verdict: LtlVerdict::Holds,
         system_states: system.num_states(),

@@ -75,7 +75,7 @@ pub fn compile_safety(ltl: &Ltl, config: &Config) -> Result<Lts, LtlError> {
             formula: ltl.to_string(),
         });
     }
-    let gba = Gba::of(ltl.formula())?;
+    let gba = Gba::of_within(ltl.formula(), config)?;
     let live = gba.live();
     let budget = config.budget()?;
     let alphabet: Vec<&str> = ltl.alphabet().collect();
