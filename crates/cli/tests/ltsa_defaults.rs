@@ -127,8 +127,8 @@ fn the_verdict_names_what_it_did_not_check() {
 /// `-q` silences the warnings too.
 #[test]
 fn quiet_silences_warnings() {
-    // (A warning of the front end: `minimal` cannot minimise weakly with END.)
-    let path = model("warn.lts", "minimal P = (a -> h -> END) \\ {h}.\n");
+    // (A warning of the front end: an undefined local process in an unreachable one is ERROR.)
+    let path = model("warn.lts", "P = (a -> P), Q = (b -> Z).\n");
     let loud = guarantor(&["check", path.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&loud.stderr).contains("warning"));
     let quiet = guarantor(&["check", "-q", path.to_str().unwrap()]);
@@ -231,4 +231,50 @@ fn assume_takes_aut_input() {
             .to_owned()
     };
     assert_eq!(first(&aut), first(&fsp));
+}
+
+/// Issue 26, departure 2: `END` is LTSA's termination. After `a`, A has ended and B has no action
+/// of its own, so LTSA sees no deadlock; every method agrees, `export` merges the end states as
+/// LTSA's Compose does (2 states, 2 transitions), and `--progress` calls the end no violation of
+/// the deadlock kind.
+#[test]
+fn end_is_termination_for_every_method_and_export() {
+    let path = model(
+        "end.lts",
+        "A = (a -> END | b -> END).\nB = (a -> B1 | b -> B2), B1 = (a -> B1), B2 = (b -> B2).\n\
+         ||S = (A || B).\n",
+    );
+    let path = path.to_str().unwrap();
+    for method in METHODS {
+        let out = guarantor(&["check", "-q", "--method", method, path]);
+        assert_exit(&out, 0);
+    }
+    let out = guarantor(&["export", path, "--aut"]);
+    assert_exit(&out, 0);
+    let aut = String::from_utf8_lossy(&out.stdout);
+    assert!(aut.starts_with("des (0, 2, 2)"), "{aut}");
+    let dead = model(
+        "end-dead.lts",
+        "A = (a -> END).\nB = (a -> c -> B).\n||S = (A || B).\n",
+    );
+    let out = guarantor(&["check", "-q", dead.to_str().unwrap()]);
+    assert_exit(&out, 1);
+}
+
+/// Issue 26, departure 4: a file that is not UTF-8 (a Latin-1 `é` in a comment) is read as LTSA
+/// reads it (1 state, holds), with a warning naming the byte and where it is.
+#[test]
+fn a_latin1_file_is_read_with_a_warning() {
+    let dir = std::env::temp_dir().join(format!("guarantor-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("latin1.lts");
+    std::fs::write(&path, b"// caf\xe9\nP = (a -> P).\n").unwrap();
+    let out = guarantor(&["check", path.to_str().unwrap()]);
+    assert_exit(&out, 0);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("latin1.lts:1:8: warning: byte 0xE9 is not UTF-8"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 states"));
 }

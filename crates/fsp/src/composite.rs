@@ -8,7 +8,7 @@
 //! the nested product and are treated as hidden by [`System::is_hidden`](crate::System::is_hidden).
 //! Relabelling and prefixing never touch these fresh names (in LTSA they are already tau).
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::ast::{CBody, CompositeDef, ProcessDef};
 use crate::ctx::{Ctx, param_values};
@@ -26,10 +26,10 @@ const MAX_COMPOSITE_DEPTH: usize = 100;
 pub(crate) struct Comp {
     pub(crate) name: String,
     /// The machine (empty for a nested composite).
-    pub(crate) m: Rc<Machine>,
+    pub(crate) m: Arc<Machine>,
     pub(crate) property: bool,
     /// A nested composite that must be composed before its parent (see [`NestedComp`]).
-    pub(crate) nested: Option<Rc<NestedComp>>,
+    pub(crate) nested: Option<Arc<NestedComp>>,
 }
 
 /// A nested composite that LTSA composes before its parent: `minimal`, prioritised, or relabelled
@@ -50,11 +50,11 @@ pub(crate) struct NestedComp {
 /// One renaming step applied by an enclosing composite.
 #[derive(Debug, Clone)]
 pub(crate) enum Rename {
-    Relabel(Rc<Relabelling>),
+    Relabel(Arc<Relabelling>),
     Prefix(String),
     Share(Vec<String>),
     /// Hidden by a flattened enclosing composite: made fresh with this number.
-    Fresh(Rc<Hider>, u32),
+    Fresh(Arc<Hider>, u32),
 }
 
 impl Rename {
@@ -85,13 +85,13 @@ impl Comp {
                 n.renames.push(step);
                 Comp {
                     name,
-                    nested: Some(Rc::new(n)),
+                    nested: Some(Arc::new(n)),
                     ..self
                 }
             }
             None => Comp {
                 name,
-                m: Rc::new(self.m.rename(|x| step.apply(x))),
+                m: Arc::new(self.m.rename(|x| step.apply(x))),
                 ..self
             },
         }
@@ -142,7 +142,7 @@ impl<'m> Ctx<'m> {
                 self.labelled(label, *share, body, env, out, depth)
             }
             CBody::Relabel(inner, items) => {
-                let rel = Rc::new(Relabelling::new(env, items)?);
+                let rel = Arc::new(Relabelling::new(env, items)?);
                 let mut tmp = Vec::new();
                 self.cbody(inner, env, &mut tmp, depth + 1)?;
                 let named_composite =
@@ -155,7 +155,7 @@ impl<'m> Ctx<'m> {
                 }
                 for c in tmp {
                     let name = c.name.clone();
-                    out.push(c.renamed(Rename::Relabel(Rc::clone(&rel)), name));
+                    out.push(c.renamed(Rename::Relabel(Arc::clone(&rel)), name));
                 }
                 Ok(())
             }
@@ -257,7 +257,7 @@ impl<'m> Ctx<'m> {
                 None => None,
             };
             let mut c = nest(tmp, hide, priority, flags.minimal);
-            if let Some(n) = c.nested.as_mut().and_then(Rc::get_mut) {
+            if let Some(n) = c.nested.as_mut().and_then(Arc::get_mut) {
                 n.deterministic = flags.deterministic || flags.property;
             }
             c.property = flags.property;
@@ -266,13 +266,13 @@ impl<'m> Ctx<'m> {
             return Ok(());
         }
         if let Some(h) = &def.hide {
-            let hider = Rc::new(Hider::new(&inner_env, h)?);
+            let hider = Arc::new(Hider::new(&inner_env, h)?);
             let k = self.next_fresh();
             tmp = tmp
                 .into_iter()
                 .map(|c| {
                     let name = c.name.clone();
-                    c.renamed(Rename::Fresh(Rc::clone(&hider), k), name)
+                    c.renamed(Rename::Fresh(Arc::clone(&hider), k), name)
                 })
                 .collect();
         }
@@ -302,9 +302,9 @@ fn nest(
     let names: Vec<&str> = parts.iter().map(|c| c.name.as_str()).collect();
     Comp {
         name: format!("({})", names.join(" || ")),
-        m: Rc::new(Machine::default()),
+        m: Arc::new(Machine::default()),
         property: false,
-        nested: Some(Rc::new(NestedComp {
+        nested: Some(Arc::new(NestedComp {
             parts,
             hide,
             priority,
@@ -319,7 +319,7 @@ fn nest(
 pub(crate) fn bind_params<'m>(globals: &'m Globals, def: &CompositeDef, vals: &[Value]) -> Env<'m> {
     let mut env = Env::new(globals);
     for (p, v) in def.params.iter().zip(vals) {
-        env.vars.push((Rc::from(p.name.as_str()), v.clone()));
+        env.vars.push((Arc::from(p.name.as_str()), v.clone()));
     }
     env
 }

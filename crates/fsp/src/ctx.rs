@@ -4,7 +4,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::ast::{CompositeDef, ProcessDef};
 use crate::error::{ErrorKind, Pos, RawError};
@@ -20,7 +20,7 @@ pub(crate) struct Ctx<'m> {
     pub(crate) globals: &'m Globals,
     processes: HashMap<&'m str, &'m ProcessDef>,
     composites: HashMap<&'m str, &'m CompositeDef>,
-    pub(crate) cache: RefCell<HashMap<CacheKey, Rc<Machine>>>,
+    pub(crate) cache: RefCell<HashMap<CacheKey, Arc<Machine>>>,
     warnings: RefCell<Vec<(String, Pos)>>,
     warned: RefCell<std::collections::HashSet<(String, Pos)>>,
     pub(crate) max_states: usize,
@@ -155,7 +155,7 @@ pub(crate) fn param_values(
         let mut out = Vec::new();
         for p in params {
             let v = d.eval(&p.default)?;
-            d.vars.push((Rc::from(p.name.as_str()), v.clone()));
+            d.vars.push((Arc::from(p.name.as_str()), v.clone()));
             out.push(v);
         }
         return Ok(out);

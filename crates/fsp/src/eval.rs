@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::ast::{BinOp, Expr, ExprKind, Index, Label, RangeSpec, Seg, SetExpr, UnOp};
 use crate::error::{ErrorKind, Pos, RawError};
@@ -19,7 +19,7 @@ pub(crate) const MAX_EXPANSION: usize = 1 << 22;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Value {
     Int(i64),
-    Label(Rc<str>),
+    Label(Arc<str>),
 }
 
 impl fmt::Display for Value {
@@ -36,14 +36,14 @@ impl fmt::Display for Value {
 pub(crate) struct Globals {
     pub(crate) consts: HashMap<String, Value>,
     pub(crate) ranges: HashMap<String, (i64, i64)>,
-    pub(crate) sets: HashMap<String, Rc<Vec<String>>>,
+    pub(crate) sets: HashMap<String, Arc<Vec<String>>>,
 }
 
 /// A variable binding.
-pub(crate) type Binding = (Rc<str>, Value);
+pub(crate) type Binding = (Arc<str>, Value);
 
 /// One value of an index, with the variable it binds (if any).
-pub(crate) type IndexValue = (Value, Option<Rc<str>>);
+pub(crate) type IndexValue = (Value, Option<Arc<str>>);
 
 /// Index values with the bindings they introduce.
 pub(crate) type Combos = Vec<(Vec<Value>, Vec<Binding>)>;
@@ -97,7 +97,7 @@ impl<'g> Env<'g> {
     pub(crate) fn eval(&self, e: &Expr) -> Result<Value, RawError> {
         match &e.kind {
             ExprKind::Int(n) => Ok(Value::Int(*n)),
-            ExprKind::Quote(s) => Ok(Value::Label(Rc::from(s.as_str()))),
+            ExprKind::Quote(s) => Ok(Value::Label(Arc::from(s.as_str()))),
             ExprKind::Ident(name) => self.lookup(name).cloned().ok_or_else(|| {
                 let what = if self.is_collection(name) {
                     return RawError::new(
@@ -226,7 +226,7 @@ impl<'g> Env<'g> {
         if let Some(set) = self.globals.sets.get(name) {
             return Ok(set
                 .iter()
-                .map(|s| Value::Label(Rc::from(s.as_str())))
+                .map(|s| Value::Label(Arc::from(s.as_str())))
                 .collect());
         }
         Err(RawError::new(
@@ -258,7 +258,7 @@ impl<'g> Env<'g> {
         let plain = |vs: Vec<Value>| vs.into_iter().map(|v| (v, None)).collect();
         match ix {
             Index::Binder(var, spec) => {
-                let var: Rc<str> = Rc::from(var.as_str());
+                let var: Arc<str> = Arc::from(var.as_str());
                 Ok(self
                     .range_values(spec)?
                     .into_iter()

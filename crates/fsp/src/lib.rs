@@ -96,6 +96,7 @@ mod parser;
 mod process;
 mod progress;
 mod reduce;
+mod stack;
 
 use std::sync::Arc;
 
@@ -402,7 +403,9 @@ impl System {
     /// tau reduction (`a -> (tau -> P | tau -> Q)` becomes `a -> P | a -> Q`, as LTSA does by
     /// default; it is coarser than observational equivalence). A `deterministic` target is
     /// replaced by its minimal deterministic LTS with the same traces (LTSA's trace
-    /// minimisation: tau removed by subset construction, one `ERROR` state).
+    /// minimisation: tau removed by subset construction, one `ERROR` state); a `property` target
+    /// is determinised too and then put in its error form, every missing action of a state going
+    /// to `ERROR`, as LTSA's Compose shows it.
     ///
     /// # Panics
     /// Only if determinising a `deterministic` target would pass 2^32 states (memory runs out
@@ -417,7 +420,11 @@ impl System {
         let lts = guarantor_lts::ops::hide(product, hidden);
         if self.deterministic {
             let dfa = guarantor_lts::ops::determinize(&lts).expect("fewer than 2^32 subsets");
-            return guarantor_lts::ops::minimize_dfa(&dfa).expect("a determinised LTS");
+            let min = guarantor_lts::ops::minimize_dfa(&dfa).expect("a determinised LTS");
+            if self.property {
+                return property_error_form(&min).expect("one more state than a minimal DFA");
+            }
+            return min;
         }
         if self.minimal {
             // The reduction only removes states and moves, so it cannot overflow an id.
@@ -429,6 +436,26 @@ impl System {
     }
 }
 
+/// LTSA's `makeProperty` on a finished `property` composite: every visible action of the
+/// alphabet that a state does not offer leads to `ERROR` (one error state, the existing one if
+/// the LTS has it), so that `export` and the counts show the property as LTSA's Compose does.
+fn property_error_form(lts: &Lts) -> Result<Lts, guarantor_lts::LtsError> {
+    let mut b = lts.to_builder();
+    let error = match lts.error_state() {
+        Some(e) => e,
+        None => b.add_state()?,
+    };
+    for s in lts.states().filter(|&s| !lts.is_error(s)) {
+        for a in lts.alphabet().visible() {
+            if lts.outgoing_on(s, a).is_empty() {
+                b.add_transition(s, a, error)?;
+            }
+        }
+    }
+    b.set_error(error)?;
+    b.build()
+}
+
 /// Parses an FSP source; `file` is the name used in error messages.
 ///
 /// # Errors
@@ -436,6 +463,46 @@ impl System {
 /// definition (undefined name, overflow, division by zero, duplicate name).
 pub fn parse(source: &str, file: &str) -> Result<Model, FspError> {
     parse_with_constants(source, file, &[])
+}
+
+/// [`parse_with_constants`] of a file's bytes as LTSA reads them: UTF-8 when the bytes are UTF-8,
+/// otherwise Latin-1 (every byte one character, as LTSA's Java reader on a Latin-1 platform), with
+/// a warning at the first byte that is not UTF-8. Old coursework models carry accented letters
+/// in comments in Latin-1.
+///
+/// ```
+/// // "(* Pr\xe9 *)" in Latin-1: LTSA reads it, and so do we, with a warning.
+/// let model = guarantor_fsp::parse_bytes(b"// Pr\xe9\nP = (a -> P).\n", "t.lts", &[])?;
+/// assert_eq!(model.warnings().len(), 1);
+/// assert_eq!(model.warnings()[0].location.line, 1);
+/// # Ok::<(), guarantor_fsp::FspError>(())
+/// ```
+///
+/// # Errors
+/// As [`parse_with_constants`].
+pub fn parse_bytes(
+    source: &[u8],
+    file: &str,
+    constants: &[(&str, i64)],
+) -> Result<Model, FspError> {
+    let bad = match std::str::from_utf8(source) {
+        Ok(text) => return parse_with_constants(text, file, constants),
+        Err(e) => e.valid_up_to(),
+    };
+    let text: String = source.iter().map(|&b| char::from(b)).collect();
+    let mut model = parse_with_constants(&text, file, constants)?;
+    // Byte `bad` is character `bad` too: everything before it is ASCII or whole UTF-8
+    // sequences, which Latin-1 reads byte by byte, so count characters up to it in `text`.
+    let pos = text.char_indices().nth(bad).map_or(text.len(), |(i, _)| i);
+    let warning = model.map.warning(
+        format!(
+            "byte 0x{:02X} is not UTF-8: the file is read as Latin-1, as LTSA reads it",
+            source[bad]
+        ),
+        u32::try_from(pos).unwrap_or(u32::MAX),
+    );
+    model.warnings.insert(0, warning);
+    Ok(model)
 }
 
 /// [`parse`] with some `const` definitions given other values (the command line's
@@ -450,6 +517,11 @@ pub fn parse_with_constants(
     file: &str,
     constants: &[(&str, i64)],
 ) -> Result<Model, FspError> {
+    stack::on_deep_stack(|| parse_here(source, file, constants))
+}
+
+/// [`parse_with_constants`] on the calling thread.
+fn parse_here(source: &str, file: &str, constants: &[(&str, i64)]) -> Result<Model, FspError> {
     let map = SourceMap {
         file: file.to_string(),
         source: Arc::from(source),
@@ -513,7 +585,7 @@ fn split(comps: Vec<Comp>) -> Result<(Vec<Component>, Vec<Nested>), RawError> {
     let mut nested = Vec::new();
     for c in comps {
         if let Some(n) = c.nested {
-            let n = std::rc::Rc::unwrap_or_clone(n);
+            let n = std::sync::Arc::unwrap_or_clone(n);
             let (components, inner) = split(n.parts)?;
             nested.push(Nested {
                 name: c.name,
@@ -579,7 +651,7 @@ fn build_globals(
             }
             ConstDef::Set(n, s) => {
                 let v = Env::new(&g).set(s)?;
-                g.sets.insert(n.clone(), std::rc::Rc::new(v));
+                g.sets.insert(n.clone(), std::sync::Arc::new(v));
             }
         }
     }
@@ -721,6 +793,11 @@ impl Model {
     /// # Errors
     /// As [`Self::elaborate`].
     pub fn elaborate_with(&self, target: &str, limits: Limits) -> Result<System, FspError> {
+        stack::on_deep_stack(|| self.elaborate_here(target, limits))
+    }
+
+    /// [`Self::elaborate_with`] on the calling thread.
+    fn elaborate_here(&self, target: &str, limits: Limits) -> Result<System, FspError> {
         let mut targets = self.targets();
         if !targets.contains(&target) {
             // A name from the command line: no place in the file to point at, so the targets.
@@ -802,7 +879,8 @@ impl Model {
                 });
             }
             system.minimal = def.flags.minimal;
-            system.deterministic = def.flags.deterministic;
+            // LTSA: a `property` composite is determinised, then made a property.
+            system.deterministic = def.flags.deterministic || def.flags.property;
             system.property = def.flags.property;
         } else if let Some(def) = self.processes.iter().find(|p| p.name == target) {
             let vals: Vec<Value> = composite::process_defaults(&self.globals, def)?;

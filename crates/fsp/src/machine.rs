@@ -168,13 +168,13 @@ impl Machine {
     /// a marker self-loop on it, which a state that silently reaches `END` also gets by
     /// saturation. The declared alphabet stays.
     pub(crate) fn minimise_weak(&self) -> Result<Machine, ErrorKind> {
-        let mut marked = self.clone();
+        let mut with_loop = self.clone();
         let marker = self.end.map(|end| {
-            let a = marked.action(END_MARKER);
-            marked.trans.push((end, a, end));
+            let a = with_loop.action(END_MARKER);
+            with_loop.trans.push((end, a, end));
             a
         });
-        let min = guarantor_lts::ops::minimize_weak(&marked.to_lts()?);
+        let min = guarantor_lts::ops::minimize_weak(&with_loop.to_lts()?);
         let mut out = Machine::default();
         for name in self.visible() {
             out.action(name);
@@ -188,7 +188,11 @@ impl Machine {
                 out.end = Some(t.source.as_u32());
                 continue;
             }
-            let a = if t.action.is_tau() { 0 } else { out.action(name) };
+            let a = if t.action.is_tau() {
+                0
+            } else {
+                out.action(name)
+            };
             out.trans.push((t.source.as_u32(), a, t.target.as_u32()));
         }
         out.initial = min.initial().as_u32();

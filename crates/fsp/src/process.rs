@@ -11,7 +11,7 @@
 //! (`P = Q`), conditionals and sequential composition, each with a depth limit.
 
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::ast::{Branch, ProcessDef, Term};
 use crate::ctx::Ctx;
@@ -33,7 +33,7 @@ pub(crate) fn compile(
     def: &ProcessDef,
     args: &[Value],
     depth: usize,
-) -> Result<Rc<Machine>, RawError> {
+) -> Result<Arc<Machine>, RawError> {
     let key = (def.name.clone(), args.to_vec());
     if let Some(m) = ctx.cache.borrow().get(&key) {
         return Ok(m.clone());
@@ -44,7 +44,7 @@ pub(crate) fn compile(
     let _compiling = Compiling::enter(ctx, def, args);
     let mut base = Env::new(ctx.globals);
     for (p, v) in def.params.iter().zip(args) {
-        base.vars.push((Rc::from(p.name.as_str()), v.clone()));
+        base.vars.push((Arc::from(p.name.as_str()), v.clone()));
     }
     // Boxed: compile recurses through sequential composition, and the compiler is large.
     let mut c = Box::new(Compiler {
@@ -68,7 +68,7 @@ pub(crate) fn compile(
     c.m.keep_reachable();
     let m = finish_process(ctx, def, &base, std::mem::take(&mut c.m))?;
     let m = finish_flags(def, m)?;
-    let m = Rc::new(m);
+    let m = Arc::new(m);
     ctx.cache.borrow_mut().insert(key, m.clone());
     Ok(m)
 }

@@ -288,3 +288,90 @@ fn property_and_deterministic_composites_nested() {
     assert_eq!(sys.nested.len(), 1);
     assert_eq!(figure(src, "S"), (2, 3, NONE.to_owned()));
 }
+
+/// Issue 26, departure 2: `END` is termination in LTSA's sense. A stuck state is an end state when
+/// every process with `END` is at it and the processes without one have no action of their own;
+/// LTSA's composition merges its end states into one.
+#[test]
+fn end_is_termination_as_ltsa_decides_it() {
+    let src = "A = (a -> END).\nB = (a -> B).\n||S = (A || B).\n";
+    assert_eq!(figure(src, "S"), (2, 1, NONE.to_owned()));
+    let src = "A = (a -> END | b -> END).\nB = (a -> B1 | b -> B2), B1 = (a -> B1), B2 = (b -> B2).\n\
+               ||S = (A || B).\n";
+    assert_eq!(figure(src, "S"), (2, 2, NONE.to_owned()));
+    // B has an action of its own (c): the system cannot end, so the stuck state is a deadlock.
+    let src = "A = (a -> END).\nB = (a -> c -> B).\n||S = (A || B).\n";
+    assert_eq!(figure(src, "S").2, DEADLOCK);
+    // So does a process that stops after an action of its own.
+    let src = "A = (a -> END).\nB = (b -> STOP).\n||S = (A || B).\n";
+    assert_eq!(figure(src, "S"), (4, 4, DEADLOCK.to_owned()));
+}
+
+/// Issue 26, departure 3: set difference wherever LTSA's `labelElement` takes it: in a fluent
+/// (`<a, S\{a}>`, LTSA: 2 states, 2 transitions, `[]<>F` passes), inside a set, and before a
+/// follower (`S\{a}.x` is `(S\{a}).x`).
+#[test]
+fn set_difference_in_fluents_and_sets() {
+    let src = "set S = {a, b}\nfluent F = <a, S\\{a}>\nP = (a -> b -> P).\nassert A = []<>F\n";
+    assert_eq!(figure(src, "P"), (2, 2, NONE.to_owned()));
+    let sys = parse(src).elaborate("P").unwrap();
+    assert_eq!(sys.fluents[0].initiating, ["a"]);
+    assert_eq!(sys.fluents[0].terminating, ["b"]);
+    let src = "set S = {a, b, c}\nset T = {S\\{a}, d}\nP = (T -> P).\n";
+    let sys = parse(src).elaborate("P").unwrap();
+    let names: Vec<&str> = sys.components[0]
+        .lts
+        .alphabet()
+        .iter()
+        .map(|(_, n)| n)
+        .collect();
+    assert_eq!(names, ["b", "c", "d"]);
+    let src = "set S = {a, b}\nP = ({S\\{a}.x} -> P).\n";
+    let sys = parse(src).elaborate("P").unwrap();
+    let names: Vec<&str> = sys.components[0]
+        .lts
+        .alphabet()
+        .iter()
+        .map(|(_, n)| n)
+        .collect();
+    assert_eq!(names, ["b.x"]);
+}
+
+/// Issue 26, departure 5 (and the first corner of 6): a `property` composite as the target is
+/// determinised and shown in its error form, as LTSA's Compose: `property ||Q = (P)` over
+/// `a -> b -> P` is 2 states and 4 transitions (two to ERROR), and LTSA's Check Safety finds no
+/// violation; `P = (a -> P | a -> STOP)` as `property ||PP` is 1 state, 1 transition.
+#[test]
+fn a_property_composite_target_is_shown_as_ltsa_composes_it() {
+    let src = "P = (a -> b -> P).\nproperty ||Q = (P).\n";
+    assert_eq!(figure(src, "Q"), (2, 4, NONE.to_owned()));
+    let src = "P = (a -> P | a -> STOP).\nQ = (a -> Q).\nproperty ||PP = (P).\n||S = (PP || Q).\n";
+    let (states, transitions, _) = figure(src, "PP");
+    assert_eq!((states, transitions), (1, 1));
+}
+
+/// Issue 26, departure 6: nesting. LTSA accepts a prefix nested 100 parentheses deep (101
+/// states, a deadlock at the end); we accept thousands of levels (5,000 parser levels; a prefix
+/// in parentheses takes two) and refuse 10,000 with a located
+/// error, never a stack overflow (the front end runs on a deep stack of its own, so this holds
+/// on a test thread's 2 MB too). `P = ((a -> STOP)).`, which LTSA refuses, is accepted with a
+/// warning that says so.
+#[test]
+fn deep_nesting_as_ltsa_and_far_beyond() {
+    let nested = |n: usize| {
+        let opens: Vec<String> = (1..=n).map(|i| format!("(a{i} -> ")).collect();
+        format!("P = {}STOP{}.\n", opens.concat(), ")".repeat(n))
+    };
+    assert_eq!(figure(&nested(100), "P"), (101, 100, DEADLOCK.to_owned()));
+    assert_eq!(figure(&nested(2000), "P").0, 2001);
+    let err = error_of(&nested(10_000), Some("P"));
+    assert!(err.starts_with("t.lts:1:"), "{err:.200}");
+    assert!(
+        err.contains("nesting deeper than 5000 levels"),
+        "{err:.200}"
+    );
+    let src = "P = ((a -> STOP)).\n";
+    let sys = parse(src).elaborate("P").unwrap();
+    assert!(sys.warnings[0].message.contains("LTSA refuses"));
+    assert_eq!(figure(src, "P"), (2, 1, DEADLOCK.to_owned()));
+}

@@ -98,12 +98,11 @@ impl Plain {
         }
         // Floyd-Warshall on booleans.
         for k in 0..self.n {
-            for i in 0..self.n {
-                if c[i][k] {
-                    for j in 0..self.n {
-                        if c[k][j] {
-                            c[i][j] = true;
-                        }
+            let through_k = c[k].clone();
+            for row in &mut c {
+                if row[k] {
+                    for (cell, &via) in row.iter_mut().zip(&through_k) {
+                        *cell |= via;
                     }
                 }
             }
@@ -141,7 +140,11 @@ impl Plain {
                     (class[s], moves)
                 })
                 .collect();
-            let distinct: Vec<_> = signatures.iter().collect::<BTreeSet<_>>().into_iter().collect();
+            let distinct: Vec<_> = signatures
+                .iter()
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect();
             class = signatures
                 .iter()
                 .map(|sig| distinct.binary_search(&sig).unwrap())
@@ -230,7 +233,10 @@ fn compile(src: &str) -> (Lts, Option<usize>) {
         .and_then(|m| m.elaborate("P"))
         .unwrap_or_else(|e| panic!("{src}: {e}"));
     let c = &system.components[0];
-    (c.lts.clone(), c.end_state.map(|s| s.index()))
+    (
+        c.lts.clone(),
+        c.end_state.map(guarantor_lts::StateId::index),
+    )
 }
 
 proptest! {

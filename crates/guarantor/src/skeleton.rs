@@ -396,11 +396,11 @@ struct FspFiles {
 impl FspFiles {
     fn model(&mut self, path: &Path) -> Result<&guarantor_fsp::Model, ModelError> {
         if !self.parsed.contains_key(path) {
-            let source = std::fs::read_to_string(path).map_err(|source| ModelError::Io {
+            let bytes = std::fs::read(path).map_err(|source| ModelError::Io {
                 path: path.to_owned(),
                 source,
             })?;
-            let model = guarantor_fsp::parse(&source, &path.display().to_string())?;
+            let model = guarantor_fsp::parse_bytes(&bytes, &path.display().to_string(), &[])?;
             self.parsed.insert(path.to_owned(), model);
         }
         Ok(&self.parsed[path])
