@@ -15,6 +15,7 @@ ALGORITHMS = [
     "guarantor-circ",
     "guarantor-predabs",
     "guarantor-ltl",
+    "guarantor-reduce",
 ]
 ALLOWED = {
     "guarantor-lts": [],

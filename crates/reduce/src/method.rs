@@ -1,0 +1,242 @@
+//! [`Reduce`]: compositional minimisation as a [`Method`].
+//!
+//! The parts start as the components and the error forms of the properties, each flagged per
+//! state with "every component with an end state is at it" (LTSA's end rule,
+//! [`guarantor_compose::termination`]). Each part is first minimised on its own (after hiding
+//! what no other part uses); then, until one part is left, the pair chosen by [`crate::order`]
+//! is composed, the actions no other part uses are hidden, and the product is minimised
+//! ([`crate::minimise`]). The last part answers both questions: the error state reachable means
+//! a violation; a reachable stuck state not flagged as ended means a deadlock.
+//!
+//! A "holds" is the answer of this construction. A violation is confirmed, and its shortest
+//! counterexample found, by the monolithic search, which stops at the first violation it meets;
+//! the counterexample therefore replays in every component, and a construction that disagreed
+//! with the search would be reported as an [`ReduceError::Disagreement`], never as a verdict.
+
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+use guarantor_compose::method::monitored;
+use guarantor_compose::termination::Termination;
+use guarantor_compose::{
+    Certificate, ComposeError, Config, Method, MethodError, MethodReport, Problem, Stats, Verdict,
+    check_system, compose_with_tuples, error_lts,
+};
+use guarantor_lts::Lts;
+use guarantor_lts::ops::hide;
+
+use crate::error::ReduceError;
+use crate::minimise::{Flagged, has_deadlock, minimise, reaches_error};
+use crate::order::{Shape, hidden_after, next_pair};
+
+/// Compositional minimisation (module docs), the `reduce` method.
+///
+/// ```
+/// use guarantor_compose::{Config, Method, Problem};
+/// use guarantor_lts::Lts;
+/// use guarantor_reduce::Reduce;
+/// // Two users of one lock; the lock's actions are hidden once all three are composed.
+/// let user = |n: &str| Lts::from_edges([(0, format!("{n}.acq"), 1), (1, format!("{n}.rel"), 0)]);
+/// let lock = Lts::from_edges([
+///     (0, "a.acq".to_owned(), 1), (1, "a.rel".to_owned(), 0),
+///     (0, "b.acq".to_owned(), 2), (2, "b.rel".to_owned(), 0),
+/// ])?;
+/// let problem = Problem::new()
+///     .with_component("A", user("a")?)
+///     .with_component("B", user("b")?)
+///     .with_component("Lock", lock)
+///     .with_deadlock(true);
+/// let report = Reduce::new().check(&problem, &Config::default())?;
+/// assert!(report.verdict.is_holds());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Reduce {}
+
+impl Reduce {
+    /// The method with its defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Method for Reduce {
+    fn name(&self) -> Cow<'_, str> {
+        Cow::Borrowed("reduce")
+    }
+
+    fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+        if problem.priority().is_some() {
+            return Err(MethodError::Unsupported {
+                method: "reduce".to_owned(),
+                reason: "action priority is not preserved by minimisation".to_owned(),
+            });
+        }
+        let (outcome, _) = monitored(&config.started(), |config| Ok(run(problem, config)?))?;
+        let Outcome {
+            last,
+            largest,
+            steps,
+        } = outcome;
+        let violated = reaches_error(&last.lts) || (problem.deadlock() && has_deadlock(&last));
+        let verdict = if violated {
+            confirm(problem, config, &largest)?
+        } else {
+            Verdict::Holds(Certificate::new([]))
+        };
+        Ok(MethodReport::new(verdict, largest).with_counter("compositions", steps as u64))
+    }
+}
+
+/// What the construction leaves: the last part, the largest product it built, how many pairs.
+struct Outcome {
+    last: Flagged,
+    largest: Stats,
+    steps: usize,
+}
+
+/// The construction of the module docs, within `config`'s budget.
+fn run(problem: &Problem, config: &Config) -> Result<Outcome, ComposeError> {
+    let deadlock = problem.deadlock();
+    let mut parts = initial_parts(problem)?;
+    let mut largest = Stats::default();
+    let shapes = |parts: &[Flagged]| -> Vec<Shape> { parts.iter().map(shape).collect() };
+    for i in 0..parts.len() {
+        let local = hidden_alone(&shapes(&parts), i);
+        parts[i] = reduce(&parts[i], &local, deadlock)?;
+    }
+    let mut steps = 0;
+    while parts.len() > 1 {
+        config.budget()?.check_now()?;
+        let now = shapes(&parts);
+        let (i, j) = next_pair(&now);
+        let hidden = hidden_after(&now, i, j);
+        let b = parts.swap_remove(j);
+        let a = parts.swap_remove(i);
+        let product = compose_pair(&a, &b, config)?;
+        largest.states = largest.states.max(product.lts.num_states());
+        largest.transitions = largest.transitions.max(product.lts.num_transitions());
+        parts.push(reduce(&product, &hidden, deadlock)?);
+        steps += 1;
+    }
+    let last = match parts.pop() {
+        Some(last) => last,
+        // No component and no property: one state with no move, which is not a deadlock.
+        None => Flagged {
+            lts: single_state()?,
+            ended: vec![true],
+        },
+    };
+    Ok(Outcome {
+        last,
+        largest,
+        steps,
+    })
+}
+
+/// An LTS of one state and no transition.
+fn single_state() -> Result<Lts, ComposeError> {
+    let mut b = guarantor_lts::LtsBuilder::new();
+    b.add_state()?;
+    Ok(b.build()?)
+}
+
+/// The components, then the properties' error forms, each with its end flags.
+fn initial_parts(problem: &Problem) -> Result<Vec<Flagged>, ComposeError> {
+    let components = problem.component_lts();
+    let properties = problem.property_lts();
+    let ends: Vec<_> = problem.end_states().collect();
+    let rule = Termination::ltsa(&components, &ends, &properties);
+    let can_end = rule.can_terminate();
+    let mut parts: Vec<Flagged> = components
+        .iter()
+        .zip(&ends)
+        .map(|(lts, end)| Flagged {
+            lts: (*lts).clone(),
+            ended: lts
+                .states()
+                .map(|s| can_end && end.is_none_or(|e| e == s))
+                .collect(),
+        })
+        .collect();
+    for p in properties {
+        let lts = error_lts(p)?;
+        let ended = vec![can_end; lts.num_states()];
+        parts.push(Flagged { lts, ended });
+    }
+    Ok(parts)
+}
+
+/// The actions only `parts[i]` uses.
+fn hidden_alone(parts: &[Shape], i: usize) -> BTreeSet<String> {
+    parts[i]
+        .alphabet
+        .iter()
+        .filter(|a| {
+            parts
+                .iter()
+                .enumerate()
+                .all(|(k, p)| k == i || !p.alphabet.contains(*a))
+        })
+        .cloned()
+        .collect()
+}
+
+fn shape(part: &Flagged) -> Shape {
+    Shape {
+        alphabet: part
+            .lts
+            .alphabet()
+            .iter()
+            .filter(|(a, _)| !a.is_tau())
+            .map(|(_, n)| n.to_owned())
+            .collect(),
+        states: part.lts.num_states(),
+    }
+}
+
+/// `part` with `hidden` hidden, then minimised.
+fn reduce(
+    part: &Flagged,
+    hidden: &BTreeSet<String>,
+    deadlock: bool,
+) -> Result<Flagged, ComposeError> {
+    let lts = hide(&part.lts, hidden.iter().map(String::as_str));
+    let hidden = Flagged {
+        lts,
+        ended: part.ended.clone(),
+    };
+    Ok(minimise(&hidden, deadlock)?)
+}
+
+/// The product of two parts; a state is ended when both of its parts' states are.
+fn compose_pair(a: &Flagged, b: &Flagged, config: &Config) -> Result<Flagged, ComposeError> {
+    let composition = compose_with_tuples(&[&a.lts, &b.lts], config)?;
+    let lts = composition.lts().clone();
+    let ended = lts
+        .states()
+        .map(|s| {
+            composition
+                .tuple(s)
+                .is_some_and(|t| a.ended[t[0].index()] && b.ended[t[1].index()])
+        })
+        .collect();
+    Ok(Flagged { lts, ended })
+}
+
+/// The monolithic search's counterexample for a violation the construction found.
+fn confirm(problem: &Problem, config: &Config, largest: &Stats) -> Result<Verdict, MethodError> {
+    let report = check_system(
+        &problem.component_lts(),
+        &problem.property_lts(),
+        &problem.system_options(),
+        &config.started(),
+    )
+    .map_err(|e| MethodError::from(e).with_partial_at_least(*largest))?;
+    if report.verdict.is_violated() {
+        Ok(report.verdict)
+    } else {
+        Err(MethodError::failed(ReduceError::Disagreement))
+    }
+}

@@ -1,0 +1,107 @@
+//! Differential property tests: on random systems of 1 to 5 small components (tau moves,
+//! `ERROR` states, end states, zero to two properties, with and without the deadlock question),
+//! compositional minimisation gives the monolithic check's verdict, and its counterexamples
+//! replay in every component.
+
+use guarantor_compose::replay::replay;
+use guarantor_compose::{Config, Method, Monolithic, Problem};
+use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
+use guarantor_lts::{Lts, StateId};
+use guarantor_reduce::Reduce;
+use proptest::prelude::*;
+
+const POOL: [&str; 5] = ["a", "b", "c", "d", "e"];
+
+/// A random problem: components, the index of each one's end state (taken modulo its size; some
+/// components have none), properties, and whether deadlocks are asked for.
+fn arb_problem() -> impl Strategy<Value = Problem> {
+    let components = arb_system_with(
+        5,
+        LtsStrategyConfig::new(4, &POOL)
+            .with_tau(true)
+            .with_error_state(true),
+    );
+    let properties = prop::collection::vec(arb_deterministic_property(3, &["a", "b", "c"]), 0..2);
+    let ends = prop::collection::vec(prop::option::weighted(0.8, 0usize..4), 5);
+    (components, properties, ends, any::<bool>()).prop_map(|(components, properties, ends, dl)| {
+        let mut problem = Problem::new().with_deadlock(dl);
+        for (i, lts) in components.into_iter().enumerate() {
+            // An end state is a stuck one when there is one (as FSP's END), else any state.
+            let stuck: Vec<StateId> = lts
+                .states()
+                .filter(|&s| lts.outgoing(s).is_empty() && !lts.is_error(s))
+                .collect();
+            let end = ends[i]
+                .map(|e| {
+                    if stuck.is_empty() {
+                        StateId::must(e % lts.num_states())
+                    } else {
+                        stuck[e % stuck.len()]
+                    }
+                })
+                .filter(|&e| !lts.is_error(e));
+            problem.add_component_with_end(format!("C{i}"), lts, end);
+        }
+        for (i, p) in properties.into_iter().enumerate() {
+            problem.add_property(format!("P{i}"), p);
+        }
+        problem
+    })
+}
+
+fn refs(problem: &Problem) -> Vec<&Lts> {
+    problem.component_lts()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn reduce_agrees_with_the_monolithic_check(problem in arb_problem()) {
+        let config = Config::default();
+        let mono = Monolithic::new().check(&problem, &config).unwrap();
+        let ours = Reduce::new().check(&problem, &config).unwrap();
+        prop_assert_eq!(ours.verdict.is_holds(), mono.verdict.is_holds(), "{:?}", problem);
+        if let Some(cex) = ours.verdict.counterexample() {
+            prop_assert_eq!(Some(cex), mono.verdict.counterexample());
+            // The trace runs in the components (a property's violating last step is its own).
+            prop_assert!(
+                replay(&refs(&problem), &cex.trace).is_ok(),
+                "{:?} does not replay",
+                cex.trace
+            );
+        }
+    }
+}
+
+/// Priority is refused with a typed error, never answered.
+#[test]
+fn priority_is_refused() {
+    let lts = Lts::from_edges([(0, "a", 0)]).unwrap();
+    let problem = Problem::new()
+        .with_component("P", lts)
+        .with_priority(Some(guarantor_compose::Priority::high(["a"])));
+    let err = Reduce::new()
+        .check(&problem, &Config::default())
+        .unwrap_err();
+    assert!(
+        matches!(err, guarantor_compose::MethodError::Unsupported { .. }),
+        "{err}"
+    );
+}
+
+/// A budget stops the construction with a budget error.
+#[test]
+fn a_state_budget_stops_the_construction() {
+    // Both actions are shared, so nothing is hidden before the pair meets: a 2-state product.
+    let p = Lts::from_edges([(0, "a", 1), (1, "b", 0)]).unwrap();
+    let q = Lts::from_edges([(0, "a", 0), (0, "b", 0)]).unwrap();
+    let problem = Problem::new()
+        .with_component("P", p)
+        .with_component("Q", q)
+        .with_deadlock(true);
+    let err = Reduce::new()
+        .check(&problem, &Config::default().with_max_states(1))
+        .unwrap_err();
+    assert!(err.is_budget(), "{err}");
+}
