@@ -273,7 +273,7 @@ fn a_latin1_file_is_read_with_a_warning() {
     assert_exit(&out, 0);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("latin1.lts:1:8: warning: byte 0xE9 is not UTF-8"),
+        stderr.contains("latin1.lts:1:7: warning: byte 0xE9 is not UTF-8"),
         "{stderr}"
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("1 states"));
