@@ -23,6 +23,7 @@ use guarantor_compose::Config;
 use guarantor_compose::method::{Method, MethodError, MethodReport, Monolithic, Problem};
 use guarantor_lstar::{Asym, AsymN, AsymWeakest, Sym};
 use guarantor_quotient::Quotient;
+use guarantor_reduce::Reduce;
 
 use crate::portfolio::Portfolio;
 
@@ -93,6 +94,11 @@ pub static BUILTIN: &[Entry] = &[
         name: "circ-neighbours",
         summary: "circ whose premises assume only their neighbours' guarantees",
         make: circ_neighbours,
+    },
+    Entry {
+        name: "reduce",
+        summary: "compositional minimisation: groups composed, hidden and minimised bottom-up (safety and deadlock)",
+        make: || Arc::new(Reduce::new()),
     },
     Entry {
         name: "auto",
