@@ -121,6 +121,7 @@ pub mod safety;
 mod sharded;
 mod stats;
 mod store;
+pub mod subproblem;
 pub mod system;
 pub mod termination;
 #[cfg(test)]
@@ -144,6 +145,7 @@ pub use progress::{
     check_progress,
 };
 pub use safety::{SafetyReport, Stats, check_safety, find_deadlock, find_deadlock_with};
+pub use subproblem::SubProblem;
 pub use system::{SearchOrder, SystemOptions, check_system};
 pub use verdict::{Assumption, Certificate, Counterexample, Verdict, Violation};
 

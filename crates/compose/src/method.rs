@@ -293,12 +293,76 @@ impl Problem {
 ///   running out ends in an error for which [`MethodError::is_budget`] is true. A check starts
 ///   the timeout's clock with [`Config::started`] on entry, so that all its explorations share
 ///   one deadline.
+/// - **Statistics.** [`MethodReport::stats`] is the largest search the method ran; a method that
+///   runs many searches wraps them in [`monitored`], which sees every search and, on a budget
+///   error, fills in how far the method got.
+///
+/// A method that decomposes checks parts of the problem: [`Problem::restrict_to_components`] and
+/// [`Problem::with_only_properties`] build a part (a [`SubProblem`](crate::SubProblem)) and map
+/// its answer back to the problem's own ids. Here, one property at a time:
+///
+/// ```
+/// use std::borrow::Cow;
+/// use guarantor_compose::method::{
+///     Method, MethodError, MethodReport, Monolithic, Problem, monitored,
+/// };
+/// use guarantor_compose::{Certificate, Config, Stats, Verdict, Violation};
+/// use guarantor_lts::{Lts, PropertyId};
+///
+/// #[derive(Debug)]
+/// struct OnePropertyAtATime;
+///
+/// impl Method for OnePropertyAtATime {
+///     fn name(&self) -> Cow<'_, str> {
+///         Cow::Borrowed("one-at-a-time")
+///     }
+///
+///     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+///         // One deadline for every search below: the clock starts now, not per search.
+///         let config = config.started();
+///         // `monitored` sees every search and reports the largest (also on a budget error).
+///         let (verdict, seen) = monitored(&config, |config| {
+///             for (id, _, _) in problem.properties() {
+///                 let part = problem.with_only_properties([id])?;
+///                 let report = Monolithic::new().check(part.problem(), config)?;
+///                 // The part's property 0 is the problem's `id`: `lift` renumbers.
+///                 let report = part.lift(report);
+///                 if report.verdict.is_violated() {
+///                     return Ok(report.verdict);
+///                 }
+///             }
+///             Ok(Verdict::Holds(Certificate::monolithic()))
+///         })?;
+///         let stats = Stats::new(seen.largest_states, 0);
+///         Ok(MethodReport::new(verdict, stats))
+///     }
+/// }
+///
+/// let p = Lts::from_edges([(0, "a", 1), (1, "b", 0)])?;
+/// let problem = Problem::new()
+///     .with_component("P", p.clone())
+///     .with_property("AB", p)
+///     .with_property("BA", Lts::from_edges([(0, "b", 1), (1, "a", 0)])?);
+/// let report = OnePropertyAtATime.check(&problem, &Config::default())?;
+/// let cex = report.verdict.counterexample().ok_or("expected a violation")?;
+/// assert_eq!(cex.violation, Violation::Property { property: PropertyId::must(1) });
+/// assert_eq!(report.stats.states, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Method: fmt::Debug + Send + Sync {
     /// The method's short name, as a command line would spell it (`mono`, `circ`, ...).
     fn name(&self) -> Cow<'_, str>;
 
     /// Decides the problem.
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError>;
+
+    /// Whether the method searches for deadlocks itself when [`Problem::deadlock`] is set (in the
+    /// same walk as its safety check, as [`Monolithic`] does). The default, `false`, is right for
+    /// every method that reasons about traces: a checker that is asked for deadlocks then gives
+    /// it a problem without them and searches for deadlocks separately after a `holds`.
+    fn searches_deadlocks(&self) -> bool {
+        false
+    }
 }
 
 impl<M: Method + ?Sized> Method for &M {
@@ -307,6 +371,9 @@ impl<M: Method + ?Sized> Method for &M {
     }
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
         (**self).check(problem, config)
+    }
+    fn searches_deadlocks(&self) -> bool {
+        (**self).searches_deadlocks()
     }
 }
 
@@ -317,6 +384,9 @@ impl<M: Method + ?Sized> Method for Box<M> {
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
         (**self).check(problem, config)
     }
+    fn searches_deadlocks(&self) -> bool {
+        (**self).searches_deadlocks()
+    }
 }
 
 impl<M: Method + ?Sized> Method for Arc<M> {
@@ -325,6 +395,9 @@ impl<M: Method + ?Sized> Method for Arc<M> {
     }
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
         (**self).check(problem, config)
+    }
+    fn searches_deadlocks(&self) -> bool {
+        (**self).searches_deadlocks()
     }
 }
 
@@ -530,6 +603,10 @@ impl Monolithic {
 impl Method for Monolithic {
     fn name(&self) -> Cow<'_, str> {
         Cow::Borrowed("mono")
+    }
+
+    fn searches_deadlocks(&self) -> bool {
+        true
     }
 
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
