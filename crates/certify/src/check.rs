@@ -969,16 +969,22 @@ impl Run<'_> {
         if step.action == "tau" {
             let moved: Vec<usize> = (0..next.len()).filter(|&c| next[c] != self.cs[c]).collect();
             let ok = match moved.as_slice() {
-                [c] => self.comps[*c].1.has_edge(self.cs[*c], TAU, next[*c]),
-                [] => self
-                    .comps
-                    .iter()
-                    .zip(&self.cs)
-                    .any(|(c, &s)| c.1.has_edge(s, TAU, s)),
+                [c] => {
+                    self.comps[*c].1.has_edge(self.cs[*c], TAU, next[*c])
+                        && (step.components.is_empty() || step.components == [self.comps[*c].0])
+                }
+                [] => self.comps.iter().zip(&self.cs).any(|(c, &s)| {
+                    c.1.has_edge(s, TAU, s)
+                        && (step.components.is_empty() || step.components == [c.0])
+                }),
                 _ => false,
             };
             if !ok {
-                return Err("no component makes this tau step".to_owned());
+                return Err(if step.components.is_empty() {
+                    "no component makes this tau step".to_owned()
+                } else {
+                    format!("{:?} do not make this tau step", step.components)
+                });
             }
             self.cs = next;
             return Ok(());
@@ -1011,6 +1017,20 @@ impl Run<'_> {
         }
         if !anyone {
             return Err(unknown());
+        }
+        if !step.components.is_empty() {
+            let taking_part: Vec<&str> = self
+                .comps
+                .iter()
+                .filter(|(_, m, _)| m.alphabet.contains(&a))
+                .map(|(name, _, _)| *name)
+                .collect();
+            if step.components != taking_part {
+                return Err(format!(
+                    "the step names {:?} as taking part in {:?}, but {taking_part:?} do",
+                    step.components, step.action
+                ));
+            }
         }
         self.cs = next;
         Ok(())

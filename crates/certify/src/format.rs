@@ -469,6 +469,12 @@ pub struct Step {
     pub action: String,
     /// The state of every component after the step, in the order of `model.components`.
     pub states: Vec<u64>,
+    /// The components that take part in the step, by name, in the order of `model.components`:
+    /// for a visible action every component whose alphabet has it, for `tau` the one component
+    /// that moves. Optional (certificates written before it existed have none, and are read as
+    /// before); when given, the checker checks it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub components: Vec<String>,
 }
 
 impl Step {
@@ -477,7 +483,15 @@ impl Step {
         Self {
             action: action.into(),
             states,
+            components: Vec::new(),
         }
+    }
+
+    /// The same step, naming the components that take part in it.
+    #[must_use]
+    pub fn with_components(mut self, components: Vec<String>) -> Self {
+        self.components = components;
+        self
     }
 }
 
