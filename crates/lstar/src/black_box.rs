@@ -122,28 +122,54 @@ impl<F: FnMut(&[Symbol], &mut Vec<bool>)> StepWise<F> {
 }
 
 impl<F: FnMut(&[Symbol], &mut Vec<bool>)> Membership for StepWise<F> {
-    type Error = Infallible;
+    type Error = LstarError;
 
-    fn accepts(&mut self, word: &[Symbol]) -> Result<bool, Infallible> {
+    /// The last of the run's answers.
+    ///
+    /// # Errors
+    /// [`LstarError::WrongAnswerCount`] if the run did not give `word.len() + 1` answers.
+    fn accepts(&mut self, word: &[Symbol]) -> Result<bool, LstarError> {
         let mut answers = std::mem::take(&mut self.answers);
         (self.run)(word, &mut answers);
+        let found = answers.len();
         let last = answers.last().copied();
         self.answers = answers;
-        // `run` breaking its contract (no answers) is a caller bug.
-        Ok(last.expect("StepWise: the run gave no answer"))
+        match last {
+            Some(last) if found == word.len() + 1 => Ok(last),
+            _ => Err(wrong_count(word, found)),
+        }
     }
 
     fn answers_prefixes(&self) -> bool {
         true
     }
 
+    /// The run's answers, as they are: the [`BlackBoxTeacher`] checks their number.
     fn accepts_prefixes(
         &mut self,
         word: &[Symbol],
         answers: &mut Vec<bool>,
-    ) -> Result<(), Infallible> {
+    ) -> Result<(), LstarError> {
         (self.run)(word, answers);
         Ok(())
+    }
+}
+
+/// [`LstarError::WrongAnswerCount`] for `found` answers to the prefixes of `word`.
+fn wrong_count(word: &[Symbol], found: usize) -> LstarError {
+    LstarError::WrongAnswerCount {
+        word: word.iter().map(|a| a.index()).collect(),
+        expected: word.len() + 1,
+        found,
+    }
+}
+
+/// [`LstarError::ContradictoryAnswers`] for `word`.
+fn contradiction(word: &[Symbol], first: bool, then: bool) -> LstarError {
+    LstarError::ContradictoryAnswers {
+        word: word.iter().map(|a| a.index()).collect(),
+        first,
+        then,
     }
 }
 
@@ -179,6 +205,9 @@ pub struct Counters {
     pub membership_time: Duration,
     /// Time in the equivalence oracle, its membership queries included.
     pub equivalence_time: Duration,
+    /// Words sent to the system a second time to check that it answers them the same way
+    /// ([`BlackBoxTeacher::with_rechecks`]); not counted in `membership_queries`.
+    pub rechecks: u64,
 }
 
 impl fmt::Display for Counters {
@@ -195,7 +224,11 @@ impl fmt::Display for Counters {
             self.equivalence_queries,
             self.membership_time,
             self.equivalence_time,
-        )
+        )?;
+        if self.rechecks > 0 {
+            write!(f, "; {} words asked twice", self.rechecks)?;
+        }
+        Ok(())
     }
 }
 
@@ -214,25 +247,71 @@ impl fmt::Display for Counters {
 /// println!("{}", teacher.counters());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// Every answer is checked (in release builds too): a step-wise system that gives the wrong number
+/// of answers for a word ([`LstarError::WrongAnswerCount`]), or answers a word already answered
+/// the other way ([`LstarError::ContradictoryAnswers`]), stops learning with an error that names
+/// the word, rather than teaching the learner a wrong machine. The cache never asks a word twice,
+/// so a system that answers at random can still go unnoticed: [`BlackBoxTeacher::with_rechecks`]
+/// sends a sample of the words again to find out.
 #[derive(Clone, Debug)]
 pub struct BlackBoxTeacher<M, O> {
-    system: M,
     oracle: O,
     num_symbols: usize,
+    asked: Asked<M>,
+}
+
+/// The system side of a [`BlackBoxTeacher`]: the system, every answer it gave (the cache), what
+/// was asked, and how often a word sent is sent again.
+#[derive(Clone, Debug)]
+struct Asked<M> {
+    system: M,
     cache: Cache,
     counters: Counters,
+    /// Every this-many-th word sent is sent twice (0: never).
+    recheck_every: u64,
 }
 
 impl<M: Membership, O: EquivalenceOracle> BlackBoxTeacher<M, O> {
     /// A teacher for `system` over the symbols `0..num_symbols`, testing hypotheses with `oracle`.
     pub fn new(num_symbols: usize, system: M, oracle: O) -> Self {
         Self {
-            system,
             oracle,
             num_symbols,
-            cache: Cache::new(num_symbols, false),
-            counters: Counters::default(),
+            asked: Asked {
+                system,
+                cache: Cache::new(num_symbols, false),
+                counters: Counters::default(),
+                recheck_every: 0,
+            },
         }
+    }
+
+    /// This teacher, sending every `every`-th word it sends to the system a second time and
+    /// stopping with [`LstarError::ContradictoryAnswers`] if the two runs disagree (for a
+    /// step-wise system, on any prefix): a sample that detects a non-deterministic system, or one
+    /// that is not reset between runs, at the cost of `1 / every` more runs. 0 (the default)
+    /// never asks twice; 1 asks every word twice.
+    ///
+    /// ```
+    /// use std::cell::Cell;
+    /// use guarantor_lstar::oracle::WpMethod;
+    /// use guarantor_lstar::{BlackBoxTeacher, LearnError, LearnerConfig, LstarError, Symbol};
+    /// // A system with a hidden state that no reset clears: every fifth run flips its answer.
+    /// let runs = Cell::new(0_u32);
+    /// let system = |w: &[Symbol]| {
+    ///     runs.set(runs.get() + 1);
+    ///     (w.len() % 2 == 0) != (runs.get() % 5 == 0)
+    /// };
+    /// let mut teacher = BlackBoxTeacher::new(2, system, WpMethod::new(1)).with_rechecks(1);
+    /// let err = teacher.learn(LearnerConfig::default()).unwrap_err();
+    /// assert!(matches!(err, LearnError::Learner(LstarError::ContradictoryAnswers { .. })));
+    /// assert!(teacher.counters().rechecks > 0);
+    /// ```
+    #[must_use]
+    pub fn with_rechecks(mut self, every: u64) -> Self {
+        self.asked.recheck_every = every;
+        self
     }
 
     /// The number of symbols.
@@ -242,12 +321,12 @@ impl<M: Membership, O: EquivalenceOracle> BlackBoxTeacher<M, O> {
 
     /// What was asked so far.
     pub fn counters(&self) -> &Counters {
-        &self.counters
+        &self.asked.counters
     }
 
     /// The system.
     pub fn system(&self) -> &M {
-        &self.system
+        &self.asked.system
     }
 
     /// Learns the system with a [`Learner`] of `config` (L* or L#) and returns the hypothesis the
@@ -259,114 +338,163 @@ impl<M: Membership, O: EquivalenceOracle> BlackBoxTeacher<M, O> {
     /// [`WpMethod`]: crate::oracle::WpMethod
     ///
     /// # Errors
-    /// [`LearnError::Learner`] when a budget of `config` runs out; [`LearnError::Teacher`] when
-    /// the system fails.
+    /// [`LearnError::Learner`] when a budget of `config` runs out or the system's answers do not
+    /// describe a DFA (see the type's docs); [`LearnError::Teacher`] when the system fails.
     pub fn learn(&mut self, config: LearnerConfig) -> Result<Dfa, LearnError<M::Error>> {
         let mut learner = Learner::new(self.num_symbols, config);
-        match learn(&mut learner, self)? {
-            Outcome::Learned(dfa) => Ok(dfa),
-            Outcome::Stopped { verdict, .. } => match verdict {},
+        match learn(&mut learner, self) {
+            Ok(Outcome::Learned(dfa)) => Ok(dfa),
+            Ok(Outcome::Stopped { verdict, .. }) => match verdict {},
+            Err(LearnError::Learner(e)) => Err(LearnError::Learner(e)),
+            Err(LearnError::Teacher(e)) => Err(e),
         }
     }
 }
 
-/// Answers `w` from the cache, or asks the system and caches its answer (every prefix's, when the
-/// system answers step-wise).
-fn ask<M: Membership>(
-    system: &mut M,
-    cache: &mut Cache,
-    counters: &mut Counters,
-    w: &[Symbol],
-) -> Result<bool, M::Error> {
-    if let Some(known) = cache.lookup(w) {
-        counters.cache_hits += 1;
-        return Ok(known.accepted);
+impl<M: Membership> Asked<M> {
+    /// Answers `w` from the cache, or asks the system and caches its answer (every prefix's, when
+    /// the system answers step-wise).
+    fn ask(&mut self, w: &[Symbol]) -> Result<bool, LearnError<M::Error>> {
+        if let Some(known) = self.cache.lookup(w) {
+            self.counters.cache_hits += 1;
+            return Ok(known.accepted);
+        }
+        if self.system.answers_prefixes() {
+            let mut answers = Vec::with_capacity(w.len() + 1);
+            self.ask_prefixes(w, &mut answers)?;
+            return Ok(answers[w.len()]);
+        }
+        let accepted = self.system.accepts(w).map_err(LearnError::Teacher)?;
+        self.count(w.len());
+        if self.recheck_due() {
+            self.counters.rechecks += 1;
+            let again = self.system.accepts(w).map_err(LearnError::Teacher)?;
+            if again != accepted {
+                return Err(contradiction(w, accepted, again).into());
+            }
+        }
+        let node = self.cache.node(w);
+        self.cache.insert_at(node, accepted)?;
+        Ok(accepted)
     }
-    if system.answers_prefixes() {
-        let mut answers = Vec::with_capacity(w.len() + 1);
-        ask_prefixes(system, cache, counters, w, &mut answers)?;
-        return Ok(answers[w.len()]);
-    }
-    let accepted = system.accepts(w)?;
-    counters.membership_queries += 1;
-    counters.symbols += w.len() as u64;
-    let node = cache.node(w);
-    // The word was unknown, so any answer is consistent (the cache infers nothing).
-    let inserted = cache.insert_at(node, accepted);
-    debug_assert!(inserted.is_ok());
-    Ok(accepted)
-}
 
-/// Step-wise: the answers of every prefix of `w` (layout of [`Teacher::membership_prefixes`]),
-/// from the cache where it knows them; the rest from one run of the system on `w` cut after its
-/// last unknown prefix (one query), whose answers the cache keeps. A system that does not answer
-/// step-wise is asked each unknown prefix alone (one query each).
-fn ask_prefixes<M: Membership>(
-    system: &mut M,
-    cache: &mut Cache,
-    counters: &mut Counters,
-    w: &[Symbol],
-    answers: &mut Vec<bool>,
-) -> Result<(), M::Error> {
-    answers.clear();
-    let mut nodes = Vec::with_capacity(w.len() + 1);
-    let mut node = 0;
-    let mut last_unknown = None;
-    for i in 0..=w.len() {
-        if i > 0 {
-            node = cache.child_or_insert(node as usize, w[i - 1]) as u32;
+    /// Counts one word of `symbols` symbols sent.
+    fn count(&mut self, symbols: usize) {
+        self.counters.membership_queries += 1;
+        self.counters.symbols += symbols as u64;
+    }
+
+    /// Whether the word just sent is one to send again.
+    fn recheck_due(&self) -> bool {
+        self.recheck_every > 0
+            && self
+                .counters
+                .membership_queries
+                .is_multiple_of(self.recheck_every)
+    }
+
+    /// One step-wise run of `w` (one query): `fresh` gets the answers of its prefixes, checked
+    /// for their number, and against a second run when one is due.
+    fn run(&mut self, w: &[Symbol], fresh: &mut Vec<bool>) -> Result<(), LearnError<M::Error>> {
+        self.system
+            .accepts_prefixes(w, fresh)
+            .map_err(LearnError::Teacher)?;
+        self.count(w.len());
+        if fresh.len() != w.len() + 1 {
+            return Err(wrong_count(w, fresh.len()).into());
         }
-        nodes.push(node);
-        match cache.answer_at(node) {
-            Some(k) => answers.push(k.accepted),
-            None => {
-                answers.push(false);
-                last_unknown = Some(i);
+        if self.recheck_due() {
+            self.counters.rechecks += 1;
+            let mut again = Vec::with_capacity(w.len() + 1);
+            self.system
+                .accepts_prefixes(w, &mut again)
+                .map_err(LearnError::Teacher)?;
+            if again.len() != w.len() + 1 {
+                return Err(wrong_count(w, again.len()).into());
+            }
+            if let Some(i) = (0..=w.len()).find(|&i| again[i] != fresh[i]) {
+                return Err(contradiction(&w[..i], fresh[i], again[i]).into());
             }
         }
+        Ok(())
     }
-    let Some(m) = last_unknown else {
-        counters.cache_hits += 1;
-        return Ok(());
-    };
-    if !system.answers_prefixes() {
-        for i in 0..=m {
-            if cache.answer_at(nodes[i]).is_none() {
-                answers[i] = ask(system, cache, counters, &w[..i])?;
+
+    /// Step-wise: the answers of every prefix of `w` (layout of [`Teacher::membership_prefixes`]),
+    /// from the cache where it knows them; the rest from one run of the system on `w` cut after
+    /// its last unknown prefix (one query), whose answers the cache keeps, and whose answers for
+    /// the prefixes the cache knew must agree with it. A system that does not answer step-wise is
+    /// asked each unknown prefix alone (one query each).
+    fn ask_prefixes(
+        &mut self,
+        w: &[Symbol],
+        answers: &mut Vec<bool>,
+    ) -> Result<(), LearnError<M::Error>> {
+        answers.clear();
+        let mut nodes = Vec::with_capacity(w.len() + 1);
+        let mut node = 0;
+        let mut last_unknown = None;
+        for i in 0..=w.len() {
+            if i > 0 {
+                node = self.cache.child_or_insert(node as usize, w[i - 1]) as u32;
+            }
+            nodes.push(node);
+            match self.cache.answer_at(node) {
+                Some(k) => answers.push(k.accepted),
+                None => {
+                    answers.push(false);
+                    last_unknown = Some(i);
+                }
             }
         }
-        return Ok(());
-    }
-    let mut fresh = Vec::with_capacity(m + 1);
-    system.accepts_prefixes(&w[..m], &mut fresh)?;
-    counters.membership_queries += 1;
-    counters.symbols += m as u64;
-    for (i, &a) in fresh.iter().enumerate().take(m + 1) {
-        if cache.answer_at(nodes[i]).is_none() {
-            // Unknown, so any answer is consistent (the cache infers nothing).
-            let inserted = cache.insert_at(nodes[i], a);
-            debug_assert!(inserted.is_ok());
-            answers[i] = a;
+        let Some(m) = last_unknown else {
+            self.counters.cache_hits += 1;
+            return Ok(());
+        };
+        if !self.system.answers_prefixes() {
+            for i in 0..=m {
+                if self.cache.answer_at(nodes[i]).is_none() {
+                    answers[i] = self.ask(&w[..i])?;
+                }
+            }
+            return Ok(());
         }
+        let mut fresh = Vec::with_capacity(m + 1);
+        self.run(&w[..m], &mut fresh)?;
+        for (i, &a) in fresh.iter().enumerate() {
+            match self.cache.answer_at(nodes[i]) {
+                Some(known) if known.accepted != a => {
+                    return Err(contradiction(&w[..i], known.accepted, a).into());
+                }
+                Some(_) => {}
+                None => {
+                    self.cache.insert_at(nodes[i], a)?;
+                    answers[i] = a;
+                }
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 impl<M: Membership, O: EquivalenceOracle> BlackBoxTeacher<M, O> {
-    fn learner_asks(&mut self, w: &[Symbol]) -> Result<bool, M::Error> {
-        self.counters.learner_queries += 1;
-        ask(&mut self.system, &mut self.cache, &mut self.counters, w)
+    fn learner_asks(&mut self, w: &[Symbol]) -> Result<bool, LearnError<M::Error>> {
+        self.asked.counters.learner_queries += 1;
+        self.asked.ask(w)
     }
 }
 
+/// The teacher's error is [`LearnError`]: the system's failure ([`LearnError::Teacher`]), or
+/// answers that describe no DFA ([`LearnError::Learner`] with
+/// [`LstarError::WrongAnswerCount`] or [`LstarError::ContradictoryAnswers`]).
+/// [`BlackBoxTeacher::learn`] hands it on as it is.
 impl<M: Membership, O: EquivalenceOracle> Teacher for BlackBoxTeacher<M, O> {
     type Verdict = Infallible;
-    type Error = M::Error;
+    type Error = LearnError<M::Error>;
 
-    fn membership(&mut self, word: &[Symbol]) -> Result<bool, M::Error> {
+    fn membership(&mut self, word: &[Symbol]) -> Result<bool, Self::Error> {
         let start = Instant::now();
         let answer = self.learner_asks(word);
-        self.counters.membership_time += start.elapsed();
+        self.asked.counters.membership_time += start.elapsed();
         answer
     }
 
@@ -374,7 +502,7 @@ impl<M: Membership, O: EquivalenceOracle> Teacher for BlackBoxTeacher<M, O> {
         &mut self,
         words: &crate::Queries,
         answers: &mut Vec<bool>,
-    ) -> Result<(), M::Error> {
+    ) -> Result<(), Self::Error> {
         let start = Instant::now();
         answers.clear();
         let mut result = Ok(());
@@ -387,51 +515,39 @@ impl<M: Membership, O: EquivalenceOracle> Teacher for BlackBoxTeacher<M, O> {
                 }
             }
         }
-        self.counters.membership_time += start.elapsed();
+        self.asked.counters.membership_time += start.elapsed();
         result
     }
 
     fn answers_prefixes(&self) -> bool {
-        self.system.answers_prefixes()
+        self.asked.system.answers_prefixes()
     }
 
     fn membership_prefixes(
         &mut self,
         word: &[Symbol],
         answers: &mut Vec<bool>,
-    ) -> Result<(), M::Error> {
+    ) -> Result<(), Self::Error> {
         let start = Instant::now();
-        self.counters.learner_queries += 1;
-        let result = ask_prefixes(
-            &mut self.system,
-            &mut self.cache,
-            &mut self.counters,
-            word,
-            answers,
-        );
-        self.counters.membership_time += start.elapsed();
+        self.asked.counters.learner_queries += 1;
+        let result = self.asked.ask_prefixes(word, answers);
+        self.asked.counters.membership_time += start.elapsed();
         result
     }
 
-    fn equivalence(&mut self, hypothesis: &Dfa) -> Result<EqAnswer<Infallible>, M::Error> {
+    fn equivalence(&mut self, hypothesis: &Dfa) -> Result<EqAnswer<Infallible>, Self::Error> {
         let start = Instant::now();
-        let Self {
-            system,
-            oracle,
-            cache,
-            counters,
-            ..
-        } = self;
-        counters.equivalence_queries += 1;
+        let Self { oracle, asked, .. } = self;
+        asked.counters.equivalence_queries += 1;
         let mut failure = None;
         let found = oracle.find_counterexample(hypothesis, &mut |w| {
-            counters.oracle_queries += 1;
-            ask(system, cache, counters, w).map_err(|e| {
+            asked.counters.oracle_queries += 1;
+            asked.ask(w).map_err(|e| {
                 failure = Some(e);
                 Interrupted
             })
         });
-        counters.equivalence_time += start.elapsed();
+        asked.counters.equivalence_time += start.elapsed();
         match (found, failure) {
             (_, Some(e)) => Err(e),
             (Ok(Some(cex)), None) => Ok(EqAnswer::Counterexample(cex)),

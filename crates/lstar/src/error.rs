@@ -66,6 +66,32 @@ pub enum LstarError {
         /// A word involved in the contradiction, as symbol indices.
         word: Vec<usize>,
     },
+    /// A system answering step-wise gave the wrong number of answers for a word: a run of `word`
+    /// must answer for each of its `word.len() + 1` prefixes, the empty word's first.
+    #[error(
+        "the system gave {found} answers for the prefixes of {word:?}, expected {expected} (the empty word's answer first)"
+    )]
+    WrongAnswerCount {
+        /// The word, as symbol indices.
+        word: Vec<usize>,
+        /// How many answers its prefixes need.
+        expected: usize,
+        /// How many the system gave.
+        found: usize,
+    },
+    /// A system answered the same word two ways: it is not deterministic (or is not reset
+    /// between runs), so no DFA describes it.
+    #[error(
+        "the system answered {word:?} first {first}, then {then}: it is not deterministic (or not reset between runs)"
+    )]
+    ContradictoryAnswers {
+        /// The word, as symbol indices.
+        word: Vec<usize>,
+        /// The answer it gave first.
+        first: bool,
+        /// The answer it gave when asked again.
+        then: bool,
+    },
     /// A DFA given to [`Dfa::new`](crate::Dfa::new) is malformed.
     #[error("malformed DFA: {0}")]
     MalformedDfa(String),

@@ -204,7 +204,15 @@ fn run_rule(
     })?;
     let verdict = in_problem_terms(problem, report.verdict, groups)?;
     let stats = Stats::new(seen.largest_states, 0);
-    Ok(MethodReport::new(verdict, stats)
+    let mut method_report = MethodReport::new(verdict, stats);
+    if let Some(why) = report.fallback {
+        // Said where the user reads the verdict: 0 queries and a `mono` certificate would
+        // otherwise look like a learning run that learned nothing.
+        method_report.notes.push(format!(
+            "note: fell back to a monolithic check of the whole composition ({why}); no assumption was learned"
+        ));
+    }
+    Ok(method_report
         .with_counter("membership_queries", report.stats.membership_queries)
         .with_counter("equivalence_queries", report.stats.equivalence_queries)
         .with_counter("alphabet_refinements", report.alphabet.refinements)

@@ -452,6 +452,7 @@ fn asym_levels(
                 assumption_alphabet: teacher.interface.len(),
                 interface_alphabet: teacher.full.len(),
             },
+            fallback: None,
             interface: teacher.interface,
         })
     })
@@ -487,7 +488,13 @@ pub(crate) fn recursive_rule(
         // One component, or an environment with an ERROR state (see above).
         _ => {
             let report = check_safety(components, &[property], &config.compose)?;
-            Ok(AgReport::without_assumptions(report.verdict))
+            let mut report = AgReport::without_assumptions(report.verdict);
+            report.fallback = Some(if components.len() == 1 {
+                "a single component"
+            } else {
+                "an ERROR state in an environment component, which rule ASYM cannot see"
+            });
+            Ok(report)
         }
     }
 }

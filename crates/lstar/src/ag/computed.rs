@@ -152,6 +152,7 @@ fn levels(components: &[&Lts], property: &Lts, config: &AgConfig) -> Result<AgRe
             assumption_alphabet: interfaces.first().map_or(0, Vec::len),
             interface_alphabet: interfaces.first().map_or(0, Vec::len),
         },
+        fallback: None,
         interface: interfaces.into_iter().next().unwrap_or_default(),
     })
 }

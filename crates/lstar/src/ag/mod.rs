@@ -137,6 +137,10 @@ pub struct AgReport {
     pub interface: Vec<String>,
     /// Alphabet refinement's counts ([`AgConfig::alphabet_refinement`]).
     pub alphabet: AlphabetStats,
+    /// Why the rule did not apply and the whole composition was checked monolithically instead
+    /// (one component, or an `ERROR` state in the environment: see [`check_asym_n`]); `None`
+    /// when the rule ran.
+    pub fallback: Option<&'static str>,
 }
 
 impl AgReport {
@@ -149,6 +153,7 @@ impl AgReport {
             assumption_sizes: Vec::new(),
             interface: Vec::new(),
             alphabet: AlphabetStats::default(),
+            fallback: None,
         }
     }
 }

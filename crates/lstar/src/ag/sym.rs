@@ -365,6 +365,7 @@ fn sym_n(components: &[&Lts], property: &Lts, config: &AgConfig) -> Result<AgRep
             assumption_alphabet: sym.interface.len(),
             interface_alphabet: sym.interface.len(),
         },
+        fallback: None,
         interface: sym.interface,
     })
 }
