@@ -779,6 +779,43 @@ impl Model {
         &self.assertions
     }
 
+    /// The action names a set of FSP labels stands for, with this model's `const`, `range` and
+    /// `set` definitions in scope: `text` is a set literal (`{send, ack}`, `{phil[i:P].eat}`,
+    /// `{a.[1..2]}`), the name of a `set` of the model, or the elements of a literal without
+    /// their braces (`send, ack`), as LTSA's hiding `\{...}` and a command line's `--hide` write
+    /// them. `file` names the text in error messages.
+    ///
+    /// ```
+    /// let model = guarantor_fsp::parse("const N = 2\nrange R = 0..N-1\nset S = {x, y}\n", "m.lts")?;
+    /// assert_eq!(model.action_set("{a[i:R].go, b}", "--hide")?, ["a.0.go", "a.1.go", "b"]);
+    /// assert_eq!(model.action_set("S", "--hide")?, ["x", "y"]);
+    /// assert_eq!(model.action_set("c[0..1], d", "--hide")?, ["c.0", "c.1", "d"]);
+    /// let err = model.action_set("{a[i:Q]}", "--hide").unwrap_err();
+    /// assert!(err.to_string().contains("Q"), "{err}");
+    /// # Ok::<(), guarantor_fsp::FspError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A located [`FspError`] (in `text`): a syntax error, an undefined name, an arithmetic error.
+    pub fn action_set(&self, text: &str, file: &str) -> Result<Vec<String>, FspError> {
+        let trimmed = text.trim_start();
+        let braced = trimmed.starts_with('{') || trimmed.starts_with(|c: char| c.is_uppercase());
+        let source = if braced {
+            text.to_owned()
+        } else {
+            format!("{{{text}}}")
+        };
+        let map = SourceMap {
+            file: file.to_string(),
+            source: Arc::from(source.as_str()),
+        };
+        let tokens = lexer::lex(&source).map_err(|e| map.error(e))?;
+        let set = parser::parse_set_tokens(&tokens).map_err(|e| map.error(e))?;
+        eval::Env::new(&self.globals)
+            .set(&set)
+            .map_err(|e| map.error(e))
+    }
+
     /// Elaborates a composite or process into its leaf components, with default [`Limits`].
     ///
     /// # Errors

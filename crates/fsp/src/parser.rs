@@ -57,6 +57,23 @@ pub(crate) fn parse_tokens(tokens: &[Token]) -> Result<ParsedFile, RawError> {
     Ok(p.out)
 }
 
+/// Parses a token stream (ending in [`Tok::Eof`]) that is one set expression: a literal
+/// `{a, b.[1..2], c[i:R]}` or the name of a `set`.
+pub(crate) fn parse_set_tokens(tokens: &[Token]) -> Result<SetExpr, RawError> {
+    let mut p = Parser {
+        toks: tokens,
+        i: 0,
+        depth: 0,
+        expr_depth: 0,
+        out: ParsedFile::default(),
+    };
+    let set = p.set_expr()?;
+    if *p.tok() != Tok::Eof {
+        return Err(p.unexpected("the end of the set"));
+    }
+    Ok(set)
+}
+
 struct Parser<'a> {
     toks: &'a [Token],
     i: usize,
