@@ -7,7 +7,12 @@
 //! with 2 on usage errors, which is why bad input uses 2 as well.
 
 mod assert_check;
+#[cfg(feature = "dist")]
 mod dist;
+#[cfg(not(feature = "dist"))]
+#[path = "no_dist.rs"]
+mod dist;
+mod hide;
 mod methods;
 mod output;
 mod program;
@@ -119,9 +124,11 @@ struct ExportArgs {
     /// Give up (exit code 3) after building this many states.
     #[arg(long, value_name = "N")]
     max_states: Option<usize>,
-    /// Hide these actions (comma-separated; a name also hides the actions it prefixes, `a`
-    /// hides `a.1`) in the composed LTS: they become tau.
-    #[arg(long, value_name = "ACTIONS", value_delimiter = ',')]
+    /// Hide these actions in the composed LTS: they become tau. LTSA's set syntax, with the
+    /// model's constants, ranges and sets: `{send, ack}`, `{phil[i:0..2].eat}`, a `set` name,
+    /// or the labels without braces (`send,ack`); repeatable. A label also hides the actions it
+    /// prefixes (`a` hides `a.1`), and a label that hides nothing is reported on stderr.
+    #[arg(long, value_name = "SET")]
     hide: Vec<String>,
     /// Minimise the composed LTS (after --hide) by observational equivalence, as LTSA's
     /// Minimise does.
@@ -560,16 +567,11 @@ fn checker_of(
             None => return Err(input_error(anyhow::anyhow!("unknown method {name:?}"))),
         },
     };
-    // Only the monolithic walk looks for deadlocks itself (the others reason about traces and
-    // would refuse the problem); run_check searches separately after any other method.
-    let in_walk = deadlock_search(args) && deadlock_in_walk(args, &checker);
-    Ok(checker.deadlock(in_walk).config(config.clone()))
-}
-
-/// Whether the deadlock search is the method's own walk: for mono, and for any method when
-/// there is nothing else to check (no property, no ERROR state), where [`checker_of`] runs mono.
-fn deadlock_in_walk(args: &CheckArgs, checker: &Checker) -> bool {
-    args.method.name() == "mono" || !checker.has_safety_check()
+    // The library searches for deadlocks whatever the method (in the monolithic walk, or after
+    // a method that reasons about traces): `Checker::check`.
+    Ok(checker
+        .deadlock(deadlock_search(args))
+        .config(config.clone()))
 }
 
 /// `guarantor check`: with `--format json`, a run that ends without a verdict prints its one
@@ -659,20 +661,11 @@ fn run_check(
         for (method, why) in &output::tried(&outcome) {
             eprintln!("{method}: {why}");
         }
+        for note in outcome.notes.iter().filter(|n| n.starts_with("note: ")) {
+            eprintln!("{note}");
+        }
     }
-    // The monolithic walk looks for deadlocks itself; other methods (a portfolio's monolithic
-    // member included: the portfolio's problem has no deadlock search) need a second walk.
     let searched = deadlock_search(args);
-    let in_walk = deadlock_in_walk(args, &checker);
-    let deadlock = if searched && outcome.verdict.is_holds() && !in_walk {
-        checker.find_deadlock().map_err(classify)?
-    } else {
-        None
-    };
-    let outcome = match deadlock {
-        Some(d) => outcome.with_deadlock(d),
-        None => outcome,
-    };
     let report = Report::new(&outcome).with_unchecked(unchecked);
     let code = report.exit_code();
     if args.format == Format::Text {
@@ -794,20 +787,8 @@ fn run_export(args: &ExportArgs) -> Result<ExitCode, Failure> {
     let lts = if args.hide.is_empty() {
         lts
     } else {
-        let hidden: Vec<&str> = lts
-            .alphabet()
-            .iter()
-            .map(|(_, name)| name)
-            .filter(|name| {
-                args.hide.iter().any(|h| {
-                    name == h
-                        || name
-                            .strip_prefix(h.as_str())
-                            .is_some_and(|r| r.starts_with('.'))
-                })
-            })
-            .collect();
-        guarantor::lts::ops::hide(&lts, hidden)
+        let hidden = hide::hidden_actions(&args.hide, &args.inputs, &args.consts, &lts)?;
+        guarantor::lts::ops::hide(&lts, hidden.iter().map(String::as_str))
     };
     let lts = if args.minimise {
         guarantor::lts::ops::minimize_weak(&lts)

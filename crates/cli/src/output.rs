@@ -25,6 +25,8 @@ pub(crate) struct Report {
     verdict: &'static str,
     method: String,
     trace: Option<Vec<String>>,
+    /// The components that take part in each step of the trace, by name.
+    movers: Vec<Vec<String>>,
     violated: Option<String>,
     states: usize,
     transitions: usize,
@@ -34,11 +36,13 @@ pub(crate) struct Report {
     unchecked: Vec<String>,
 }
 
-/// A portfolio's notes, `"member: fate"`, as pairs.
+/// A portfolio's notes, `"member: fate"`, as pairs (the method's remarks for the user,
+/// `"note: ..."`, are printed as they are).
 pub(crate) fn tried(outcome: &Outcome) -> Vec<(String, String)> {
     outcome
         .notes
         .iter()
+        .filter(|n| !n.starts_with("note: "))
         .filter_map(|n| n.split_once(": "))
         .map(|(m, why)| (m.to_owned(), why.to_owned()))
         .collect()
@@ -52,6 +56,7 @@ impl Report {
             verdict: outcome.verdict_name(),
             method: outcome.method.clone(),
             trace: outcome.verdict.counterexample().map(|c| c.trace.clone()),
+            movers: outcome.steps.iter().map(|s| s.names.clone()).collect(),
             violated: outcome.violated.clone(),
             states: outcome.states,
             transitions: outcome.transitions,
@@ -235,14 +240,23 @@ pub(crate) fn shown(trace: &[String]) -> String {
     }
 }
 
-fn print_trace(title: &str, trace: &[String]) {
+/// A counterexample, one step a line: the action, then the components that take part in it (SPIN's
+/// trail and LTSA's animator show the same).
+fn print_trace(title: &str, trace: &[String], movers: &[Vec<String>]) {
     outln!(
         "{title} ({} step{}):",
         trace.len(),
         if trace.len() == 1 { "" } else { "s" }
     );
-    for action in trace {
-        outln!("    {action}");
+    let width = trace.iter().map(|a| a.chars().count()).max().unwrap_or(0);
+    for (i, action) in trace.iter().enumerate() {
+        match movers.get(i) {
+            Some(names) if names.is_empty() => {
+                outln!("    {action:<width$}  [no component: properties only]");
+            }
+            Some(names) => outln!("    {action:<width$}  [{}]", names.join(", ")),
+            None => outln!("    {action}"),
+        }
     }
 }
 
@@ -250,14 +264,14 @@ pub(crate) fn print_report(report: &Report) {
     match (report.verdict, &report.trace) {
         ("deadlock", Some(trace)) => {
             outln!("deadlock");
-            print_trace("trace to deadlock", trace);
+            print_trace("trace to deadlock", trace, &report.movers);
         }
         (_, Some(trace)) => {
             outln!(
                 "violated: {}",
                 report.violated.as_deref().unwrap_or("property")
             );
-            print_trace("counterexample", trace);
+            print_trace("counterexample", trace, &report.movers);
         }
         _ => outln!("holds"),
     }

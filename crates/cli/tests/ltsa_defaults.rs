@@ -41,7 +41,7 @@ fn fsp_check_reports_deadlocks_by_default_for_every_method() {
         assert_exit(&out, 1);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(stdout.starts_with("deadlock\n"), "{method}: {stdout}");
-        assert!(stdout.contains("    c\n"), "{method}: {stdout}");
+        assert!(stdout.contains("    c  [P, Q]\n"), "{method}: {stdout}");
         let out = guarantor(&["check", "-q", "--no-deadlock", "--method", method, path]);
         assert_exit(&out, 0);
     }

@@ -628,7 +628,8 @@ fn error_as_action(lts: &Lts, action: &str) -> Result<Lts, CertificateError> {
 struct Node {
     states: Vec<StateId>,
     done: usize,
-    parent: Option<(usize, String)>,
+    /// The node before, the step's action and the components that take part in it.
+    parent: Option<(usize, String, Vec<usize>)>,
 }
 
 /// The counterexample as a run of the components, with every component's state after every
@@ -679,7 +680,7 @@ fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample,
             continue; // no step starts after a violation
         }
         let next = trace.get(done).map(String::as_str);
-        for (action, target) in moves(&comps, &states, next) {
+        for (action, target, movers) in moves(&comps, &states, next) {
             let d = if action == "tau" { done } else { done + 1 };
             if seen.contains_key(&(target.clone(), d)) {
                 continue;
@@ -694,7 +695,7 @@ fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample,
             nodes.push(Node {
                 states: target,
                 done: d,
-                parent: Some((n, action)),
+                parent: Some((n, action, movers)),
             });
         }
     }
@@ -702,13 +703,17 @@ fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample,
         return Err(CertificateError::Run(format!("{:?}", cex.trace)));
     };
     let mut steps = Vec::new();
-    while let Some((parent, action)) = &nodes[n].parent {
+    while let Some((parent, action, movers)) = &nodes[n].parent {
         let states = nodes[n]
             .states
             .iter()
             .map(|s| u64::from(s.as_u32()))
             .collect();
-        steps.push(Step::new(action.clone(), states));
+        let names = movers
+            .iter()
+            .map(|&c| problem.component_name(ComponentId::must(c)).to_owned())
+            .collect();
+        steps.push(Step::new(action.clone(), states).with_components(names));
         n = *parent;
     }
     steps.reverse();
@@ -717,14 +722,19 @@ fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample,
 
 /// The moves of the composition from `states`: every tau step of one component, and the steps on
 /// `visible` (every visible action if `None`) that every component having it can make (no
-/// component having it: all stay, a move of the properties alone).
-fn moves(comps: &[&Lts], states: &[StateId], visible: Option<&str>) -> Vec<(String, Vec<StateId>)> {
+/// component having it: all stay, a move of the properties alone); each with the components that
+/// take part in it.
+fn moves(
+    comps: &[&Lts],
+    states: &[StateId],
+    visible: Option<&str>,
+) -> Vec<(String, Vec<StateId>, Vec<usize>)> {
     let mut out = Vec::new();
     for (c, lts) in comps.iter().enumerate() {
         for target in lts.successors(states[c], ActionId::TAU) {
             let mut next = states.to_vec();
             next[c] = target;
-            out.push(("tau".to_owned(), next));
+            out.push(("tau".to_owned(), next, vec![c]));
         }
     }
     let names: Vec<&str> = match visible {
@@ -743,12 +753,12 @@ fn moves(comps: &[&Lts], states: &[StateId], visible: Option<&str>) -> Vec<(Stri
     };
     for name in names {
         let mut tuples = vec![states.to_vec()];
-        let mut anyone = false;
+        let mut movers = Vec::new();
         for (c, lts) in comps.iter().enumerate() {
             let Some(a) = lts.alphabet().get(name) else {
                 continue;
             };
-            anyone = true;
+            movers.push(c);
             let targets: Vec<StateId> = lts.successors(states[c], a).collect();
             tuples = tuples
                 .into_iter()
@@ -761,8 +771,12 @@ fn moves(comps: &[&Lts], states: &[StateId], visible: Option<&str>) -> Vec<(Stri
                 })
                 .collect();
         }
-        if anyone || visible.is_some() {
-            out.extend(tuples.into_iter().map(|t| (name.to_owned(), t)));
+        if !movers.is_empty() || visible.is_some() {
+            out.extend(
+                tuples
+                    .into_iter()
+                    .map(|t| (name.to_owned(), t, movers.clone())),
+            );
         }
     }
     out

@@ -187,6 +187,20 @@ pub struct AssumptionSummary {
     pub transitions: usize,
 }
 
+/// One step of a counterexample, with the components that take part in it: every component whose
+/// alphabet has the action (they synchronise on it; the others stay where they are). This is what
+/// SPIN's trail and LTSA's animator show beside each action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Step {
+    /// The visible action (tau steps are not part of a trace).
+    pub action: String,
+    /// The components that take part, in increasing order (none: only properties have it).
+    pub components: Vec<ComponentId>,
+    /// Their names, in the same order.
+    pub names: Vec<String>,
+}
+
 /// The result of a check: the verdict with its evidence, and what it cost.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -206,11 +220,16 @@ pub struct Outcome {
     pub assumptions: Vec<AssumptionSummary>,
     /// Every counter the method reported, by name, in its order (see [`Outcome::counter`]).
     pub counters: Vec<Counter>,
-    /// The method's remarks (for `auto`: what became of each other member).
+    /// The method's remarks: for `auto`, what became of each other member (`"member: fate"`);
+    /// remarks for the user start with `"note: "` (a method that fell back to a monolithic check,
+    /// a deadlock search the monolithic walk did instead of the chosen method).
     pub notes: Vec<String>,
     /// For a violation, what was violated, named as the checker has it (`property Order`,
     /// `ERROR in Output`, `deadlock`: [`Checker::describe`]); `None` for a `holds`.
     pub violated: Option<String>,
+    /// For a violation, the counterexample's steps with the components that take part in each
+    /// ([`Checker::steps`]); empty for a `holds`.
+    pub steps: Vec<Step>,
 }
 
 /// Checks a system of named components against named safety properties.
@@ -271,12 +290,13 @@ impl Checker {
         self
     }
 
-    /// Makes the monolithic method (and a method given with [`Checker::with_method`]) also look
-    /// for deadlocks, in the same walk as the safety check (LTSA's analysis): the verdict is then
-    /// a violation if an error is reachable, else a
+    /// Makes [`Checker::check`] also look for deadlocks (LTSA's Check Safety; on by default for a
+    /// checker made by [`Checker::from_fsp`], off for [`Checker::new`]): the verdict is then a
+    /// violation if an error is reachable, else a
     /// [`Violation::Deadlock`](guarantor_compose::Violation::Deadlock) counterexample if a deadlock
-    /// is. The built-in compositional methods reason about traces and are not asked; use
-    /// [`Checker::find_deadlock`] after them.
+    /// is, whatever the method. The monolithic method searches in the same walk as its safety
+    /// check; a method that reasons about traces is followed by [`Checker::find_deadlock`] after a
+    /// `holds` (see [`Checker::check`]).
     #[must_use]
     pub fn deadlock(mut self, on: bool) -> Self {
         self.deadlock = on;
@@ -363,11 +383,16 @@ impl Checker {
     /// transition in which not every component has terminated (LTSA's definition). Properties do
     /// not take part.
     pub fn find_deadlock(&self) -> Result<Option<Counterexample>, CheckError> {
+        self.find_deadlock_under(&self.config)
+    }
+
+    /// [`Checker::find_deadlock`] under `config` (a check's, whose clock has started).
+    fn find_deadlock_under(&self, config: &Config) -> Result<Option<Counterexample>, CheckError> {
         if self.components.is_empty() {
             return Err(CheckError::NoComponents);
         }
         let options = self.system_options().with_deadlock(self.end_states.clone());
-        let report = check_system(&self.component_refs(), &[], &options, &self.config)?;
+        let report = check_system(&self.component_refs(), &[], &options, config)?;
         Ok(report.verdict.counterexample().cloned())
     }
 
@@ -384,39 +409,63 @@ impl Checker {
     /// Runs the method: the one given with [`Checker::with_method`], else the built-in one chosen
     /// with [`Checker::method`]. The timeout's clock starts here.
     ///
+    /// With [`Checker::deadlock`] on (the default of [`Checker::from_fsp`]), deadlocks are
+    /// searched whatever the method, as the command line does: in the method's own walk when it
+    /// searches for them ([`Method::searches_deadlocks`]: the monolithic check), else by a
+    /// separate search ([`Checker::find_deadlock`]) after a `holds`, whose deadlock then becomes
+    /// the verdict ([`Outcome::with_deadlock`]). A system with only deadlocks to look for (no
+    /// property, no `ERROR` state) is searched by the monolithic walk alone, whatever the method,
+    /// and [`Outcome::notes`] says so.
+    ///
     /// # Errors
     /// [`CheckError::NothingToCheck`] at once if nothing can go wrong by construction (no
-    /// property, no `ERROR` state) and the method searches no deadlock: [`Checker::deadlock`] is
-    /// off, or the method is a built-in compositional one.
+    /// property, no `ERROR` state) and [`Checker::deadlock`] is off.
     pub fn check(&self) -> Result<Outcome, CheckError> {
         if self.components.is_empty() {
             return Err(CheckError::NoComponents);
         }
-        let searches_deadlock =
-            self.deadlock && (self.custom.is_some() || self.method == MethodKind::Monolithic);
-        if !searches_deadlock && !self.has_safety_check() {
+        if !self.deadlock && !self.has_safety_check() {
             return Err(CheckError::NothingToCheck);
         }
         let start = Instant::now();
         let config = self.config.started();
-        let (method, problem) = match &self.custom {
-            Some(method) => (Arc::clone(method), self.problem()),
-            None => {
-                let method = self.builtin_method(self.method);
-                // The built-in compositional methods reason about traces: the deadlock search is
-                // the monolithic walk's (or find_deadlock's, after them).
-                let deadlock = self.deadlock && self.method == MethodKind::Monolithic;
-                (method, self.problem().with_deadlock(deadlock))
-            }
+        let chosen = match &self.custom {
+            Some(method) => Arc::clone(method),
+            None => self.builtin_method(self.method),
         };
-        let report = method.check(&problem, &config)?;
+        let mut notes = Vec::new();
+        let method: Arc<dyn Method> = if self.deadlock
+            && !self.has_safety_check()
+            && !chosen.searches_deadlocks()
+        {
+            // Only deadlocks to look for: a compositional method would have no property to
+            // reason about, so the monolithic walk searches alone.
+            notes.push(format!(
+                "note: only deadlocks to search (no property, no ERROR state), so mono searched instead of {}",
+                chosen.name()
+            ));
+            Arc::new(Monolithic::new())
+        } else {
+            chosen
+        };
+        let in_walk = self.deadlock && method.searches_deadlocks();
+        let report = method.check(&self.problem().with_deadlock(in_walk), &config)?;
         let mut outcome = Outcome::from_report(report, &method.name());
+        outcome.notes.splice(0..0, notes);
         self.confirm_counterexample(&mut outcome)?;
         outcome.violated = outcome
             .verdict
             .counterexample()
             .map(|cex| self.describe(&cex.violation));
         self.name_assumptions(&mut outcome);
+        if self.deadlock
+            && !in_walk
+            && outcome.verdict.is_holds()
+            && let Some(deadlock) = self.find_deadlock_under(&config)?
+        {
+            outcome = outcome.with_deadlock(deadlock);
+        }
+        self.fill_steps(&mut outcome);
         outcome.elapsed = start.elapsed();
         Ok(outcome)
     }
@@ -483,14 +532,65 @@ impl Checker {
             counters: Vec::new(),
             notes: Vec::new(),
             violated: None,
+            steps: Vec::new(),
         };
         self.confirm_counterexample(&mut outcome)?;
         outcome.violated = outcome
             .verdict
             .counterexample()
             .map(|cex| self.describe(&cex.violation));
+        self.fill_steps(&mut outcome);
         outcome.elapsed = start.elapsed();
         Ok(outcome)
+    }
+
+    /// The steps of `trace` with the components that take part in each: every component whose
+    /// alphabet has the step's action ([`Step`]).
+    ///
+    /// ```
+    /// use guarantor::Checker;
+    /// use guarantor::lts::Lts;
+    /// let checker = Checker::new()
+    ///     .component("Input", Lts::from_edges([(0, "input", 1), (1, "send", 0)])?)
+    ///     .component("Output", Lts::from_edges([(0, "send", 1), (1, "output", 0)])?);
+    /// let steps = checker.steps(&["input", "send", "output"]);
+    /// assert_eq!(steps[0].names, ["Input"]);
+    /// assert_eq!(steps[1].names, ["Input", "Output"]);
+    /// assert_eq!(steps[2].names, ["Output"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn steps<S: AsRef<str>>(&self, trace: &[S]) -> Vec<Step> {
+        trace
+            .iter()
+            .map(|action| {
+                let action = action.as_ref();
+                let components: Vec<ComponentId> = self
+                    .components
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (_, lts))| lts.alphabet().get(action).is_some())
+                    .map(|(i, _)| ComponentId::must(i))
+                    .collect();
+                let names = components
+                    .iter()
+                    .map(|&c| self.component_name(c).to_owned())
+                    .collect();
+                Step {
+                    action: action.to_owned(),
+                    components,
+                    names,
+                }
+            })
+            .collect()
+    }
+
+    /// Fills in [`Outcome::steps`] from the verdict's counterexample.
+    fn fill_steps(&self, outcome: &mut Outcome) {
+        outcome.steps = outcome
+            .verdict
+            .counterexample()
+            .map(|cex| self.steps(&cex.trace))
+            .unwrap_or_default();
     }
 
     fn system_options(&self) -> SystemOptions {
@@ -616,6 +716,7 @@ impl Outcome {
             counters: report.counters,
             notes: report.notes,
             violated: None,
+            steps: Vec::new(),
         }
     }
 }

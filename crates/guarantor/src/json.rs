@@ -214,8 +214,12 @@ impl Outcome {
     /// whose walk does not search for deadlocks): the verdict becomes the deadlock, so the
     /// outcome reads (and serialises) as the monolithic walk's deadlock would.
     #[must_use]
+    /// [`Checker::check`](crate::Checker::check) does this itself when the checker searches for
+    /// deadlocks; [`Outcome::steps`] is left empty here ([`Checker::steps`](crate::Checker::steps)
+    /// computes them).
     pub fn with_deadlock(mut self, deadlock: Counterexample) -> Self {
         self.violated = Some("deadlock".to_owned());
+        self.steps.clear();
         self.verdict = Verdict::Violated(deadlock);
         self
     }
@@ -261,6 +265,18 @@ mod ser {
         }
     }
 
+    /// One step of a counterexample, as `{"action", "components": [names]}`.
+    struct Step<'a>(&'a crate::Step);
+
+    impl Serialize for Step<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut m = s.serialize_map(Some(2))?;
+            m.serialize_entry("action", &self.0.action)?;
+            m.serialize_entry("components", &self.0.names)?;
+            m.end()
+        }
+    }
+
     /// A portfolio member that did not answer, from its note `"member: fate"`.
     struct Tried<'a>(&'a str, &'a str);
 
@@ -292,6 +308,10 @@ mod ser {
             m.serialize_entry("verdict", self.verdict_name())?;
             m.serialize_entry("method", &self.method)?;
             m.serialize_entry("counterexample", &cex.map(|c| &c.trace))?;
+            if cex.is_some() {
+                let steps: Vec<Step<'_>> = self.steps.iter().map(Step).collect();
+                m.serialize_entry("steps", &steps)?;
+            }
             m.serialize_entry("violation", &cex.map(|c| violation_name(c.violation)))?;
             m.serialize_entry("violated", &self.violated)?;
             m.serialize_entry("states", &self.states)?;
@@ -316,11 +336,20 @@ mod ser {
             let tried: Vec<Tried<'_>> = self
                 .notes
                 .iter()
+                .filter(|n| !n.starts_with("note: "))
                 .filter_map(|n| n.split_once(": "))
                 .map(|(method, why)| Tried(method, why))
                 .collect();
             if !tried.is_empty() {
                 m.serialize_entry("tried", &tried)?;
+            }
+            let notes: Vec<&str> = self
+                .notes
+                .iter()
+                .filter_map(|n| n.strip_prefix("note: "))
+                .collect();
+            if !notes.is_empty() {
+                m.serialize_entry("notes", &notes)?;
             }
             m.end()
         }
@@ -349,6 +378,16 @@ mod tests {
         assert_eq!(v["counterexample"].as_array().map(Vec::len), Some(6));
         assert_eq!(v["counterexample"][5], "output");
         assert!(v["seconds"].is_f64());
+        // Each step names the components that take part: `send` is shared.
+        assert_eq!(
+            v["steps"][0],
+            json!({"action": "input", "components": ["Input"]})
+        );
+        assert_eq!(
+            v["steps"][1],
+            json!({"action": "send", "components": ["Input", "Output"]})
+        );
+        assert_eq!(v["steps"].as_array().map(Vec::len), Some(6));
         v.as_object_mut().unwrap().remove("seconds");
         assert_eq!(
             v,
@@ -356,6 +395,7 @@ mod tests {
                 "verdict": "violated",
                 "method": "mono",
                 "counterexample": v["counterexample"],
+                "steps": v["steps"],
                 "violation": "property",
                 "violated": "property Order",
                 "states": v["states"],

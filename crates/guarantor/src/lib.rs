@@ -48,7 +48,32 @@
 //! - **LTSs built in code**: [`lts::LtsBuilder`].
 //! - **Programs** with integer variables (the guarded-command language of docs/formats.md) go
 //!   through predicate abstraction instead: see [Programs](#programs) below.
-//! - **FSP** (LTSA's language): [`fsp::parse`] a string (or [`model::load_fsp`] a file), elaborate
+//! - **FSP** (LTSA's language), in one call: [`Checker::from_fsp_str`] parses the text, elaborates
+//!   a composite (default: the last one) and makes the checker. As LTSA's Check Safety (and the
+//!   command line on an FSP file), the check then also searches for deadlocks: the textbook
+//!   dining philosophers need no property to fail.
+//!
+//! ```
+//! use guarantor::Checker;
+//! use guarantor::compose::{Verdict, Violation};
+//!
+//! let dining = "
+//!     const N = 3
+//!     range P = 0..N-1
+//!     PHIL(I=0) = (phil[I].getleft -> phil[I].getright -> phil[I].eat
+//!                    -> phil[I].putright -> phil[I].putleft -> PHIL).
+//!     FORK(F=0) = ( phil[F].getleft -> phil[F].putleft -> FORK
+//!                 | phil[(F+N-1)%N].getright -> phil[(F+N-1)%N].putright -> FORK).
+//!     ||DINING = (forall [i:P] (PHIL(i) || FORK(i))).
+//! ";
+//! let outcome = Checker::from_fsp_str(dining, None)?.check()?;
+//! let cex = outcome.verdict.counterexample().ok_or("expected a deadlock")?;
+//! assert_eq!(cex.violation, Violation::Deadlock);
+//! assert_eq!(cex.trace.len(), 3); // every philosopher holds a left fork
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! - **FSP, step by step**: [`fsp::parse`] a string (or [`model::load_fsp`] a file), elaborate
 //!   a composite, and [`Checker::from_fsp`] makes its processes the components (with their `END`
 //!   states) and its `property` processes the properties:
 //!
@@ -75,6 +100,20 @@
 //! The config given to [`Checker::from_fsp`] bounds the composition of nested composites and
 //! becomes the checker's budget. FSP priorities (`<<`, `>>`) are kept, and only the monolithic
 //! method accepts them. Warnings of the elaboration are in `system.warnings`.
+//!
+//! ## Defaults: the library and the command line agree
+//! One table for both, so that a model gives the same verdict through either:
+//!
+//! | input | deadlocks searched | turn it around |
+//! |---|---|---|
+//! | FSP ([`Checker::from_fsp`], [`Checker::from_fsp_str`]; `guarantor check M.lts`) | yes, as LTSA's Check Safety | [`Checker::deadlock`]`(false)`; `--no-deadlock` |
+//! | LTSs given one by one ([`Checker::new`]; `.aut` files) | no: properties and `ERROR` states only | [`Checker::deadlock`]`(true)`; `--deadlock` |
+//!
+//! Deadlocks are searched whatever the method: in the monolithic walk itself, or after a
+//! compositional method's `holds` by a separate search ([`Checker::check`] says how). With only
+//! deadlocks to look for (no property, no `ERROR` state), the monolithic walk searches alone and
+//! [`Outcome::notes`] says so. Other defaults shared by both: the monolithic method, breadth-first
+//! search (shortest counterexamples), no budget, every core ([`compose::Config`]).
 //!
 //! ## Choosing a method
 //! Every method is a value implementing the [`Method`] trait; [`registry`] names the built-in ones.
@@ -133,9 +172,11 @@
 //! model check the method runs:
 //! - [`Config::with_max_states`](compose::Config::with_max_states): the most product states *one*
 //!   exploration may discover (for a compositional method, each of its many model checks);
-//! - [`Config::with_timeout`](compose::Config::with_timeout) or
-//!   [`with_deadline`](compose::Config::with_deadline): one deadline for the whole check (the
-//!   clock starts when `with_timeout` is called, not when the check starts);
+//! - [`Config::with_timeout`](compose::Config::with_timeout): one time budget for the whole
+//!   check, whose clock starts when [`Checker::check`] starts (not when `with_timeout` is called:
+//!   a config built early and checked later still gets its whole budget), and is shared by every
+//!   model check the method runs; [`with_deadline`](compose::Config::with_deadline) gives a fixed
+//!   instant instead;
 //! - [`Config::with_cancel`](compose::Config::with_cancel): an `Arc<AtomicBool>` that another
 //!   thread sets to stop the check;
 //! - [`Config::with_monitor`](compose::Config::with_monitor): a [`compose::Monitor`] another thread
@@ -226,25 +267,59 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Deadlocks: [`Checker::deadlock`] makes the monolithic method also report a reachable state with
-//! no move in the same walk; [`Checker::find_deadlock`] searches for one after any method.
+//! To handle every verdict, `match` on it. [`compose::Verdict`] is `#[non_exhaustive]` (a later
+//! version may add a kind of answer without breaking your code), so a `match` outside its crate
+//! needs a last `_` arm; without it the compiler stops with "non-exhaustive patterns". Each
+//! counterexample step also names the components that take part in it ([`Outcome::steps`]).
+//!
+//! ```
+//! use guarantor::Checker;
+//! use guarantor::compose::Verdict;
+//!
+//! let checker = Checker::from_fsp_str(
+//!     "P = (a -> b -> P).\nQ = (b -> c -> Q).\nproperty SAFE = (a -> c -> SAFE).\n||S = (P || Q || SAFE).",
+//!     None,
+//! )?;
+//! let outcome = checker.check()?;
+//! match &outcome.verdict {
+//!     Verdict::Holds(_) => println!("holds"),
+//!     Verdict::Violated(cex) => {
+//!         println!("violated: {}", outcome.violated.as_deref().unwrap_or("?"));
+//!         assert_eq!(cex.trace, ["a", "b", "a"]);
+//!         for step in &outcome.steps {
+//!             println!("  {} by {}", step.action, step.names.join(", "));
+//!         }
+//!         assert_eq!(outcome.steps[1].names, ["P", "Q"]); // `b` is shared
+//!     }
+//!     // Verdict is #[non_exhaustive]: a kind of answer added later lands here.
+//!     _ => println!("another kind of answer"),
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Deadlocks: see [Defaults](#defaults-the-library-and-the-command-line-agree);
+//! [`Checker::find_deadlock`] searches for one on its own.
 //!
 //! ## What a `holds` carries
-//! [`compose::Verdict::Holds`] carries a [`compose::Certificate`]: the assumptions the method
-//! proved the property with, each an [`compose::Assumption`] (which component or group it is
-//! about, and the assumption as an LTS). The monolithic method needs none (its evidence is the
-//! exhaustive search, and [`Outcome::states`] says how large it was). [`Outcome::assumptions`]
-//! lists the same assumptions by size, with component numbers replaced by names.
-//! [`Checker::certificate`] turns any built-in method's verdict into a certificate of
-//! [`certify`] (the rule, its premises and the assumptions, or the counterexample as a run) and
-//! [`Checker::verify`] re-checks it with that crate's independent checker; module
-//! [`mod@certificate`] says what each method's certificate contains. Assumptions written by hand
-//! become a certificate the same way: [`Checker::certificate_from_assumptions`] with the rule, or
-//! a proof skeleton file (the rule and where each assumption is) with
-//! [`Checker::skeleton_certificate`] ([`mod@skeleton`]). Single premises can also be
-//! checked with [`compose::check_triple`] (rule ASYM), [`compose::check_circular_premise`]
-//! (`circ`) or [`quotient::check_homomorphism`] (`quotient`, with the classes from
-//! [`Checker::quotient_assumption`]).
+//! [`compose::Verdict::Holds`] carries the method's evidence, a [`compose::Certificate`]: the
+//! assumptions the method proved the property with, each an [`compose::Assumption`] (which
+//! component or group it is about, and the assumption as an LTS). The monolithic method needs
+//! none (its evidence is the exhaustive search, and [`Outcome::states`] says how large it was).
+//! [`Outcome::assumptions`] lists the same assumptions by size, with component numbers replaced
+//! by names.
+//!
+//! To keep a verdict and have it re-checked by code that shares nothing with the methods, write a
+//! certificate file, a [`certify::Certificate`]: [`Checker::certificate`] makes one from any
+//! built-in method's outcome (the rule, its premises and the assumptions, or the counterexample
+//! as a run with every component's state), and [`Checker::verify`] re-checks it with
+//! [`certify`]'s independent checker; module [`mod@certificate`] says what each method's file
+//! contains. Assumptions written by hand become a file the same way:
+//! [`Checker::certificate_from_assumptions`] with the rule, or a proof skeleton file (the rule
+//! and where each assumption is) with [`Checker::skeleton_certificate`] ([`mod@skeleton`]).
+//!
+//! Single premises can also be checked with [`compose::check_triple`] (rule ASYM),
+//! [`compose::check_circular_premise`] (`circ`) or [`quotient::check_homomorphism`] (`quotient`,
+//! with the classes from [`Checker::quotient_assumption`]).
 //!
 //! ```
 //! use guarantor::{Checker, MethodKind};
@@ -358,7 +433,7 @@ pub mod skeleton;
 
 pub use assume::ComponentAssumption;
 pub use certificate::CertificateError;
-pub use checker::{AssumptionSummary, CheckError, Checker, METHODS, MethodKind, Outcome};
+pub use checker::{AssumptionSummary, CheckError, Checker, METHODS, MethodKind, Outcome, Step};
 pub use guarantor_certify as certify;
 pub use guarantor_circ as circ;
 pub use guarantor_compose as compose;

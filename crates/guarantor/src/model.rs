@@ -144,6 +144,10 @@ impl Checker {
     /// finished and added as one component each. `config` bounds that composition and becomes
     /// the checker's [`Checker::config`] too (budgets given once apply to the whole check).
     ///
+    /// The checker searches for deadlocks as well (LTSA's Check Safety, and the command line's
+    /// default on FSP input); [`Checker::deadlock`]`(false)` checks the properties and `ERROR`
+    /// states only.
+    ///
     /// A composite of properties alone is what LTSA composes too: the error forms of the
     /// properties become the components (`property P = (a -> b -> P).` alone is violated by `b`).
     pub fn from_fsp(system: &System, config: &Config) -> Result<Checker, CheckError> {
@@ -157,6 +161,7 @@ impl Checker {
             }
             return Ok(checker
                 .priority(system.priority.as_ref().map(priority_of))
+                .deadlock(true)
                 .config(config.clone()));
         }
         let mut checker = system.components.iter().fold(Checker::new(), |checker, c| {
@@ -187,6 +192,7 @@ impl Checker {
         }
         Ok(checker
             .priority(system.priority.as_ref().map(priority_of))
+            .deadlock(true)
             .config(config.clone()))
     }
 }
@@ -321,8 +327,9 @@ mod tests {
     #[test]
     fn nothing_to_check_stops_at_once() {
         let checker = Checker::from_fsp_str("P = (a -> STOP).\n", None).unwrap();
-        assert!(matches!(checker.check(), Err(CheckError::NothingToCheck)));
-        let outcome = checker.deadlock(true).check().unwrap();
+        let outcome = checker.check().unwrap();
         assert_eq!(outcome.violated.as_deref(), Some("deadlock"));
+        let checker = checker.deadlock(false);
+        assert!(matches!(checker.check(), Err(CheckError::NothingToCheck)));
     }
 }
