@@ -7,6 +7,20 @@ MANIFEST="$ROOT/benchmarks/families.tsv"
 : "${CARGO_TARGET_DIR:=$ROOT/target}"
 GUARANTOR="$CARGO_TARGET_DIR/release/guarantor"
 
+# need_input PATH WHAT ORIGIN VAR: stops with exit code 2 and says where to get PATH when it does not
+# exist. Most scripts read only benchmarks/ (in every clone); the few that compare against outside
+# material (fspc's tx3 model, the AALpy harness's DFAs) read it from a folder beside the checkout,
+# which a fresh clone does not have: say so before building anything.
+need_input() {
+    [ -e "$1" ] && return 0
+    {
+        echo "error: $2 not found at $1"
+        echo "  it comes from $3"
+        echo "  fetch it, then point $4 at it (e.g. $4=/path/to/it $0)"
+    } >&2
+    exit 2
+}
+
 # build_cli: the release build of the command-line tool.
 build_cli() {
     (cd "$ROOT" && CARGO_TARGET_DIR="$CARGO_TARGET_DIR" cargo build --release -q -p guarantor-cli) ||

@@ -30,6 +30,10 @@ while [ $# -gt 0 ]; do
 done
 [ ${#CASES[@]} -eq 0 ] && CASES=(tx3:SYSTEM:-:mono dining:SYS:10:mono clientserver:SYS:16:circ mer:SYS:8:lstar)
 TX3=${TX3:-$ROOT/../shared/benchmarks/vmaffione-fspc/src/examples/tx3.lts}
+if printf '%s\n' "${CASES[@]}" | grep -q '^tx3:'; then
+    need_input "$TX3" "the tx3 model" \
+        "vmaffione/fspc on GitHub, file src/examples/tx3.lts (not part of this repository)" TX3
+fi
 command -v perf > /dev/null || { echo "threads.sh needs perf (linux-tools)" >&2; exit 2; }
 
 build_cli

@@ -37,6 +37,9 @@ root="$(cd "$here/../../.." && pwd)"
 harness="${HARNESS:-$root/../shared/harness}"
 python="${AALPY_PYTHON:-python3}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
+source "$root/benches/compare/common.sh"
+need_input "$harness/dfas" "the AALpy harness's DFAs" \
+    "the shared AALpy comparison harness (its dfas/*.dfa files and dfas/results.csv; not part of this repository)" HARNESS
 
 (cd "$root" && cargo build --quiet --release -p guarantor-benches --example learn_dfas)
 # Benchmark DFAs (not the mutants of the reuse study), random ones first, by size then alphabet.
