@@ -116,18 +116,25 @@ proptest! {
             prop_assert_eq!(lts, problem.component(whole));
         }
         prop_assert_eq!(part.problem().num_properties(), props.len());
-        let report = part.lift(Monolithic::new().check(part.problem(), &Config::default()).unwrap());
-        if let Verdict::Violated(cex) = &report.verdict
-            && let Violation::ErrorState { component } = cex.violation
+        let raw = Monolithic::new().check(part.problem(), &Config::default()).unwrap();
+        let report = part.lift(raw.clone());
+        if let (Verdict::Violated(local), Verdict::Violated(lifted)) = (&raw.verdict, &report.verdict)
+            && let Violation::ErrorState { component: l } = local.violation
         {
-            prop_assert!(ids.contains(&component));
-            let only: Vec<&Lts> = ids.iter().map(|&c| &comps[c.index()]).collect();
-            let found = first_violation(&only, &[], &cex.trace).unwrap();
-            let local = ids.iter().position(|&c| c == component).unwrap();
+            // The part's component `l` is the whole's `ids[l]`, whose own LTS has an ERROR.
             prop_assert_eq!(
-                found.map(|(_, v)| v),
-                Some(Violation::ErrorState { component: ComponentId::must(local) })
+                lifted.violation,
+                Violation::ErrorState { component: ids[l.index()] }
             );
+            prop_assert!(comps[ids[l.index()].index()].error_state().is_some());
+            // The trace is a run of the part's components that reaches an ERROR (some
+            // component's: two may reach theirs on the same step; tau steps may reach one before
+            // the trace's last visible action).
+            let only: Vec<&Lts> = ids.iter().map(|&c| &comps[c.index()]).collect();
+            let found = first_violation(&only, &[], &lifted.trace).unwrap();
+            let ends_in_error =
+                matches!(found, Some((n, Violation::ErrorState { .. })) if n <= lifted.trace.len());
+            prop_assert!(ends_in_error, "{:?}", found);
         }
     }
 }
