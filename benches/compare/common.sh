@@ -21,9 +21,10 @@ need_input() {
     exit 2
 }
 
-# build_cli: the release build of the command-line tool.
+# build_cli [CARGO-ARGS...]: the release build of the command-line tool (`build_cli --features dist`
+# for the distributed engine, which a plain build leaves out).
 build_cli() {
-    (cd "$ROOT" && CARGO_TARGET_DIR="$CARGO_TARGET_DIR" cargo build --release -q -p guarantor-cli) ||
+    (cd "$ROOT" && CARGO_TARGET_DIR="$CARGO_TARGET_DIR" cargo build --release -q -p guarantor-cli "$@") ||
         { echo "cannot build guarantor-cli" >&2; exit 2; }
 }
 

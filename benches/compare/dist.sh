@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#CASES[@]} -eq 0 ] && CASES=(dining:SYS:6 clientserver:SYS:8 gas:SYS:6)
 
-build_cli
+build_cli --features dist
 mkdir -p "$CARGO_TARGET_DIR"
 WORK=$(mktemp -d "$CARGO_TARGET_DIR/dist-bench.XXXXXX"); trap 'rm -rf "$WORK"' EXIT
 

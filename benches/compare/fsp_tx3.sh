@@ -12,10 +12,10 @@ cd "$(dirname "$0")/../.."
 runs=${1:-3}
 target_dir=${CARGO_TARGET_DIR:-target}
 tx3=${TX3:-../shared/benchmarks/vmaffione-fspc/src/examples/tx3.lts}
-[ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install -y time)" >&2; exit 1; }
 source benches/compare/common.sh
 need_input "$tx3" "the tx3 model" \
     "vmaffione/fspc on GitHub, file src/examples/tx3.lts (not part of this repository)" TX3
+[ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install -y time)" >&2; exit 1; }
 
 cargo build --release -q -p guarantor-benches --example fsp_check
 cargo build --release -q -p guarantor-cli || echo "(guarantor CLI does not build; skipped)" >&2
