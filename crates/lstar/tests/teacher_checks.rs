@@ -19,7 +19,10 @@ const KINDS: [LearnerKind; 2] = [LearnerKind::LStar, LearnerKind::LSharp];
 
 /// Words over {0, 1} whose number of 0s is divisible by 3: three states.
 fn zeros_mod_3(w: &[Symbol]) -> bool {
-    w.iter().filter(|a| a.index() == 0).count().is_multiple_of(3)
+    w.iter()
+        .filter(|a| a.index() == 0)
+        .count()
+        .is_multiple_of(3)
 }
 
 #[test]
