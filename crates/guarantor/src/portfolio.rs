@@ -97,6 +97,14 @@ impl Method for Portfolio {
         // One clock for every member: the timeout counts from the start of the race.
         Race::new(self, problem, &config.started()).run()
     }
+
+    /// Whether some member searches deadlocks in its own walk; asked for deadlocks, the
+    /// portfolio races only those members (the others are skipped, and the report says so).
+    fn searches_deadlocks(&self) -> bool {
+        self.members
+            .iter()
+            .any(guarantor_compose::Method::searches_deadlocks)
+    }
 }
 
 /// One run of a portfolio: the shared stop flag, the members' monitors and fates.
@@ -136,6 +144,9 @@ impl<'p> Race<'p> {
     fn run(mut self) -> Result<MethodReport, MethodError> {
         let (done, results) = mpsc::channel::<Finished>();
         self.start_more(&done);
+        if self.running == 0 {
+            return Err(self.exhausted());
+        }
         loop {
             match results.recv_timeout(POLL) {
                 Ok((i, Ok(report))) => {
@@ -162,6 +173,15 @@ impl<'p> Race<'p> {
         while self.running < self.portfolio.parallel && self.next < self.portfolio.members.len() {
             let i = self.next;
             self.next += 1;
+            if self.problem.deadlock() && !self.portfolio.members[i].searches_deadlocks() {
+                // The whole question, or not at all: a member that reasons about traces would
+                // leave the deadlock half to a separate walk of the whole product.
+                self.fates[i] = Fate::Failed(MethodError::Unsupported {
+                    method: self.portfolio.members[i].name().into_owned(),
+                    reason: "it does not search for deadlocks".to_owned(),
+                });
+                continue;
+            }
             self.running += 1;
             self.fates[i] = Fate::Running;
             let member = Arc::clone(&self.portfolio.members[i]);
@@ -328,6 +348,34 @@ mod tests {
         let err = portfolio.check(&counter(), &config).unwrap_err();
         raiser.join().unwrap();
         assert!(err.is_budget(), "{err}");
+    }
+
+    /// Issue 25: asked for deadlocks, the race is between the members that answer the whole
+    /// question; the others are skipped, never left to a hidden walk of the whole product.
+    #[test]
+    fn asked_for_deadlocks_only_members_that_search_them_run() {
+        let portfolio = Portfolio::new([
+            Arc::new(Sleeper) as Arc<dyn Method>,
+            Arc::new(Monolithic::new()),
+        ])
+        .with_parallel(1);
+        assert!(portfolio.searches_deadlocks());
+        let report = portfolio
+            .check(&counter().with_deadlock(true), &Config::default())
+            .unwrap();
+        assert_eq!(report.answered_by.as_deref(), Some("mono"));
+        assert!(
+            report.notes[0].contains("does not search for deadlocks"),
+            "{:?}",
+            report.notes
+        );
+        // Only members that cannot: an error that says why, at once.
+        let sleepers = Portfolio::new([Arc::new(Sleeper) as Arc<dyn Method>]);
+        assert!(!sleepers.searches_deadlocks());
+        let err = sleepers
+            .check(&counter().with_deadlock(true), &Config::default())
+            .unwrap_err();
+        assert!(matches!(err, MethodError::Unsupported { .. }), "{err}");
     }
 
     #[test]

@@ -115,13 +115,16 @@ pub fn method_named(name: &str) -> Option<Arc<dyn Method>> {
 
 /// The default portfolio, in the order its members start: the monolithic search (the fastest
 /// wherever the product fits), circ with the neighbours policy (MER: answers where mono runs out),
-/// circ with every guarantee (Client-Server, the sliding window protocol), then n-way learning and
-/// the quotient. On a two-core machine the first two run at once and the others start as those
-/// give up.
+/// compositional minimisation (which answers deadlocks too), circ with every guarantee
+/// (Client-Server, the sliding window protocol), then n-way learning and the quotient. On a
+/// two-core machine the first two run at once and the others start as those give up. Asked for
+/// deadlocks as well, the portfolio skips the members that do not search for them, so the
+/// monolithic search and compositional minimisation race.
 pub fn auto() -> Portfolio {
     Portfolio::new([
         Arc::new(Monolithic::new()) as Arc<dyn Method>,
         circ_neighbours(),
+        Arc::new(Reduce::new()),
         Arc::new(Circ::new()),
         Arc::new(AsymN::new()),
         Arc::new(Quotient::new()),
@@ -159,6 +162,10 @@ impl<M: Method> Method for Named<M> {
 
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
         self.method.check(problem, config)
+    }
+
+    fn searches_deadlocks(&self) -> bool {
+        self.method.searches_deadlocks()
     }
 }
 

@@ -26,7 +26,7 @@ use guarantor_lts::Lts;
 use guarantor_lts::ops::hide;
 
 use crate::error::ReduceError;
-use crate::minimise::{Flagged, has_deadlock, minimise, reaches_error};
+use crate::minimise::{Flagged, has_deadlock, minimise_within, reaches_error};
 use crate::order::{Shape, hidden_after, next_pair};
 
 /// Compositional minimisation (module docs), the `reduce` method.
@@ -50,20 +50,44 @@ use crate::order::{Shape, hidden_after, next_pair};
 /// assert!(report.verdict.is_holds());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Reduce {}
+pub struct Reduce {
+    /// The bound on weak bisimulation's saturation per part
+    /// ([`crate::minimise::MAX_CLOSURE_PAIRS`] by default; 0: strong bisimulation only).
+    pub max_closure_pairs: usize,
+}
+
+impl Default for Reduce {
+    fn default() -> Self {
+        Self {
+            max_closure_pairs: crate::minimise::MAX_CLOSURE_PAIRS,
+        }
+    }
+}
 
 impl Reduce {
     /// The method with its defaults.
     pub fn new() -> Self {
         Self::default()
     }
+
+    /// Sets the bound on weak bisimulation's saturation ([`Reduce::max_closure_pairs`]).
+    #[must_use]
+    pub fn with_max_closure_pairs(mut self, pairs: usize) -> Self {
+        self.max_closure_pairs = pairs;
+        self
+    }
 }
 
 impl Method for Reduce {
     fn name(&self) -> Cow<'_, str> {
         Cow::Borrowed("reduce")
+    }
+
+    /// The construction answers the deadlock question itself, in the same run as safety.
+    fn searches_deadlocks(&self) -> bool {
+        true
     }
 
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
@@ -73,7 +97,9 @@ impl Method for Reduce {
                 reason: "action priority is not preserved by minimisation".to_owned(),
             });
         }
-        let (outcome, _) = monitored(&config.started(), |config| Ok(run(problem, config)?))?;
+        let (outcome, _) = monitored(&config.started(), |config| {
+            Ok(run(problem, config, self.max_closure_pairs)?)
+        })?;
         let Outcome {
             last,
             largest,
@@ -97,14 +123,14 @@ struct Outcome {
 }
 
 /// The construction of the module docs, within `config`'s budget.
-fn run(problem: &Problem, config: &Config) -> Result<Outcome, ComposeError> {
+fn run(problem: &Problem, config: &Config, cap: usize) -> Result<Outcome, ComposeError> {
     let deadlock = problem.deadlock();
     let mut parts = initial_parts(problem)?;
     let mut largest = Stats::default();
     let shapes = |parts: &[Flagged]| -> Vec<Shape> { parts.iter().map(shape).collect() };
     for i in 0..parts.len() {
         let local = hidden_alone(&shapes(&parts), i);
-        parts[i] = reduce(&parts[i], &local, deadlock)?;
+        parts[i] = reduce(&parts[i], &local, deadlock, cap)?;
     }
     let mut steps = 0;
     while parts.len() > 1 {
@@ -117,7 +143,7 @@ fn run(problem: &Problem, config: &Config) -> Result<Outcome, ComposeError> {
         let product = compose_pair(&a, &b, config)?;
         largest.states = largest.states.max(product.lts.num_states());
         largest.transitions = largest.transitions.max(product.lts.num_transitions());
-        parts.push(reduce(&product, &hidden, deadlock)?);
+        parts.push(reduce(&product, &hidden, deadlock, cap)?);
         steps += 1;
     }
     let last = match parts.pop() {
@@ -201,13 +227,14 @@ fn reduce(
     part: &Flagged,
     hidden: &BTreeSet<String>,
     deadlock: bool,
+    cap: usize,
 ) -> Result<Flagged, ComposeError> {
     let lts = hide(&part.lts, hidden.iter().map(String::as_str));
     let hidden = Flagged {
         lts,
         ended: part.ended.clone(),
     };
-    Ok(minimise(&hidden, deadlock)?)
+    Ok(minimise_within(&hidden, deadlock, cap)?)
 }
 
 /// The product of two parts; a state is ended when both of its parts' states are.

@@ -17,7 +17,7 @@
 //! equivalence is a congruence for parallel composition and hiding, which is what lets
 //! [`crate::Reduce`] minimise every group before composing it further.
 
-use guarantor_lts::ops::{TauClosure, bfs_order, minimize_weak};
+use guarantor_lts::ops::{bfs_order, minimize_strong, minimize_weak, trim};
 use guarantor_lts::{ActionId, Lts, LtsBuilder, LtsError, StateId};
 
 /// The marker of divergent states: not a name any model can give an action.
@@ -35,9 +35,18 @@ pub struct Flagged {
     pub ended: Vec<bool>,
 }
 
+/// The most (state, tau-reachable state) pairs the saturation of weak bisimulation may need;
+/// past it a part is minimised by strong bisimulation only. Saturation is quadratic: a part whose
+/// actions are mostly hidden can have tau closures of millions of states each (bakery's groups
+/// took 23 GB before this bound). Strong bisimulation is finer, so the answers stay right; only
+/// the reduction is smaller.
+pub const MAX_CLOSURE_PAIRS: usize = 4_000_000;
+
 /// `input` minimised modulo weak bisimulation; with `keep_deadlocks`, made sensitive to
 /// divergence and to the `ended` flags first (module docs), so that reachable deadlocks and
-/// end states are kept. The result is trimmed to its reachable part, numbered from 0.
+/// end states are kept. Strong bisimulation runs first (cheap, and it shrinks what weak
+/// bisimulation saturates); weak bisimulation then runs when the saturation stays within
+/// [`MAX_CLOSURE_PAIRS`]. The result is trimmed to its reachable part.
 ///
 /// ```
 /// use guarantor_lts::LtsBuilder;
@@ -59,29 +68,47 @@ pub struct Flagged {
 /// # Errors
 /// An [`LtsError`] only if the alphabet with two marker actions would pass 32-bit ids.
 pub fn minimise(input: &Flagged, keep_deadlocks: bool) -> Result<Flagged, LtsError> {
-    if !keep_deadlocks {
-        let lts = minimize_weak(&input.lts);
-        let ended = vec![false; lts.num_states()];
-        return Ok(Flagged { lts, ended });
+    minimise_within(input, keep_deadlocks, MAX_CLOSURE_PAIRS)
+}
+
+/// [`minimise`] with another bound on the saturation than [`MAX_CLOSURE_PAIRS`] (0: strong
+/// bisimulation only).
+///
+/// # Errors
+/// As [`minimise`].
+pub fn minimise_within(
+    input: &Flagged,
+    keep_deadlocks: bool,
+    max_closure_pairs: usize,
+) -> Result<Flagged, LtsError> {
+    let marked = if keep_deadlocks {
+        with_markers(input)?
+    } else {
+        input.lts.clone()
+    };
+    let strong = minimize_strong(&trim(&marked));
+    let min = if closure_fits(&strong, max_closure_pairs) {
+        minimize_weak(&strong)
+    } else {
+        strong
+    };
+    if keep_deadlocks {
+        without_markers(&min)
+    } else {
+        let ended = vec![false; min.num_states()];
+        Ok(Flagged { lts: min, ended })
     }
-    let marked = with_markers(input)?;
-    let min = minimize_weak(&marked);
-    without_markers(&min)
 }
 
 /// `input.lts` with the two marker self-loops added.
 fn with_markers(input: &Flagged) -> Result<Lts, LtsError> {
     let lts = &input.lts;
-    let closure = TauClosure::new(lts);
+    let divergent = on_tau_cycles(lts);
     let mut b = lts.to_builder();
     let diverges = b.action(DIVERGES)?;
     let ended = b.action(ENDED)?;
     for s in lts.states() {
-        let on_tau_cycle = lts
-            .outgoing(s)
-            .iter()
-            .any(|e| e.action.is_tau() && closure.of(e.target).contains(&s));
-        if on_tau_cycle {
+        if divergent[s.index()] {
             b.add_transition(s, diverges, s)?;
         }
         if input.ended.get(s.index()).copied().unwrap_or(false) {
@@ -89,6 +116,101 @@ fn with_markers(input: &Flagged) -> Result<Lts, LtsError> {
         }
     }
     b.build()
+}
+
+/// Whether the tau closures of `lts` have at most `cap` (state, reachable state) pairs in all;
+/// stops counting as soon as they do not.
+fn closure_fits(lts: &Lts, cap: usize) -> bool {
+    let mut total = 0usize;
+    let mut mark = vec![usize::MAX; lts.num_states()];
+    let mut stack = Vec::new();
+    for s in lts.states() {
+        mark[s.index()] = s.index();
+        stack.push(s);
+        while let Some(t) = stack.pop() {
+            total += 1;
+            if total > cap {
+                return false;
+            }
+            for e in lts.outgoing(t).iter().filter(|e| e.action.is_tau()) {
+                if mark[e.target.index()] != s.index() {
+                    mark[e.target.index()] = s.index();
+                    stack.push(e.target);
+                }
+            }
+        }
+    }
+    true
+}
+
+/// `divergent[s]`: `s` lies on a cycle of tau moves (a tau self-loop included): the strongly
+/// connected components of the tau moves, by Tarjan's algorithm without recursion.
+fn on_tau_cycles(lts: &Lts) -> Vec<bool> {
+    const NONE: u32 = u32::MAX;
+    let n = lts.num_states();
+    let taus = |s: usize| -> Vec<usize> {
+        lts.outgoing(StateId::must(s))
+            .iter()
+            .filter(|e| e.action.is_tau())
+            .map(|e| e.target.index())
+            .collect()
+    };
+    let mut index = vec![NONE; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut divergent = vec![false; n];
+    let mut next = 0u32;
+    for root in 0..n {
+        if index[root] != NONE {
+            continue;
+        }
+        // Frames: (state, its tau successors, the next successor to visit).
+        let mut frames: Vec<(usize, Vec<usize>, usize)> = Vec::new();
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        frames.push((root, taus(root), 0));
+        while let Some((s, succ, at)) = frames.last_mut() {
+            let s = *s;
+            if let Some(&t) = succ.get(*at) {
+                *at += 1;
+                if t == s {
+                    divergent[s] = true;
+                }
+                if index[t] == NONE {
+                    index[t] = next;
+                    low[t] = next;
+                    next += 1;
+                    stack.push(t);
+                    on_stack[t] = true;
+                    frames.push((t, taus(t), 0));
+                } else if on_stack[t] {
+                    low[s] = low[s].min(index[t]);
+                }
+                continue;
+            }
+            frames.pop();
+            if let Some((parent, _, _)) = frames.last() {
+                low[*parent] = low[*parent].min(low[s]);
+            }
+            if low[s] == index[s] {
+                let at = stack
+                    .iter()
+                    .rposition(|&x| x == s)
+                    .expect("s is on the stack");
+                let members = stack.split_off(at);
+                let cycle = members.len() > 1;
+                for m in members {
+                    on_stack[m] = false;
+                    divergent[m] |= cycle;
+                }
+            }
+        }
+    }
+    divergent
 }
 
 /// The minimised, marked LTS back without its markers (module docs).
