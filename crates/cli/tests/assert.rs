@@ -134,3 +134,19 @@ fn an_exponential_formula_ends_within_its_timeout() {
     );
     assert_eq!(v["reason"]["kind"], "time", "{v}");
 }
+
+/// Issue 26, found by the differential fuzzer (cause A): every action of the system is a step of
+/// the formula's word, as LTSA's `*` makes it. `[]b` is violated by `a`; `b` (true only just
+/// after a `b`) is violated at once; LTSA's answers.
+#[test]
+fn every_action_is_a_step_of_the_formula() {
+    let path = model(
+        "star.lts",
+        "P = (a -> P | b -> P).\n||C = (P).\nassert X = []b\nassert B = b\nassert L = []<>a\n",
+    );
+    let p = path.to_str().unwrap();
+    let v = json(&["--assert", "X", p], 1);
+    assert_eq!(v["counterexample"], serde_json::json!(["a"]), "{v}");
+    json(&["--assert", "B", p], 1);
+    json(&["--assert", "L", p], 0);
+}

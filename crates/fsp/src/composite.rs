@@ -147,7 +147,8 @@ impl<'m> Ctx<'m> {
                 self.cbody(inner, env, &mut tmp, depth + 1)?;
                 let named_composite =
                     matches!(&**inner, CBody::Ref { name, .. } if self.composite(name).is_some());
-                if rel.merges() && tmp.len() > 1 && named_composite {
+                if (rel.merges() || merges_actions(&rel, &tmp)) && tmp.len() > 1 && named_composite
+                {
                     // LTSA composes a named composite whose relabelling merges labels first:
                     // pushed down, the merged label would make its parts synchronise. A
                     // parenthesised body (`(a:P)/{x/a.y}`) is pushed down, as in LTSA.
@@ -205,8 +206,15 @@ impl<'m> Ctx<'m> {
     ) -> Result<(), RawError> {
         if let Some(def) = self.process(name) {
             let vals = param_values(self.globals, &def.params, name, args, env, pos)?;
-            self.flag_warnings(def.flags, name, pos);
             let m = compile(self, def, &vals, 0)?;
+            if def.flags.deterministic && m.end.is_some() {
+                self.warn(
+                    format!(
+                        "'deterministic' on '{name}' is not applied: the process can reach END"
+                    ),
+                    pos,
+                );
+            }
             out.push(Comp {
                 name: display_name(name, &vals),
                 m,
@@ -279,17 +287,23 @@ impl<'m> Ctx<'m> {
         out.extend(tmp);
         Ok(())
     }
+}
 
-    fn flag_warnings(&self, flags: crate::ast::Flags, name: &str, pos: Pos) {
-        if flags.deterministic {
-            self.warn(
-                format!(
-                    "'minimal'/'deterministic' on '{name}' is not applied when it is a component"
-                ),
-                pos,
-            );
+/// Whether relabelling the leaves `comps` with `rel` gives two of their actions one name (LTSA's
+/// `relabelDuplicates`): `/{c/d}` on a composite that has both `c` and `d` merges them, though the
+/// relabelling alone maps no two names together. Nested parts count by the relabelling alone.
+fn merges_actions(rel: &Relabelling, comps: &[Comp]) -> bool {
+    let mut source_of: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+    for c in comps.iter().filter(|c| c.nested.is_none()) {
+        for name in c.m.visible() {
+            for new in rel.apply(name) {
+                if *source_of.entry(new).or_insert(name) != name {
+                    return true;
+                }
+            }
         }
     }
+    false
 }
 
 /// Wraps `parts` into one nested component, composed before its parent.

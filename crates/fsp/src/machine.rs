@@ -175,6 +175,23 @@ impl Machine {
             a
         });
         let min = guarantor_lts::ops::minimize_weak(&with_loop.to_lts()?);
+        self.rebuilt_from(&min, marker.is_some())
+    }
+
+    /// LTSA's `deterministic` on a primitive process (`Minimiser.trace_minimise`): the minimal
+    /// deterministic LTS with the same traces, tau removed by the subset construction. For a
+    /// machine without `END` (the caller warns otherwise); the declared alphabet stays.
+    pub(crate) fn determinise(&self) -> Result<Machine, ErrorKind> {
+        let limit = |e: guarantor_lts::LtsError| ErrorKind::Limit(e.to_string());
+        let dfa = guarantor_lts::ops::determinize(&self.to_lts()?).map_err(limit)?;
+        let min = guarantor_lts::ops::minimize_dfa(&dfa).map_err(limit)?;
+        self.rebuilt_from(&min, false)
+    }
+
+    /// A machine with this one's declared alphabet and the states and moves of `min` (a
+    /// minimised form of it); with `end_marker`, the source of the [`END_MARKER`] loop is the
+    /// end state and the loop goes.
+    fn rebuilt_from(&self, min: &Lts, end_marker: bool) -> Result<Machine, ErrorKind> {
         let mut out = Machine::default();
         for name in self.visible() {
             out.action(name);
@@ -184,7 +201,7 @@ impl Machine {
         })?;
         for t in min.transitions() {
             let name = min.alphabet().name(t.action);
-            if marker.is_some() && name == END_MARKER {
+            if end_marker && name == END_MARKER {
                 out.end = Some(t.source.as_u32());
                 continue;
             }

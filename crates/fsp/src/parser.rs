@@ -622,7 +622,14 @@ impl Parser<'_> {
             }
             Tok::Lower(kw) if kw == "if" => self.if_term(),
             _ if self.starts_label() || self.is_kw("when") => {
-                // LTSA wants parentheses around a choice; fspc does not. Accept one branch.
+                // LTSA wants parentheses around a choice; fspc does not. Accept one branch, and
+                // say so for a guard, which LTSA's grammar allows only where a choice starts.
+                if self.is_kw("when") {
+                    self.out.warnings.push((
+                        "a guard inside a sequence: LTSA refuses it, write '(when ...)'".to_owned(),
+                        pos,
+                    ));
+                }
                 let b = self.branch()?;
                 Ok(Term::Choice(vec![b], pos))
             }

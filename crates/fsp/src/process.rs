@@ -117,15 +117,20 @@ fn finish_flags(def: &ProcessDef, mut m: Machine) -> Result<Machine, RawError> {
         }
         .map_err(|k| RawError::new(k, def.pos))?;
     }
+    if def.flags.deterministic && m.end.is_none() {
+        // LTSA determinises a `deterministic` process wherever it is used.
+        m = m.determinise().map_err(|k| RawError::new(k, def.pos))?;
+    }
     Ok(m)
 }
 
 /// LTSA's rule: a primitive `property` process must be deterministic (no tau, no two moves on one
 /// action from one state), or its error form would not say which traces are allowed.
 fn check_deterministic(def: &ProcessDef, m: &Machine) -> Result<(), RawError> {
-    let mut seen = std::collections::HashSet::new();
-    for &(s, a, _) in &m.trans {
-        if a == 0 || !seen.insert((s, a)) {
+    // Two identical moves are one (LTSA's `(d -> P | d -> P)` is deterministic).
+    let mut seen = std::collections::HashMap::new();
+    for &(s, a, t) in &m.trans {
+        if a == 0 || *seen.entry((s, a)).or_insert(t) != t {
             let what = if a == 0 {
                 "a tau move".to_owned()
             } else {

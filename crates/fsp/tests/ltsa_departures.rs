@@ -375,3 +375,50 @@ fn deep_nesting_as_ltsa_and_far_beyond() {
     assert!(sys.warnings[0].message.contains("LTSA refuses"));
     assert_eq!(figure(src, "P"), (2, 1, DEADLOCK.to_owned()));
 }
+
+/// Issue 26, found by the differential fuzzer (cause Q): a property with a repeated branch is
+/// deterministic, as LTSA reads it (identical moves are one): 1 state, 1 transition.
+#[test]
+fn a_property_with_a_repeated_branch_is_deterministic() {
+    let src = "property P = (d -> P | d -> P).\n||C = (P).\n";
+    let sys = parse(src).elaborate("C").unwrap();
+    assert_eq!(sys.components[0].lts.num_transitions(), 1);
+    let err = error_of(
+        "property P = (d -> P | d -> STOP).\n||C = (P).\n",
+        Some("C"),
+    );
+    assert!(err.contains("must be deterministic"), "{err}");
+}
+
+/// Issue 26, found by the differential fuzzer (cause B): `deterministic` on a primitive process
+/// is applied wherever the process is used, as LTSA does: `(b -> P | b -> STOP)` becomes one
+/// state with a `b` loop (its subset {P, STOP}), with no deadlock.
+#[test]
+fn a_deterministic_process_is_determinised_as_a_component() {
+    let src = "deterministic P = (b -> P | b -> STOP).\n||C = (P).\n";
+    assert_eq!(figure(src, "C"), (1, 1, NONE.to_owned()));
+    assert!(parse(src).elaborate("C").unwrap().warnings.is_empty());
+}
+
+/// Issue 26, found by the differential fuzzer (cause I): relabelling a named composite so that
+/// one of its actions takes the name of another (`/{c/d}` on a composite with `c` and `d`)
+/// composes it first, as LTSA does: 4 states, 4 transitions, a deadlock after `c, c`.
+#[test]
+fn a_relabelling_that_merges_a_composites_actions_composes_it_first() {
+    let src = "A = (d -> STOP).\nB = (c -> STOP).\n||C0 = (A || B).\n||C1 = (C0/{c/d}).\n";
+    assert_eq!(figure(src, "C1"), (4, 4, DEADLOCK.to_owned()));
+}
+
+/// Issue 26, found by the differential fuzzer (cause O): a guard in the middle of a sequence,
+/// which LTSA's grammar refuses, is accepted (as fspc does) with a warning that says so.
+#[test]
+fn a_guard_inside_a_sequence_is_accepted_with_a_warning() {
+    let src = "P = (a -> when (1) b -> P).\n||C = (P).\n";
+    let sys = parse(src).elaborate("C").unwrap();
+    assert!(
+        sys.warnings[0].message.contains("LTSA refuses"),
+        "{:?}",
+        sys.warnings
+    );
+    assert_eq!(figure(src, "C").0, 2);
+}

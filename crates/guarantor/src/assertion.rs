@@ -18,6 +18,7 @@
 //! itself (the property moves alone on its own actions); the Büchi route adds a one-state
 //! component with a loop on each such action.
 
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use guarantor_compose::Verdict;
@@ -226,6 +227,22 @@ impl Checker {
             return Err(CheckError::NoComponents.into());
         }
         let components: Vec<&Lts> = self.components().map(|(_, l)| l).collect();
+        // LTSA's assertion automaton has `*` in its alphabet, which moves on every action the
+        // formula does not name (AssertDefinition, Analyser.mergeAsterisk): each action of the
+        // system is a step of the formula's word, where the formula's action propositions are
+        // false. Observing every action of the system does the same.
+        let every: BTreeSet<&str> = components
+            .iter()
+            .copied()
+            .chain(self.properties().map(|(_, p)| p))
+            .flat_map(|l| {
+                l.alphabet()
+                    .iter()
+                    .filter(|(a, _)| !a.is_tau())
+                    .map(|(_, n)| n)
+            })
+            .collect();
+        let ltl = &ltl.clone().with_extension(every);
         if is_safety(ltl) {
             let prop = compile_safety(ltl, &self.config_ref().started()).map_err(lift)?;
             let label = format!("assert {name}");
