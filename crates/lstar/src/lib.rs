@@ -83,6 +83,7 @@ mod dfa;
 mod error;
 mod learner;
 mod lsharp;
+pub mod mealy;
 pub mod method;
 pub mod oracle;
 mod queries;

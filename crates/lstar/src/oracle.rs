@@ -387,10 +387,10 @@ fn separators(h: &Dfa, access: &[(usize, Word)]) -> Vec<Vec<Word>> {
 /// Steele, Lea and Flood's `SplitMix64`: a small, fast, seedable generator, enough to draw test
 /// words (no dependency for it).
 #[derive(Clone, Debug)]
-struct SplitMix(u64);
+pub(crate) struct SplitMix(pub(crate) u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -399,12 +399,12 @@ impl SplitMix {
     }
 
     /// Uniform in `0..n` (`n > 0`), by Lemire's multiply-shift (bias below 2^-32 for small `n`).
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         ((u128::from(self.next()) * n as u128) >> 64) as usize
     }
 
     /// True with probability `p`.
-    fn chance(&mut self, p: f64) -> bool {
+    pub(crate) fn chance(&mut self, p: f64) -> bool {
         f64::from((self.next() >> 32) as u32) / 4_294_967_296.0 < p
     }
 }

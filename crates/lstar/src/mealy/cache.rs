@@ -1,0 +1,377 @@
+//! The caching layer between the learners (and oracles) and a [`Sul`]: a trie of every word the
+//! system has answered, with the output of every step. It answers any prefix of a word it has seen
+//! without asking the system, counts the words, steps and resets that do reach the system (per
+//! [`Phase`], so learning and testing are reported apart, as AALpy reports them), and checks each
+//! new answer against what it knows: a system that answers one word two ways is reported as
+//! [`MealyError::NonDeterministic`] naming the word, never learned.
+//!
+//! The trie is also L#'s observation tree: the learners read it directly (nodes, children,
+//! outputs), so an answer is stored once. Children are kept as sibling lists rather than arrays
+//! of the alphabet's size: the words of a conformance test suite make millions of nodes with one
+//! or two children each.
+
+use std::error::Error;
+use std::fmt;
+
+use rustc_hash::FxHashMap;
+
+use crate::dfa::{Symbol, Word};
+use crate::mealy::MealyError;
+use crate::mealy::machine::OutputId;
+use crate::mealy::sul::Sul;
+
+/// Who is asking: the learner, or an equivalence oracle testing a hypothesis.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Phase {
+    /// The learner's queries.
+    #[default]
+    Learning,
+    /// An equivalence oracle's tests.
+    Testing,
+}
+
+/// What reached the system in one [`Phase`], and what the cache answered itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Counts {
+    /// Words sent to the system (each one reset plus its steps).
+    pub queries: u64,
+    /// Inputs the system processed.
+    pub steps: u64,
+    /// Resets of the system.
+    pub resets: u64,
+    /// Words answered from the cache without the system.
+    pub cache_hits: u64,
+}
+
+impl fmt::Display for Counts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} queries, {} steps, {} resets, {} cache hits",
+            self.queries, self.steps, self.resets, self.cache_hits
+        )
+    }
+}
+
+/// A node of the trie: the word spelled by the path from the root.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+pub(crate) struct NodeId(u32);
+
+impl NodeId {
+    pub(crate) const ROOT: NodeId = NodeId(0);
+
+    pub(crate) const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    parent: u32,
+    first_child: u32,
+    next_sibling: u32,
+    input: u32,
+    output: u32,
+}
+
+/// A [`Sul`] with its outputs interned to [`OutputId`]s, behind a trait object so the cache, the
+/// learners and the oracles are not generic over the system.
+trait Erased {
+    fn query(
+        &mut self,
+        word: &[Symbol],
+        out: &mut Vec<OutputId>,
+    ) -> Result<(), Box<dyn Error + Send + Sync>>;
+    fn names(&self) -> &[String];
+}
+
+struct Interning<S: Sul> {
+    sul: S,
+    ids: FxHashMap<S::Output, OutputId>,
+    names: Vec<String>,
+    buf: Vec<S::Output>,
+}
+
+impl<S: Sul> Erased for Interning<S> {
+    fn query(
+        &mut self,
+        word: &[Symbol],
+        out: &mut Vec<OutputId>,
+    ) -> Result<(), Box<dyn Error + Send + Sync>> {
+        self.sul.query(word, &mut self.buf)?;
+        out.clear();
+        for o in self.buf.drain(..) {
+            let next = OutputId::new(self.names.len());
+            let id = *self.ids.entry(o).or_insert_with_key(|o| {
+                self.names.push(o.to_string());
+                next
+            });
+            out.push(id);
+        }
+        Ok(())
+    }
+
+    fn names(&self) -> &[String] {
+        &self.names
+    }
+}
+
+/// The caching, counting, determinism-checking layer over a system under learning.
+///
+/// ```
+/// use guarantor_lstar::mealy::{system, Cache};
+/// use guarantor_lstar::word;
+/// let sys = system(["a", "b"], || 0u32, |n: &mut u32, i: &str| {
+///     *n += u32::from(i == "a");
+///     *n % 2
+/// });
+/// let mut cache = Cache::new(sys, ["a", "b"]);
+/// let out = cache.outputs(&word(&[0, 1, 0]))?;
+/// assert_eq!(cache.output_name(out[2]), "0");
+/// cache.outputs(&word(&[0, 1]))?; // a prefix: answered without the system
+/// assert_eq!(cache.counts(Default::default()).queries, 1);
+/// assert_eq!(cache.counts(Default::default()).cache_hits, 1);
+/// # Ok::<(), guarantor_lstar::mealy::MealyError>(())
+/// ```
+pub struct Cache<'a> {
+    sul: Box<dyn Erased + 'a>,
+    inputs: Vec<String>,
+    nodes: Vec<Node>,
+    counts: [Counts; 2],
+    phase: Phase,
+    max_queries: Option<u64>,
+    buf: Vec<OutputId>,
+}
+
+impl fmt::Debug for Cache<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cache")
+            .field("inputs", &self.inputs)
+            .field("nodes", &self.nodes.len())
+            .field("counts", &self.counts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Cache<'a> {
+    /// A cache in front of `sul`, whose inputs are named `inputs` (symbol `i` is the `i`-th name).
+    pub fn new<S, N, I>(sul: S, inputs: I) -> Self
+    where
+        S: Sul + 'a,
+        N: AsRef<str>,
+        I: IntoIterator<Item = N>,
+    {
+        let sul = Interning {
+            sul,
+            ids: FxHashMap::default(),
+            names: Vec::new(),
+            buf: Vec::new(),
+        };
+        Self {
+            sul: Box::new(sul),
+            inputs: inputs.into_iter().map(|s| s.as_ref().to_owned()).collect(),
+            nodes: vec![Node {
+                parent: NONE,
+                first_child: NONE,
+                next_sibling: NONE,
+                input: NONE,
+                output: NONE,
+            }],
+            counts: [Counts::default(); 2],
+            phase: Phase::Learning,
+            max_queries: None,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Limits the words the learner may send to the system (the [`Phase::Learning`] queries);
+    /// one more is [`MealyError::QueryLimit`].
+    pub fn set_max_queries(&mut self, limit: Option<u64>) {
+        self.max_queries = limit;
+    }
+
+    /// From now on, counts go to `phase`.
+    pub fn set_phase(&mut self, phase: Phase) {
+        self.phase = phase;
+    }
+
+    /// What reached the system in `phase`.
+    pub fn counts(&self, phase: Phase) -> Counts {
+        self.counts[phase as usize]
+    }
+
+    /// The number of inputs.
+    pub fn num_inputs(&self) -> usize {
+        self.inputs.len()
+    }
+
+    /// The input names, in symbol order.
+    pub fn input_names(&self) -> &[String] {
+        &self.inputs
+    }
+
+    /// The names of the outputs met so far, in [`OutputId`] order.
+    pub fn output_names(&self) -> &[String] {
+        self.sul.names()
+    }
+
+    /// The name of an output met so far.
+    ///
+    /// # Panics
+    /// Panics if `o` was not returned by this cache.
+    pub fn output_name(&self, o: OutputId) -> &str {
+        &self.sul.names()[o.index()]
+    }
+
+    /// The number of words (trie nodes, the empty word included) the cache knows.
+    pub fn num_known(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The outputs of the system on `word`, from the cache if it knows the word (or a longer one),
+    /// else from the system.
+    ///
+    /// # Errors
+    /// [`MealyError::NonDeterministic`] when the system contradicts an earlier answer,
+    /// [`MealyError::System`] when it fails, [`MealyError::QueryLimit`] past the budget.
+    pub fn outputs(&mut self, word: &[Symbol]) -> Result<Vec<OutputId>, MealyError> {
+        let node = self.ensure(word)?;
+        Ok(self.path_outputs(node))
+    }
+
+    /// The outputs on `word` if the cache knows them.
+    pub fn known(&self, word: &[Symbol]) -> Option<Vec<OutputId>> {
+        self.walk(NodeId::ROOT, word).map(|n| self.path_outputs(n))
+    }
+
+    /// The outputs along the path to `n`, root first.
+    fn path_outputs(&self, mut n: NodeId) -> Vec<OutputId> {
+        let mut out = Vec::new();
+        while n != NodeId::ROOT {
+            let node = self.nodes[n.index()];
+            out.push(OutputId::new(node.output as usize));
+            n = NodeId(node.parent);
+        }
+        out.reverse();
+        out
+    }
+
+    /// The node of `word`, asking the system if the cache does not know it.
+    pub(crate) fn ensure(&mut self, word: &[Symbol]) -> Result<NodeId, MealyError> {
+        if let Some(n) = self.walk(NodeId::ROOT, word) {
+            self.counts[self.phase as usize].cache_hits += 1;
+            return Ok(n);
+        }
+        self.send(word)
+    }
+
+    /// Sends `word` to the system and stores the answer.
+    fn send(&mut self, word: &[Symbol]) -> Result<NodeId, MealyError> {
+        if self.phase == Phase::Learning
+            && let Some(limit) = self.max_queries
+            && self.counts[0].queries >= limit
+        {
+            return Err(MealyError::QueryLimit { limit });
+        }
+        let c = &mut self.counts[self.phase as usize];
+        c.queries += 1;
+        c.resets += 1;
+        c.steps += word.len() as u64;
+        let mut out = std::mem::take(&mut self.buf);
+        self.sul.query(word, &mut out).map_err(MealyError::System)?;
+        if out.len() != word.len() {
+            return Err(MealyError::System(
+                format!("{} outputs for a word of {} inputs", out.len(), word.len()).into(),
+            ));
+        }
+        let mut n = NodeId::ROOT;
+        for (i, (&a, &o)) in word.iter().zip(&out).enumerate() {
+            n = match self.child(n, a) {
+                Some(c) if self.output(c) == o => c,
+                Some(c) => {
+                    let first = self.output_name(self.output(c)).to_owned();
+                    return Err(MealyError::NonDeterministic {
+                        word: word[..=i]
+                            .iter()
+                            .map(|a| self.inputs[a.index()].clone())
+                            .collect(),
+                        first,
+                        second: self.output_name(o).to_owned(),
+                    });
+                }
+                None => self.add_child(n, a, o),
+            };
+        }
+        self.buf = out;
+        Ok(n)
+    }
+
+    fn add_child(&mut self, n: NodeId, a: Symbol, o: OutputId) -> NodeId {
+        let id = u32::try_from(self.nodes.len()).expect("fewer than 2^32 cached words");
+        let first = self.nodes[n.index()].first_child;
+        self.nodes.push(Node {
+            parent: n.0,
+            first_child: NONE,
+            next_sibling: first,
+            input: a.index() as u32,
+            output: o.index() as u32,
+        });
+        self.nodes[n.index()].first_child = id;
+        NodeId(id)
+    }
+
+    /// The child of `n` on `a`, if known.
+    pub(crate) fn child(&self, n: NodeId, a: Symbol) -> Option<NodeId> {
+        let mut c = self.nodes[n.index()].first_child;
+        while c != NONE {
+            let node = &self.nodes[c as usize];
+            if node.input as usize == a.index() {
+                return Some(NodeId(c));
+            }
+            c = node.next_sibling;
+        }
+        None
+    }
+
+    /// The known children of `n` with their inputs (newest first).
+    pub(crate) fn children(&self, n: NodeId) -> impl Iterator<Item = (Symbol, NodeId)> + '_ {
+        let mut c = self.nodes[n.index()].first_child;
+        std::iter::from_fn(move || {
+            (c != NONE).then(|| {
+                let node = &self.nodes[c as usize];
+                let out = (Symbol::new(node.input as usize), NodeId(c));
+                c = node.next_sibling;
+                out
+            })
+        })
+    }
+
+    /// The output of the last step of `n`'s word (`n` not the root).
+    pub(crate) fn output(&self, n: NodeId) -> OutputId {
+        OutputId::new(self.nodes[n.index()].output as usize)
+    }
+
+    /// The node of `n`'s word followed by `w`, if known.
+    pub(crate) fn walk(&self, mut n: NodeId, w: &[Symbol]) -> Option<NodeId> {
+        for &a in w {
+            n = self.child(n, a)?;
+        }
+        Some(n)
+    }
+
+    /// The word of node `n`.
+    pub(crate) fn word(&self, mut n: NodeId) -> Word {
+        let mut w = Vec::new();
+        while n != NodeId::ROOT {
+            let node = self.nodes[n.index()];
+            w.push(Symbol::new(node.input as usize));
+            n = NodeId(node.parent);
+        }
+        w.reverse();
+        w
+    }
+}

@@ -1,0 +1,307 @@
+//! L# for Mealy machines (Vaandrager, Garhewal, Rot and Wissmann, "A New Approach for Active
+//! Automata Learning Based on Apartness", TACAS 2022).
+//!
+//! The observation tree is the [`Cache`]'s trie: every answer the system gave, with the output of
+//! every step. Two tree nodes are *apart* when some word is known from both with different outputs
+//! (the *witness*); apartness is never revised since answers are never taken back. The *basis* is
+//! a set of pairwise apart nodes (the hypothesis states, the root first); the *frontier* is the
+//! one-input extensions of basis nodes outside the basis, each with its *candidates*, the basis
+//! nodes it is not apart from. The rules, in the paper's order:
+//! - **promotion**: a frontier node apart from every basis node joins the basis;
+//! - **extension**: every basis node gets a child on every input. The word asked is the child's
+//!   word followed by a separating word of the basis (AALpy's `SepSeq` rule), so the one query
+//!   also starts telling the new frontier node's candidates apart;
+//! - **separation**: a frontier node with two or more candidates is asked a witness of two of
+//!   them, chosen among the witnesses of its candidate pairs as the one whose known answers split
+//!   its candidates most evenly (a preset approximation of the paper's adaptive distinguishing
+//!   sequences: our queries are whole words);
+//! - **equivalence**: when every frontier node has one candidate the hypothesis maps it there.
+//!
+//! Counterexamples are processed by the paper's `ProcCounterEx`: binary search on the part of the
+//! word beyond the frontier, one query a step, until a frontier node is apart from its candidate.
+
+use rustc_hash::FxHashMap;
+
+use crate::dfa::{Symbol, Word};
+use crate::mealy::cache::{Cache, NodeId};
+use crate::mealy::machine::{Mealy, StateId};
+use crate::mealy::{Engine, MealyError, build};
+
+/// At most this many witnesses are scored when choosing a separating word.
+const MAX_SCORED: usize = 32;
+
+/// One frontier node.
+#[derive(Clone, Debug)]
+struct Frontier {
+    node: NodeId,
+    /// Indices into the basis of the nodes it is not apart from.
+    candidates: Vec<usize>,
+}
+
+/// The L# learner's state between rounds.
+pub(crate) struct LSharp {
+    k: usize,
+    basis: Vec<NodeId>,
+    frontier: Vec<Frontier>,
+    /// Memoised witnesses between basis nodes (indices), smaller index first.
+    witnesses: FxHashMap<(usize, usize), Word>,
+}
+
+impl LSharp {
+    pub(crate) fn new(k: usize) -> Self {
+        Self {
+            k,
+            basis: vec![NodeId::ROOT],
+            frontier: Vec::new(),
+            witnesses: FxHashMap::default(),
+        }
+    }
+
+    /// Extension: every basis node has a child on every input, and every such child that is not
+    /// basis is a frontier node. True if something was asked.
+    fn extend(&mut self, cache: &mut Cache<'_>) -> Result<bool, MealyError> {
+        let mut asked = false;
+        for b in 0..self.basis.len() {
+            for a in Symbol::all(self.k) {
+                let node = match cache.child(self.basis[b], a) {
+                    Some(n) => n,
+                    None => {
+                        let mut w = cache.word(self.basis[b]);
+                        w.push(a);
+                        let all: Vec<usize> = (0..self.basis.len()).collect();
+                        if let Some(sep) = self.best_witness(cache, &all) {
+                            w.extend(sep);
+                        }
+                        asked = true;
+                        cache.ensure(&w)?;
+                        cache.child(self.basis[b], a).expect("just asked")
+                    }
+                };
+                if !self.basis.contains(&node) && !self.frontier.iter().any(|f| f.node == node) {
+                    self.frontier.push(Frontier {
+                        node,
+                        candidates: (0..self.basis.len()).collect(),
+                    });
+                }
+            }
+        }
+        Ok(asked)
+    }
+
+    /// Drops candidates a frontier node is apart from; promotes the first frontier node left with
+    /// none. True if a node was promoted.
+    fn refresh(&mut self, cache: &Cache<'_>) -> bool {
+        for f in &mut self.frontier {
+            let basis = &self.basis;
+            f.candidates
+                .retain(|&b| witness(cache, f.node, basis[b]).is_none());
+        }
+        if let Some(i) = self.frontier.iter().position(|f| f.candidates.is_empty()) {
+            let f = self.frontier.swap_remove(i);
+            self.basis.push(f.node);
+            let new = self.basis.len() - 1;
+            for g in &mut self.frontier {
+                g.candidates.push(new);
+            }
+            return true;
+        }
+        false
+    }
+
+    /// The witness of basis nodes `i` and `j` (they are apart).
+    fn basis_witness(&mut self, cache: &Cache<'_>, i: usize, j: usize) -> Word {
+        let key = (i.min(j), i.max(j));
+        if let Some(w) = self.witnesses.get(&key) {
+            return w.clone();
+        }
+        let w =
+            witness(cache, self.basis[key.0], self.basis[key.1]).expect("basis nodes are apart");
+        self.witnesses.insert(key, w.clone());
+        w
+    }
+
+    /// Of the witnesses between pairs of `candidates` (basis indices), the one whose known
+    /// answers at the candidates split them most evenly; `None` for fewer than two candidates.
+    fn best_witness(&mut self, cache: &Cache<'_>, candidates: &[usize]) -> Option<Word> {
+        if candidates.len() < 2 {
+            return None;
+        }
+        let mut best: Option<(usize, Word)> = None;
+        let mut scored = 0;
+        'pairs: for (x, &i) in candidates.iter().enumerate() {
+            for &j in &candidates[x + 1..] {
+                let w = self.basis_witness(cache, i, j);
+                let score = self.largest_group(cache, candidates, &w);
+                if best.as_ref().is_none_or(|(s, _)| score < *s) {
+                    best = Some((score, w));
+                }
+                scored += 1;
+                if scored >= MAX_SCORED {
+                    break 'pairs;
+                }
+            }
+        }
+        best.map(|(_, w)| w)
+    }
+
+    /// The size of the largest group of `candidates` with the same known outputs on `w`
+    /// (candidates that do not know `w` count as one group).
+    fn largest_group(&self, cache: &Cache<'_>, candidates: &[usize], w: &[Symbol]) -> usize {
+        let mut groups: FxHashMap<Option<Vec<u32>>, usize> = FxHashMap::default();
+        for &b in candidates {
+            let key = cache.walk(self.basis[b], w).map(|_| {
+                let mut n = self.basis[b];
+                w.iter()
+                    .map(|&a| {
+                        n = cache.child(n, a).expect("walked");
+                        cache.output(n).index() as u32
+                    })
+                    .collect()
+            });
+            *groups.entry(key).or_default() += 1;
+        }
+        groups.into_values().max().unwrap_or(0)
+    }
+
+    /// Separation: one query for every frontier node with two or more candidates. True if
+    /// something was asked.
+    fn separate(&mut self, cache: &mut Cache<'_>) -> Result<bool, MealyError> {
+        let mut asked = false;
+        for i in 0..self.frontier.len() {
+            let candidates = self.frontier[i].candidates.clone();
+            if let Some(sep) = self.best_witness(cache, &candidates) {
+                let mut w = cache.word(self.frontier[i].node);
+                w.extend(sep);
+                cache.ensure(&w)?;
+                asked = true;
+            }
+        }
+        Ok(asked)
+    }
+
+    /// The hypothesis of an identified frontier: state `i` is basis node `i`.
+    fn conjecture(&self, cache: &Cache<'_>) -> Mealy {
+        let state: FxHashMap<NodeId, usize> = self
+            .basis
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (n, i))
+            .chain(self.frontier.iter().map(|f| (f.node, f.candidates[0])))
+            .collect();
+        build(cache, self.basis.len(), |q, a| {
+            let c = cache.child(self.basis[q], a).expect("extended");
+            (state[&c], cache.output(c))
+        })
+    }
+
+    /// The basis node of hypothesis state `q`.
+    fn basis_of(&self, q: StateId) -> NodeId {
+        self.basis[q.index()]
+    }
+
+    /// `ProcCounterEx`: `sigma`'s node is apart from the basis node of the state the hypothesis
+    /// reaches by `sigma`; shortens `sigma` until its node is a frontier node.
+    fn process(
+        &mut self,
+        cache: &mut Cache<'_>,
+        hyp: &Mealy,
+        mut sigma: Word,
+    ) -> Result<(), MealyError> {
+        loop {
+            let node = cache.walk(NodeId::ROOT, &sigma).expect("known");
+            if self.basis.contains(&node) || self.frontier.iter().any(|f| f.node == node) {
+                return Ok(());
+            }
+            // The length of the prefix of sigma that is a frontier node.
+            let mut n = NodeId::ROOT;
+            let mut rho = 0;
+            while self.basis.contains(&n) {
+                n = cache.child(n, sigma[rho]).expect("known");
+                rho += 1;
+            }
+            let h = usize::midpoint(rho, sigma.len());
+            let (s1, s2) = sigma.split_at(h);
+            let q = self.basis_of(hyp.run_from(hyp.initial(), &sigma).expect("complete"));
+            let eta = witness(cache, node, q).expect("invariant: apart");
+            let r1 = self.basis_of(hyp.run_from(hyp.initial(), s1).expect("complete"));
+            let mut w = cache.word(r1);
+            w.extend_from_slice(s2);
+            let split = w.len();
+            w.extend_from_slice(&eta);
+            cache.ensure(&w)?;
+            let r1s2 = cache.walk(NodeId::ROOT, &w[..split]).expect("just asked");
+            if witness(cache, r1s2, q).is_some() {
+                w.truncate(split);
+                sigma = w;
+            } else {
+                sigma.truncate(h);
+            }
+        }
+    }
+}
+
+impl Engine for LSharp {
+    fn hypothesis(&mut self, cache: &mut Cache<'_>) -> Result<Mealy, MealyError> {
+        loop {
+            if self.refresh(cache) {
+                continue;
+            }
+            if self.extend(cache)? {
+                continue;
+            }
+            if self.frontier.iter().any(|f| f.candidates.len() > 1) {
+                self.separate(cache)?;
+                continue;
+            }
+            return Ok(self.conjecture(cache));
+        }
+    }
+
+    fn counterexample(
+        &mut self,
+        cache: &mut Cache<'_>,
+        hyp: &Mealy,
+        word: &[Symbol],
+    ) -> Result<(), MealyError> {
+        let out = cache.outputs(word)?;
+        let Some(expected) = hyp.outputs(word) else {
+            return Ok(());
+        };
+        let Some(i) = out.iter().zip(&expected).position(|(a, b)| a != b) else {
+            return Ok(());
+        };
+        // The node of word[..i] is apart from its hypothesis state, with witness word[i].
+        self.process(cache, hyp, word[..i].to_vec())
+    }
+}
+
+/// A shortest word known from both `p` and `q` with different outputs, if any.
+#[allow(clippy::many_single_char_names)] // p, q, x, y: nodes
+pub(crate) fn witness(cache: &Cache<'_>, p: NodeId, q: NodeId) -> Option<Word> {
+    if p == q {
+        return None;
+    }
+    // Breadth-first over pairs of nodes reached by the same word; parents for spelling.
+    let mut queue: Vec<(NodeId, NodeId, usize, Symbol)> = vec![(p, q, usize::MAX, Symbol::new(0))];
+    let mut i = 0;
+    while i < queue.len() {
+        let (x, y, _, _) = queue[i];
+        for (a, cx) in cache.children(x) {
+            if let Some(cy) = cache.child(y, a) {
+                if cache.output(cx) != cache.output(cy) {
+                    let mut w = vec![a];
+                    let mut j = i;
+                    while queue[j].2 != usize::MAX {
+                        w.push(queue[j].3);
+                        j = queue[j].2;
+                    }
+                    w.reverse();
+                    return Some(w);
+                }
+                queue.push((cx, cy, i, a));
+            }
+        }
+        i += 1;
+    }
+    None
+}

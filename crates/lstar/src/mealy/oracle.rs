@@ -1,0 +1,439 @@
+//! Equivalence oracles for Mealy hypotheses: test words run through the [`Cache`] (which counts
+//! them under [`Phase::Testing`](super::Phase::Testing) and answers repeats), the first word on
+//! which the system and the hypothesis differ being the counterexample (cut after the first
+//! differing output).
+//!
+//! - [`WMethod`] (Chow 1978) and [`WpMethod`] (Fujiwara et al. 1991): conformance test suites,
+//!   exact when the system has at most `extra` states more than the (minimal) hypothesis;
+//!   `WpMethod::new(2)` is what `wp:2` means on the command line and in the benchmarks: the bound
+//!   is "hypothesis size + 2" anew each round.
+//! - [`RandomWords`], [`RandomWalk`], [`StatePrefix`]: random testing, seeded.
+//! - [`Exact`]: compares with a known target (simulated systems only), asking just the
+//!   counterexample.
+
+use rustc_hash::FxHashSet;
+
+use crate::dfa::{Symbol, Word};
+use crate::mealy::MealyError;
+use crate::mealy::cache::{Cache, NodeId};
+use crate::mealy::machine::{Mealy, StateId};
+use crate::oracle::SplitMix;
+
+/// Tests hypotheses against the system behind a cache.
+pub trait EquivalenceOracle {
+    /// A word on which `hypothesis` and the system differ, or `None` if every test passes.
+    ///
+    /// # Errors
+    /// What the cache reports ([`MealyError`]).
+    fn find_counterexample(
+        &mut self,
+        hypothesis: &Mealy,
+        cache: &mut Cache<'_>,
+    ) -> Result<Option<Word>, MealyError>;
+}
+
+/// Runs `w` and compares: the shortest prefix of `w` with a different last output, if any.
+#[allow(clippy::many_single_char_names)] // n: node, q, r: states, o: output
+fn test(cache: &mut Cache<'_>, hyp: &Mealy, w: &[Symbol]) -> Result<Option<Word>, MealyError> {
+    cache.ensure(w)?;
+    let (mut n, mut q) = (NodeId::ROOT, hyp.initial());
+    for (i, &a) in w.iter().enumerate() {
+        n = cache.child(n, a).expect("just asked");
+        let Some((r, o)) = hyp.transition(q, a) else {
+            return Ok(Some(w[..=i].to_vec()));
+        };
+        if cache.output(n) != o {
+            return Ok(Some(w[..=i].to_vec()));
+        }
+        q = r;
+    }
+    Ok(None)
+}
+
+/// Shortest access words of the hypothesis' states (breadth-first, input order), by state id.
+fn state_cover(hyp: &Mealy) -> Vec<Word> {
+    let mut access: Vec<Option<Word>> = vec![None; hyp.num_states()];
+    access[hyp.initial().index()] = Some(Vec::new());
+    for q in hyp.reachable() {
+        let u = access[q.index()].clone().expect("reached");
+        for a in hyp.inputs() {
+            if let Some((r, _)) = hyp.transition(q, a)
+                && access[r.index()].is_none()
+            {
+                let mut ua = u.clone();
+                ua.push(a);
+                access[r.index()] = Some(ua);
+            }
+        }
+    }
+    access.into_iter().flatten().collect()
+}
+
+/// A shortest separating word for every pair of states (`None` on the diagonal and for
+/// equivalent states), by rounds of refinement: pairs told apart by one input, then pairs one
+/// input leads to a pair told apart in the previous round, and so on.
+#[allow(clippy::needless_range_loop, clippy::many_single_char_names)] // pairs (p, q) index both
+fn separating_words(hyp: &Mealy) -> Vec<Vec<Option<Word>>> {
+    let n = hyp.num_states();
+    let mut sep: Vec<Vec<Option<Word>>> = vec![vec![None; n]; n];
+    let mut changed = true;
+    let mut round = 0;
+    while changed {
+        changed = false;
+        let prev = sep.clone();
+        for p in 0..n {
+            for q in p + 1..n {
+                if sep[p][q].is_some() {
+                    continue;
+                }
+                let found = hyp.inputs().find_map(|a| {
+                    match (
+                        hyp.transition(StateId::new(p), a),
+                        hyp.transition(StateId::new(q), a),
+                    ) {
+                        (Some((r, o)), Some((s, v))) => {
+                            if o != v {
+                                Some(vec![a])
+                            } else if round > 0 {
+                                prev[r.index()][s.index()]
+                                    .as_ref()
+                                    .map(|w| std::iter::once(a).chain(w.iter().copied()).collect())
+                            } else {
+                                None
+                            }
+                        }
+                        (None, None) => None,
+                        _ => Some(vec![a]),
+                    }
+                });
+                if let Some(w) = found {
+                    sep[q][p] = Some(w.clone());
+                    sep[p][q] = Some(w);
+                    changed = true;
+                }
+            }
+        }
+        round += 1;
+    }
+    sep
+}
+
+/// Every word over `k` inputs of length at most `len`, shortest first.
+fn middles(k: usize, len: usize) -> Vec<Word> {
+    let mut out = vec![Vec::new()];
+    let mut level = vec![Vec::new()];
+    for _ in 0..len {
+        let mut next = Vec::new();
+        for w in &level {
+            for a in Symbol::all(k) {
+                let mut wa: Word = w.clone();
+                wa.push(a);
+                next.push(wa);
+            }
+        }
+        out.extend(next.iter().cloned());
+        level = next;
+    }
+    out
+}
+
+/// The W-method: every transition-cover word, then every middle word of length at most `extra`,
+/// then every word of the characterisation set.
+#[derive(Clone, Debug)]
+pub struct WMethod {
+    extra: usize,
+}
+
+impl WMethod {
+    /// Exact for systems with at most `extra` states more than the hypothesis.
+    pub fn new(extra: usize) -> Self {
+        Self { extra }
+    }
+}
+
+/// The characterisation set of a hypothesis (every pairwise separating word, once), and each
+/// state's identification set (its separating words from every other state).
+fn characterisation(hyp: &Mealy) -> (Vec<Word>, Vec<Vec<Word>>) {
+    let sep = separating_words(hyp);
+    let mut all: Vec<Word> = Vec::new();
+    let mut seen = FxHashSet::default();
+    let mut local = Vec::with_capacity(sep.len());
+    for row in &sep {
+        let mut mine: Vec<Word> = Vec::new();
+        let mut mine_seen = FxHashSet::default();
+        for w in row.iter().flatten() {
+            if mine_seen.insert(w.clone()) {
+                mine.push(w.clone());
+            }
+            if seen.insert(w.clone()) {
+                all.push(w.clone());
+            }
+        }
+        if mine.is_empty() {
+            mine.push(Vec::new());
+        }
+        local.push(mine);
+    }
+    if all.is_empty() {
+        all.push(Vec::new());
+    }
+    (all, local)
+}
+
+/// Runs `prefix · middle · suffix` for every middle and every suffix `suffixes(state reached)`.
+fn run_suite(
+    cache: &mut Cache<'_>,
+    hyp: &Mealy,
+    prefixes: &[Word],
+    middles: &[Word],
+    suffixes: &dyn Fn(StateId) -> Vec<Word>,
+) -> Result<Option<Word>, MealyError> {
+    let mut w = Vec::new();
+    for u in prefixes {
+        for x in middles {
+            w.clear();
+            w.extend_from_slice(u);
+            w.extend_from_slice(x);
+            let Some(q) = hyp.run_from(hyp.initial(), &w) else {
+                continue;
+            };
+            let len = w.len();
+            for e in suffixes(q) {
+                w.truncate(len);
+                w.extend_from_slice(&e);
+                if let Some(cex) = test(cache, hyp, &w)? {
+                    return Ok(Some(cex));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+impl EquivalenceOracle for WMethod {
+    fn find_counterexample(
+        &mut self,
+        hyp: &Mealy,
+        cache: &mut Cache<'_>,
+    ) -> Result<Option<Word>, MealyError> {
+        let cover = state_cover(hyp);
+        let mut prefixes = cover.clone();
+        for u in &cover {
+            for a in hyp.inputs() {
+                let mut ua = u.clone();
+                ua.push(a);
+                prefixes.push(ua);
+            }
+        }
+        let (w_set, _) = characterisation(hyp);
+        let mids = middles(hyp.num_inputs(), self.extra);
+        run_suite(cache, hyp, &prefixes, &mids, &|_| w_set.clone())
+    }
+}
+
+/// The Wp-method: the state cover with every middle word of length at most `extra` and the
+/// whole characterisation set, then the rest of the transition cover with middle words and only
+/// the identification set of the state reached. Fewer tests than [`WMethod`], as exact.
+#[derive(Clone, Debug)]
+pub struct WpMethod {
+    extra: usize,
+}
+
+impl WpMethod {
+    /// Exact for systems with at most `extra` states more than the hypothesis.
+    pub fn new(extra: usize) -> Self {
+        Self { extra }
+    }
+}
+
+impl EquivalenceOracle for WpMethod {
+    fn find_counterexample(
+        &mut self,
+        hyp: &Mealy,
+        cache: &mut Cache<'_>,
+    ) -> Result<Option<Word>, MealyError> {
+        let cover = state_cover(hyp);
+        let (w_set, local) = characterisation(hyp);
+        let mids = middles(hyp.num_inputs(), self.extra);
+        if let Some(cex) = run_suite(cache, hyp, &cover, &mids, &|_| w_set.clone())? {
+            return Ok(Some(cex));
+        }
+        let mut rest = Vec::new();
+        for u in &cover {
+            for a in hyp.inputs() {
+                let mut ua = u.clone();
+                ua.push(a);
+                if !cover.contains(&ua) {
+                    rest.push(ua);
+                }
+            }
+        }
+        run_suite(cache, hyp, &rest, &mids, &|q| local[q.index()].clone())
+    }
+}
+
+/// Random words: `count` words per equivalence query, lengths uniform in `min_len..=max_len`,
+/// inputs uniform.
+#[derive(Clone, Debug)]
+pub struct RandomWords {
+    count: usize,
+    min_len: usize,
+    max_len: usize,
+    rng: SplitMix,
+}
+
+impl RandomWords {
+    /// `count` words of lengths `min_len..=max_len` per query, from generator seed `seed`.
+    pub fn new(count: usize, min_len: usize, max_len: usize, seed: u64) -> Self {
+        Self {
+            count,
+            min_len,
+            max_len: max_len.max(min_len),
+            rng: SplitMix(seed),
+        }
+    }
+}
+
+impl EquivalenceOracle for RandomWords {
+    fn find_counterexample(
+        &mut self,
+        hyp: &Mealy,
+        cache: &mut Cache<'_>,
+    ) -> Result<Option<Word>, MealyError> {
+        let k = hyp.num_inputs();
+        if k == 0 {
+            return Ok(None);
+        }
+        for _ in 0..self.count {
+            let len = self.min_len + self.rng.below(self.max_len - self.min_len + 1);
+            let w: Word = (0..len).map(|_| Symbol::new(self.rng.below(k))).collect();
+            if let Some(cex) = test(cache, hyp, &w)? {
+                return Ok(Some(cex));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// A random walk of `steps` inputs per equivalence query, reset with probability
+/// `reset_probability` after each step (each stretch between resets is one test word).
+#[derive(Clone, Debug)]
+pub struct RandomWalk {
+    steps: usize,
+    reset_probability: f64,
+    rng: SplitMix,
+}
+
+impl RandomWalk {
+    /// `steps` random inputs per query, resetting with probability 0.09 (AALpy's default) after
+    /// each, from generator seed `seed`.
+    pub fn new(steps: usize, seed: u64) -> Self {
+        Self {
+            steps,
+            reset_probability: 0.09,
+            rng: SplitMix(seed),
+        }
+    }
+
+    /// Sets the reset probability.
+    #[must_use]
+    pub fn with_reset_probability(mut self, p: f64) -> Self {
+        self.reset_probability = p;
+        self
+    }
+}
+
+impl EquivalenceOracle for RandomWalk {
+    fn find_counterexample(
+        &mut self,
+        hyp: &Mealy,
+        cache: &mut Cache<'_>,
+    ) -> Result<Option<Word>, MealyError> {
+        let k = hyp.num_inputs();
+        if k == 0 {
+            return Ok(None);
+        }
+        let mut w = Vec::new();
+        for i in 0..self.steps {
+            w.push(Symbol::new(self.rng.below(k)));
+            if i + 1 == self.steps || self.rng.chance(self.reset_probability) {
+                if let Some(cex) = test(cache, hyp, &w)? {
+                    return Ok(Some(cex));
+                }
+                w.clear();
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// For every hypothesis state, `walks_per_state` random words of `walk_len` inputs after its
+/// access word (AALpy's `StatePrefixEqOracle`).
+#[derive(Clone, Debug)]
+pub struct StatePrefix {
+    walks_per_state: usize,
+    walk_len: usize,
+    rng: SplitMix,
+}
+
+impl StatePrefix {
+    /// `walks_per_state` walks of `walk_len` inputs per state, from generator seed `seed`.
+    pub fn new(walks_per_state: usize, walk_len: usize, seed: u64) -> Self {
+        Self {
+            walks_per_state,
+            walk_len,
+            rng: SplitMix(seed),
+        }
+    }
+}
+
+impl EquivalenceOracle for StatePrefix {
+    fn find_counterexample(
+        &mut self,
+        hyp: &Mealy,
+        cache: &mut Cache<'_>,
+    ) -> Result<Option<Word>, MealyError> {
+        let k = hyp.num_inputs();
+        if k == 0 {
+            return Ok(None);
+        }
+        for u in state_cover(hyp) {
+            for _ in 0..self.walks_per_state {
+                let mut w = u.clone();
+                w.extend((0..self.walk_len).map(|_| Symbol::new(self.rng.below(k))));
+                if let Some(cex) = test(cache, hyp, &w)? {
+                    return Ok(Some(cex));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The exact oracle of a known target: a shortest word on which the hypothesis differs from it
+/// (by input and output names), asked once through the cache. For simulated systems.
+#[derive(Clone, Debug)]
+pub struct Exact {
+    target: Mealy,
+}
+
+impl Exact {
+    /// The oracle of `target`.
+    pub fn new(target: Mealy) -> Self {
+        Self { target }
+    }
+}
+
+impl EquivalenceOracle for Exact {
+    fn find_counterexample(
+        &mut self,
+        hyp: &Mealy,
+        cache: &mut Cache<'_>,
+    ) -> Result<Option<Word>, MealyError> {
+        let Some(w) = hyp.shortest_difference(&self.target)? else {
+            return Ok(None);
+        };
+        cache.ensure(&w)?;
+        Ok(Some(w))
+    }
+}
