@@ -13,6 +13,7 @@ mod dist;
 #[path = "no_dist.rs"]
 mod dist;
 mod hide;
+mod learn;
 mod methods;
 mod output;
 mod program;
@@ -61,6 +62,9 @@ enum Command {
     /// bad input (unreadable, wrong format or version, a certificate for another model, an
     /// assumption that does not load).
     Verify(verify::VerifyArgs),
+    /// Learns the Mealy machine (or DFA) of a simulated black box given in AALpy's DOT format,
+    /// with L# or L*, and reports the queries, steps and resets it took.
+    Learn(learn::LearnArgs),
 }
 
 /// How `assume` computes the assumption.
@@ -407,6 +411,7 @@ fn main() -> ExitCode {
         Command::Export(args) => run_export(&args),
         Command::Assume(args) => run_assume(&args),
         Command::Verify(args) => verify::run_verify(&args),
+        Command::Learn(args) => learn::run_learn(&args),
     };
     match result {
         // The reason is already on stderr (see the `stdout` module).

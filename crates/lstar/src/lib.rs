@@ -1,5 +1,37 @@
-//! # guarantor-lstar: L*, L# and learning-based assume-guarantee reasoning
+//! # guarantor-lstar: L# and L* for Mealy machines and DFAs, and learning-based AG reasoning
 //!
+//! ## Learning a Mealy machine (start here)
+//! A system under learning answers each input with an output: a protocol implementation, a
+//! controller, a device. Give its inputs, how it starts and how it steps (or implement
+//! [`mealy::Sul`] with reset and step), pick an equivalence oracle, and learn
+//! (`examples/mealy_vending.rs`):
+//! ```
+//! use guarantor_lstar::mealy::{Config, WpMethod, learn, system};
+//! // A vending machine: a coin adds credit (at most 2), the button buys a coffee.
+//! fn vend(credit: u8, input: &str) -> (u8, &'static str) {
+//!     match (input, credit) {
+//!         ("coin", 2) => (2, "full"),
+//!         ("coin", c) => (c + 1, "ok"),
+//!         (_, 0) => (0, "pay first"),
+//!         (_, c) => (c - 1, "coffee"),
+//!     }
+//! }
+//! let vending = system(["coin", "button"], || 0, vend);
+//! let learned = learn(vending, &mut WpMethod::new(2), Config::default())?;
+//! assert_eq!(learned.machine.num_states(), 3);
+//! println!("{}", learned.machine.to_dot()); // AALpy's DOT format
+//! println!("{} / oracle: {}", learned.stats.learning, learned.stats.testing);
+//! # Ok::<(), guarantor_lstar::mealy::MealyError>(())
+//! ```
+//! [`mealy`] has the machine type ([`mealy::Mealy`]: minimisation, equivalence with a shortest
+//! distinguishing word, AALpy's DOT format), the caching layer every query goes through
+//! ([`mealy::Cache`]: counts queries, steps and resets, never asks a word twice, reports a
+//! non-deterministic system), L# (the default) and L* with Rivest-Schapire processing
+//! ([`mealy::Algorithm`]), and the oracles W, Wp, random words, random walk, state-prefix and
+//! exact. `guarantor learn TARGET.dot` runs them on a simulated black box; docs/learning.md says
+//! which learner and oracle to choose.
+//!
+//! ## Learning DFAs and assumptions
 //! Angluin's L* algorithm for regular languages and L# (Vaandrager, Garhewal, Rot and Wissmann,
 //! TACAS 2022), written so the caller owns the loop, and the assume-guarantee teachers that use
 //! them to learn assumptions (Cobleigh, Giannakopoulou and Pasareanu 2003; Chaki, Clarke,
@@ -60,7 +92,7 @@
 //! Budgets and inconsistent answers end in [`LstarError`]; the [`learn`] driver adds the teacher's
 //! own error in [`LearnError`]. Panics are reserved for caller bugs and documented.
 //!
-//! ## Example
+//! ## Example: a DFA
 //! ```
 //! use guarantor_lstar::{learn, word, Dfa, DfaTeacher, Learner, LearnerConfig, Outcome};
 //! // Words over {0, 1} whose number of 0s is divisible by 3.

@@ -293,7 +293,7 @@ fn a_system_answering_at_random_is_reported() {
         || (),
         move |(), _: &str| {
             count += 1;
-            count % 3
+            ((), count % 3)
         },
     );
     let err = learn(sys, &mut WpMethod::new(1), Config::default()).unwrap_err();

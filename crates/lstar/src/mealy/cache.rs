@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap;
 
 use crate::dfa::{Symbol, Word};
 use crate::mealy::MealyError;
-use crate::mealy::machine::OutputId;
+use crate::mealy::machine::{Mealy, OutputId};
 use crate::mealy::sul::Sul;
 
 /// Who is asking: the learner, or an equivalence oracle testing a hypothesis.
@@ -125,9 +125,9 @@ impl<S: Sul> Erased for Interning<S> {
 /// ```
 /// use guarantor_lstar::mealy::{system, Cache};
 /// use guarantor_lstar::word;
-/// let sys = system(["a", "b"], || 0u32, |n: &mut u32, i: &str| {
-///     *n += u32::from(i == "a");
-///     *n % 2
+/// let sys = system(["a", "b"], || 0u32, |n: u32, i: &str| {
+///     let n = n + u32::from(i == "a");
+///     (n, n % 2)
 /// });
 /// let mut cache = Cache::new(sys, ["a", "b"]);
 /// let out = cache.outputs(&word(&[0, 1, 0]))?;
@@ -361,6 +361,23 @@ impl<'a> Cache<'a> {
             n = self.child(n, a)?;
         }
         Some(n)
+    }
+
+    /// A word the cache knows on which `hyp` emits a different output (the shortest prefix of
+    /// it that differs), if any: depth-first over the whole trie beside the hypothesis. Every
+    /// answer the system gave is evidence, the oracle's tests included, so a hypothesis is
+    /// checked against all of it before an equivalence query is spent on it.
+    pub(crate) fn disagreement(&self, hyp: &Mealy) -> Option<Word> {
+        let mut stack = vec![(NodeId::ROOT, hyp.initial())];
+        while let Some((n, q)) = stack.pop() {
+            for (a, c) in self.children(n) {
+                match hyp.transition(q, a) {
+                    Some((r, o)) if o == self.output(c) => stack.push((c, r)),
+                    _ => return Some(self.word(c)),
+                }
+            }
+        }
+        None
     }
 
     /// The word of node `n`.

@@ -202,9 +202,16 @@ pub fn learn_with(
     let machine = loop {
         cache.set_phase(Phase::Learning);
         let mut hyp = engine.hypothesis(cache)?;
-        // A counterexample that still is one is processed again without the oracle.
-        while let Some(cex) = last_cex.as_ref().filter(|w| differs(cache, &hyp, w)) {
-            engine.counterexample(cache, &hyp, cex)?;
+        // A counterexample that still is one, or any other answer the cache has (the oracle's
+        // earlier tests included) that the hypothesis contradicts, is processed without the
+        // oracle: the cache's answers cost nothing more.
+        loop {
+            let free = match last_cex.as_ref().filter(|w| differs(cache, &hyp, w)) {
+                Some(w) => Some(w.clone()),
+                None => cache.disagreement(&hyp),
+            };
+            let Some(cex) = free else { break };
+            engine.counterexample(cache, &hyp, &cex)?;
             hyp = engine.hypothesis(cache)?;
         }
         if config

@@ -152,13 +152,14 @@ impl<'a> Sul for Simulated<'a> {
     }
 }
 
-/// A system made of closures over input names: `init` makes the initial state, `step` updates it
-/// on an input and returns the output. See [`system`].
+/// A system made of closures over input names: `init` makes the initial state, `step` maps a
+/// state and an input to the next state and the output. See [`system`].
 pub struct FnSystem<T, I, F> {
     names: Vec<String>,
     init: I,
     step: F,
-    state: T,
+    /// `None` before the first reset (and after a step that panicked: the next starts afresh).
+    state: Option<T>,
 }
 
 impl<T, I, F> fmt::Debug for FnSystem<T, I, F> {
@@ -170,15 +171,15 @@ impl<T, I, F> fmt::Debug for FnSystem<T, I, F> {
 }
 
 /// A system from closures over input names, for learning with [`learn`](super::learn): `init`
-/// gives the initial state (called on every reset), `step` moves it on an input and returns the
-/// output. Returns the system and its input names (the alphabet to learn over).
+/// gives the initial state (called on every reset), `step` maps a state and an input to the next
+/// state and the output, as a Mealy machine's transition function does.
 ///
 /// ```
 /// use guarantor_lstar::mealy::{learn, system, Config};
 /// // Toggles a light: `press` answers on/off alternately, `look` repeats the last answer.
-/// let sys = system(["press", "look"], || false, |on: &mut bool, i: &str| {
-///     if i == "press" { *on = !*on; }
-///     if *on { "on" } else { "off" }
+/// let sys = system(["press", "look"], || false, |on: bool, i: &str| {
+///     let on = on != (i == "press");
+///     (on, if on { "on" } else { "off" })
 /// });
 /// let learned = learn(sys, &mut guarantor_lstar::mealy::WpMethod::new(1), Config::default())?;
 /// assert_eq!(learned.machine.num_states(), 2);
@@ -187,18 +188,16 @@ impl<T, I, F> fmt::Debug for FnSystem<T, I, F> {
 pub fn system<T, I, F, O, N, S>(inputs: N, init: I, step: F) -> FnSystem<T, I, F>
 where
     I: FnMut() -> T,
-    F: FnMut(&mut T, &str) -> O,
+    F: FnMut(T, &str) -> (T, O),
     N: IntoIterator<Item = S>,
     S: AsRef<str>,
 {
     let names = inputs.into_iter().map(|s| s.as_ref().to_owned()).collect();
-    let mut init = init;
-    let state = init();
     FnSystem {
         names,
         init,
         step,
-        state,
+        state: None,
     }
 }
 
@@ -212,19 +211,22 @@ impl<T, I, F> FnSystem<T, I, F> {
 impl<T, I, F, O> Sul for FnSystem<T, I, F>
 where
     I: FnMut() -> T,
-    F: FnMut(&mut T, &str) -> O,
+    F: FnMut(T, &str) -> (T, O),
     O: Clone + Eq + Hash + fmt::Display,
 {
     type Output = O;
     type Error = std::convert::Infallible;
 
     fn reset(&mut self) -> Result<(), Self::Error> {
-        self.state = (self.init)();
+        self.state = Some((self.init)());
         Ok(())
     }
 
     fn step(&mut self, input: Symbol) -> Result<O, Self::Error> {
-        Ok((self.step)(&mut self.state, &self.names[input.index()]))
+        let state = self.state.take().unwrap_or_else(&mut self.init);
+        let (next, out) = (self.step)(state, &self.names[input.index()]);
+        self.state = Some(next);
+        Ok(out)
     }
 }
 
@@ -237,7 +239,7 @@ pub trait Named: Sul {
 impl<T, I, F, O> Named for FnSystem<T, I, F>
 where
     I: FnMut() -> T,
-    F: FnMut(&mut T, &str) -> O,
+    F: FnMut(T, &str) -> (T, O),
     O: Clone + Eq + Hash + fmt::Display,
 {
     fn input_names(&self) -> Vec<String> {
