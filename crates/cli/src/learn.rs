@@ -60,6 +60,10 @@ pub(crate) struct LearnArgs {
     /// 10 per state), or `exact` (compares with the target).
     #[arg(long, default_value = "wp:2", value_name = "ORACLE")]
     oracle: String,
+    /// L#: test each identified frontier node against its candidate before a hypothesis (fewer
+    /// equivalence queries, more membership queries).
+    #[arg(long)]
+    verify: bool,
     /// Seed of the random oracles.
     #[arg(long, default_value_t = 0, value_name = "S")]
     seed: u64,
@@ -117,7 +121,9 @@ pub(crate) fn run_learn(args: &LearnArgs) -> Result<ExitCode, Failure> {
         LearnerArg::Lstar => Algorithm::LStar,
     };
     let mut cache = Cache::new(Simulated::new(&target), target.input_names());
-    let learned = learn_with(&mut cache, &mut *oracle, &Config::with_algorithm(algorithm))
+    let mut config = Config::with_algorithm(algorithm);
+    config.verify = args.verify;
+    let learned = learn_with(&mut cache, &mut *oracle, &config)
         .map_err(|e| input_error(anyhow!("{}: {e}", path.display())))?;
     let equivalent = learned
         .machine
@@ -146,6 +152,7 @@ fn report(args: &LearnArgs, target: &Mealy, learned: &Learned, equivalent: bool)
             "learner": format!("{:?}", args.learner).to_lowercase(),
             "oracle": args.oracle,
             "seed": args.seed,
+            "verify": args.verify,
             "states": learned.machine.num_states(),
             "membership_queries": s.learning.queries,
             "steps": s.learning.steps,

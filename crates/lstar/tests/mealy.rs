@@ -183,6 +183,16 @@ proptest! {
     }
 
     #[test]
+    fn lsharp_with_verification_learns_random_machines_exactly(target in arb_mealy()) {
+        let mut config = Config::default();
+        config.verify = true;
+        let learned = learn(Simulated::new(&target), &mut Exact::new(target.clone()), config)
+            .unwrap();
+        prop_assert!(naive_equivalent(&learned.machine, &target));
+        prop_assert_eq!(learned.machine.num_states(), naive_minimal_size(&target));
+    }
+
+    #[test]
     fn conformance_oracles_with_a_large_enough_bound_are_exact(
         target in arb_mealy(), algo in algorithms(), w in any::<bool>()
     ) {

@@ -71,9 +71,9 @@ const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
+    /// The value of [`Cache::version`] when the node's subtree last grew.
+    modified: u32,
     parent: u32,
-    first_child: u32,
-    next_sibling: u32,
     input: u32,
     output: u32,
 }
@@ -145,6 +145,14 @@ pub struct Cache<'a> {
     phase: Phase,
     max_queries: Option<u64>,
     buf: Vec<OutputId>,
+    /// Scratch for [`Cache::ensure`].
+    path: Vec<NodeId>,
+    /// Counts the answers stored; see [`Cache::modified`].
+    version: u32,
+    /// `children[node * k + input]`: the child, or `NONE`. Dense: one memory access per step of
+    /// a walk (the trie of a whole learning run with a Wp oracle stays at about a million nodes;
+    /// sibling lists or a hash map were slower on the benchmark models).
+    children: Vec<u32>,
 }
 
 impl fmt::Debug for Cache<'_> {
@@ -171,13 +179,14 @@ impl<'a> Cache<'a> {
             names: Vec::new(),
             buf: Vec::new(),
         };
+        let inputs: Vec<String> = inputs.into_iter().map(|s| s.as_ref().to_owned()).collect();
+        let inputs_len = inputs.len();
         Self {
             sul: Box::new(sul),
-            inputs: inputs.into_iter().map(|s| s.as_ref().to_owned()).collect(),
+            inputs,
             nodes: vec![Node {
+                modified: 0,
                 parent: NONE,
-                first_child: NONE,
-                next_sibling: NONE,
                 input: NONE,
                 output: NONE,
             }],
@@ -185,6 +194,9 @@ impl<'a> Cache<'a> {
             phase: Phase::Learning,
             max_queries: None,
             buf: Vec::new(),
+            path: Vec::new(),
+            version: 0,
+            children: vec![NONE; inputs_len],
         }
     }
 
@@ -262,15 +274,37 @@ impl<'a> Cache<'a> {
 
     /// The node of `word`, asking the system if the cache does not know it.
     pub(crate) fn ensure(&mut self, word: &[Symbol]) -> Result<NodeId, MealyError> {
-        if let Some(n) = self.walk(NodeId::ROOT, word) {
-            self.counts[self.phase as usize].cache_hits += 1;
-            return Ok(n);
-        }
-        self.send(word)
+        let mut path = std::mem::take(&mut self.path);
+        let end = self.ensure_path(word, &mut path);
+        self.path = path;
+        end
     }
 
-    /// Sends `word` to the system and stores the answer.
-    fn send(&mut self, word: &[Symbol]) -> Result<NodeId, MealyError> {
+    /// As [`Cache::ensure`], writing into `path` the node of every non-empty prefix of `word`
+    /// (shortest first): one walk down the trie whether the word is known or not.
+    pub(crate) fn ensure_path(
+        &mut self,
+        word: &[Symbol],
+        path: &mut Vec<NodeId>,
+    ) -> Result<NodeId, MealyError> {
+        path.clear();
+        let mut n = NodeId::ROOT;
+        for &a in word {
+            match self.child(n, a) {
+                Some(c) => {
+                    path.push(c);
+                    n = c;
+                }
+                None => return self.send(word, path),
+            }
+        }
+        self.counts[self.phase as usize].cache_hits += 1;
+        Ok(n)
+    }
+
+    /// Sends `word` to the system and stores the answer; `path` holds the nodes of the prefixes
+    /// the cache knows, and gets the rest.
+    fn send(&mut self, word: &[Symbol], path: &mut Vec<NodeId>) -> Result<NodeId, MealyError> {
         if self.phase == Phase::Learning
             && let Some(limit) = self.max_queries
             && self.counts[0].queries >= limit
@@ -288,23 +322,26 @@ impl<'a> Cache<'a> {
                 format!("{} outputs for a word of {} inputs", out.len(), word.len()).into(),
             ));
         }
-        let mut n = NodeId::ROOT;
-        for (i, (&a, &o)) in word.iter().zip(&out).enumerate() {
-            n = match self.child(n, a) {
-                Some(c) if self.output(c) == o => c,
-                Some(c) => {
-                    let first = self.output_name(self.output(c)).to_owned();
-                    return Err(MealyError::NonDeterministic {
-                        word: word[..=i]
-                            .iter()
-                            .map(|a| self.inputs[a.index()].clone())
-                            .collect(),
-                        first,
-                        second: self.output_name(o).to_owned(),
-                    });
-                }
-                None => self.add_child(n, a, o),
-            };
+        // The known prefix must be answered as before.
+        if let Some(i) = path
+            .iter()
+            .zip(&out)
+            .position(|(&c, &o)| self.output(c) != o)
+        {
+            return Err(MealyError::NonDeterministic {
+                word: word[..=i]
+                    .iter()
+                    .map(|a| self.inputs[a.index()].clone())
+                    .collect(),
+                first: self.output_name(self.output(path[i])).to_owned(),
+                second: self.output_name(out[i]).to_owned(),
+            });
+        }
+        self.version += 1;
+        let mut n = path.last().copied().unwrap_or(NodeId::ROOT);
+        for i in path.len()..word.len() {
+            n = self.add_child(n, word[i], out[i]);
+            path.push(n);
         }
         self.buf = out;
         Ok(n)
@@ -312,42 +349,49 @@ impl<'a> Cache<'a> {
 
     fn add_child(&mut self, n: NodeId, a: Symbol, o: OutputId) -> NodeId {
         let id = u32::try_from(self.nodes.len()).expect("fewer than 2^32 cached words");
-        let first = self.nodes[n.index()].first_child;
         self.nodes.push(Node {
+            modified: self.version,
             parent: n.0,
-            first_child: NONE,
-            next_sibling: first,
             input: a.index() as u32,
             output: o.index() as u32,
         });
-        self.nodes[n.index()].first_child = id;
+        // Stamp the ancestors; those above one stamped in this query already are.
+        let mut up = n.0;
+        while up != NONE && self.nodes[up as usize].modified != self.version {
+            self.nodes[up as usize].modified = self.version;
+            up = self.nodes[up as usize].parent;
+        }
+        let k = self.inputs.len();
+        self.children[n.index() * k + a.index()] = id;
+        self.children.extend(std::iter::repeat_n(NONE, k));
         NodeId(id)
     }
 
     /// The child of `n` on `a`, if known.
     pub(crate) fn child(&self, n: NodeId, a: Symbol) -> Option<NodeId> {
-        let mut c = self.nodes[n.index()].first_child;
-        while c != NONE {
-            let node = &self.nodes[c as usize];
-            if node.input as usize == a.index() {
-                return Some(NodeId(c));
-            }
-            c = node.next_sibling;
-        }
-        None
+        let c = self.children[n.index() * self.inputs.len() + a.index()];
+        (c != NONE).then_some(NodeId(c))
     }
 
-    /// The known children of `n` with their inputs (newest first).
+    /// The known children of `n` with their inputs, in input order.
     pub(crate) fn children(&self, n: NodeId) -> impl Iterator<Item = (Symbol, NodeId)> + '_ {
-        let mut c = self.nodes[n.index()].first_child;
-        std::iter::from_fn(move || {
-            (c != NONE).then(|| {
-                let node = &self.nodes[c as usize];
-                let out = (Symbol::new(node.input as usize), NodeId(c));
-                c = node.next_sibling;
-                out
-            })
-        })
+        let k = self.inputs.len();
+        self.children[n.index() * k..(n.index() + 1) * k]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c != NONE)
+            .map(|(a, &c)| (Symbol::new(a), NodeId(c)))
+    }
+
+    /// The version (a count of stored answers) when `n`'s subtree last grew: a learner that
+    /// compared two subtrees at version `v` need not compare them again while neither has grown.
+    pub(crate) fn modified(&self, n: NodeId) -> u32 {
+        self.nodes[n.index()].modified
+    }
+
+    /// The current version (see [`Cache::modified`]).
+    pub(crate) fn version(&self) -> u32 {
+        self.version
     }
 
     /// The output of the last step of `n`'s word (`n` not the root).

@@ -107,6 +107,9 @@ pub struct Config {
     pub max_rounds: Option<u64>,
     /// At most this many words sent to the system by the learner.
     pub max_queries: Option<u64>,
+    /// L# only: test every identified frontier node once against its candidate before a
+    /// hypothesis (fewer equivalence queries, more membership queries; off by default).
+    pub verify: bool,
 }
 
 impl Config {
@@ -194,7 +197,7 @@ pub fn learn_with(
     let start = Instant::now();
     cache.set_max_queries(config.max_queries);
     let mut engine: Box<dyn Engine> = match config.algorithm {
-        Algorithm::LSharp => Box::new(lsharp::LSharp::new(cache.num_inputs())),
+        Algorithm::LSharp => Box::new(lsharp::LSharp::new(cache.num_inputs(), config.verify)),
         Algorithm::LStar => Box::new(lstar::LStar::new(cache.num_inputs())),
     };
     let mut equivalence_queries = 0;

@@ -33,19 +33,25 @@ pub trait EquivalenceOracle {
 }
 
 /// Runs `w` and compares: the shortest prefix of `w` with a different last output, if any.
-#[allow(clippy::many_single_char_names)] // n: node, q, r: states, o: output
 fn test(cache: &mut Cache<'_>, hyp: &Mealy, w: &[Symbol]) -> Result<Option<Word>, MealyError> {
-    cache.ensure(w)?;
-    let (mut n, mut q) = (NodeId::ROOT, hyp.initial());
-    for (i, &a) in w.iter().enumerate() {
-        n = cache.child(n, a).expect("just asked");
-        let Some((r, o)) = hyp.transition(q, a) else {
-            return Ok(Some(w[..=i].to_vec()));
-        };
-        if cache.output(n) != o {
-            return Ok(Some(w[..=i].to_vec()));
+    let mut path = Vec::with_capacity(w.len());
+    test_with(cache, hyp, w, &mut path)
+}
+
+/// [`test`] with a scratch buffer for the path of trie nodes.
+fn test_with(
+    cache: &mut Cache<'_>,
+    hyp: &Mealy,
+    w: &[Symbol],
+    path: &mut Vec<NodeId>,
+) -> Result<Option<Word>, MealyError> {
+    cache.ensure_path(w, path)?;
+    let mut q = hyp.initial();
+    for (i, (&a, &node)) in w.iter().zip(path.iter()).enumerate() {
+        match hyp.transition(q, a) {
+            Some((r, o)) if o == cache.output(node) => q = r,
+            _ => return Ok(Some(w[..=i].to_vec())),
         }
-        q = r;
     }
     Ok(None)
 }
@@ -189,6 +195,7 @@ fn run_suite(
     suffixes: &dyn Fn(StateId) -> Vec<Word>,
 ) -> Result<Option<Word>, MealyError> {
     let mut w = Vec::new();
+    let mut path = Vec::new();
     for u in prefixes {
         for x in middles {
             w.clear();
@@ -201,7 +208,7 @@ fn run_suite(
             for e in suffixes(q) {
                 w.truncate(len);
                 w.extend_from_slice(&e);
-                if let Some(cex) = test(cache, hyp, &w)? {
+                if let Some(cex) = test_with(cache, hyp, &w, &mut path)? {
                     return Ok(Some(cex));
                 }
             }
