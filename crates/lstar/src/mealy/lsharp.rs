@@ -35,6 +35,10 @@ use crate::mealy::{Engine, MealyError, build};
 /// At most this many witnesses are scored when choosing a separating word.
 const MAX_SCORED: usize = 32;
 
+/// At most this many witnesses are appended to a separating word (see
+/// [`LSharp::extend_separator`]).
+const MAX_EXTENSIONS: usize = 6;
+
 /// One frontier node.
 #[derive(Clone, Debug)]
 struct Frontier {
@@ -165,7 +169,39 @@ impl LSharp {
                 }
             }
         }
-        best.map(|(_, w)| w)
+        best.map(|(_, w)| self.extend_separator(cache, candidates, w))
+    }
+
+    /// Extends a separating word `w` for free (a longer word is still one query): while the
+    /// largest group of candidates with equal known outputs on `w` has two members whose nodes
+    /// after `w` are apart, appends their witness, so that a frontier node in that group is told
+    /// apart further by the same query (a preset stand-in for the paper's adaptive sequences).
+    fn extend_separator(&self, cache: &Cache<'_>, candidates: &[usize], mut w: Word) -> Word {
+        for _ in 0..MAX_EXTENSIONS {
+            let mut groups: FxHashMap<Vec<u32>, Vec<NodeId>> = FxHashMap::default();
+            for &b in candidates {
+                if let Some((key, end)) = outputs_along(cache, self.basis[b], &w) {
+                    groups.entry(key).or_default().push(end);
+                }
+            }
+            let Some(group) = groups
+                .into_values()
+                .filter(|g| g.len() > 1)
+                .max_by_key(Vec::len)
+            else {
+                break;
+            };
+            let Some(more) = group
+                .iter()
+                .skip(1)
+                .take(4)
+                .find_map(|&other| witness(cache, group[0], other))
+            else {
+                break;
+            };
+            w.extend(more);
+        }
+        w
     }
 
     /// The size of the largest group of `candidates` with the same known outputs on `w`
@@ -322,6 +358,16 @@ impl Engine for LSharp {
         // The node of word[..i] is apart from its hypothesis state, with witness word[i].
         self.process(cache, hyp, word[..i].to_vec())
     }
+}
+
+/// The outputs along `w` from `n` and the node reached, if the tree knows `w` from `n`.
+fn outputs_along(cache: &Cache<'_>, mut n: NodeId, w: &[Symbol]) -> Option<(Vec<u32>, NodeId)> {
+    let mut key = Vec::with_capacity(w.len());
+    for &a in w {
+        n = cache.child(n, a)?;
+        key.push(cache.output(n).index() as u32);
+    }
+    Some((key, n))
 }
 
 /// A longest path below `c` whose last step `f` does not know (following `f` where it can), or
