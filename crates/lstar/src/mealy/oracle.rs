@@ -187,12 +187,12 @@ fn characterisation(hyp: &Mealy) -> (Vec<Word>, Vec<Vec<Word>>) {
 }
 
 /// Runs `prefix · middle · suffix` for every middle and every suffix `suffixes(state reached)`.
-fn run_suite(
+fn run_suite<'s>(
     cache: &mut Cache<'_>,
     hyp: &Mealy,
     prefixes: &[Word],
     middles: &[Word],
-    suffixes: &dyn Fn(StateId) -> Vec<Word>,
+    suffixes: &dyn Fn(StateId) -> &'s [Word],
 ) -> Result<Option<Word>, MealyError> {
     let mut w = Vec::new();
     let mut path = Vec::new();
@@ -207,7 +207,7 @@ fn run_suite(
             let len = w.len();
             for e in suffixes(q) {
                 w.truncate(len);
-                w.extend_from_slice(&e);
+                w.extend_from_slice(e);
                 if let Some(cex) = test_with(cache, hyp, &w, &mut path)? {
                     return Ok(Some(cex));
                 }
@@ -234,7 +234,7 @@ impl EquivalenceOracle for WMethod {
         }
         let (w_set, _) = characterisation(hyp);
         let mids = middles(hyp.num_inputs(), self.extra);
-        run_suite(cache, hyp, &prefixes, &mids, &|_| w_set.clone())
+        run_suite(cache, hyp, &prefixes, &mids, &|_| &w_set)
     }
 }
 
@@ -262,7 +262,7 @@ impl EquivalenceOracle for WpMethod {
         let cover = state_cover(hyp);
         let (w_set, local) = characterisation(hyp);
         let mids = middles(hyp.num_inputs(), self.extra);
-        if let Some(cex) = run_suite(cache, hyp, &cover, &mids, &|_| w_set.clone())? {
+        if let Some(cex) = run_suite(cache, hyp, &cover, &mids, &|_| &w_set)? {
             return Ok(Some(cex));
         }
         let mut rest = Vec::new();
@@ -275,7 +275,7 @@ impl EquivalenceOracle for WpMethod {
                 }
             }
         }
-        run_suite(cache, hyp, &rest, &mids, &|q| local[q.index()].clone())
+        run_suite(cache, hyp, &rest, &mids, &|q| &local[q.index()])
     }
 }
 
