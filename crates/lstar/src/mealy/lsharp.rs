@@ -18,8 +18,8 @@
 //! - **verification** (optional, [`Config::verify`](super::Config::verify); ours, not the
 //!   paper's): before a hypothesis, each frontier node not yet tested against its one candidate
 //!   is asked the deepest path below the candidate that it does not know. One query per frontier
-//!   node and candidate; on the AALpy models it saves about half of the equivalence queries for
-//!   about 1.5 times the membership queries (docs/benchmarks/notebook/mealy.md);
+//!   node and candidate; on the AALpy models it saves half of the equivalence queries or more for
+//!   1.4-1.8 times the membership queries (docs/benchmarks/notebook/mealy.md);
 //! - **equivalence**: when every frontier node has one candidate the hypothesis maps it there.
 //!
 //! Counterexamples are processed by the paper's `ProcCounterEx`: binary search on the part of the
