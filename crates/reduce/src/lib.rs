@@ -47,4 +47,4 @@ pub mod minimise;
 mod order;
 
 pub use error::ReduceError;
-pub use method::Reduce;
+pub use method::{MAX_PART_STATES, Reduce};

@@ -56,12 +56,22 @@ pub struct Reduce {
     /// The bound on weak bisimulation's saturation per part
     /// ([`crate::minimise::MAX_CLOSURE_PAIRS`] by default; 0: strong bisimulation only).
     pub max_closure_pairs: usize,
+    /// The largest product of two parts the construction builds ([`MAX_PART_STATES`] by
+    /// default); past it the method stops with a budget error and a portfolio hands over. The
+    /// minimisations are not interruptible, so this bound is what keeps one step within seconds
+    /// of the deadline and its memory within hundreds of megabytes.
+    pub max_part_states: usize,
 }
+
+/// The default of [`Reduce::max_part_states`]: a product of a million states is minimised in a
+/// few seconds; the gas station's groups grew to 9.6 GB before this bound.
+pub const MAX_PART_STATES: usize = 1_000_000;
 
 impl Default for Reduce {
     fn default() -> Self {
         Self {
             max_closure_pairs: crate::minimise::MAX_CLOSURE_PAIRS,
+            max_part_states: MAX_PART_STATES,
         }
     }
 }
@@ -76,6 +86,13 @@ impl Reduce {
     #[must_use]
     pub fn with_max_closure_pairs(mut self, pairs: usize) -> Self {
         self.max_closure_pairs = pairs;
+        self
+    }
+
+    /// Sets the largest product of two parts ([`Reduce::max_part_states`]).
+    #[must_use]
+    pub fn with_max_part_states(mut self, states: usize) -> Self {
+        self.max_part_states = states;
         self
     }
 }
@@ -97,9 +114,7 @@ impl Method for Reduce {
                 reason: "action priority is not preserved by minimisation".to_owned(),
             });
         }
-        let (outcome, _) = monitored(&config.started(), |config| {
-            Ok(run(problem, config, self.max_closure_pairs)?)
-        })?;
+        let (outcome, _) = monitored(&config.started(), |config| Ok(run(problem, config, self)?))?;
         let Outcome {
             last,
             largest,
@@ -123,8 +138,15 @@ struct Outcome {
 }
 
 /// The construction of the module docs, within `config`'s budget.
-fn run(problem: &Problem, config: &Config, cap: usize) -> Result<Outcome, ComposeError> {
+fn run(problem: &Problem, config: &Config, limits: &Reduce) -> Result<Outcome, ComposeError> {
     let deadlock = problem.deadlock();
+    let cap = limits.max_closure_pairs;
+    // The construction's own bound on a step, under the caller's.
+    let step_config = config.clone().with_max_states(
+        config
+            .max_states
+            .map_or(limits.max_part_states, |m| m.min(limits.max_part_states)),
+    );
     let mut parts = initial_parts(problem)?;
     let mut largest = Stats::default();
     let shapes = |parts: &[Flagged]| -> Vec<Shape> { parts.iter().map(shape).collect() };
@@ -140,9 +162,10 @@ fn run(problem: &Problem, config: &Config, cap: usize) -> Result<Outcome, Compos
         let hidden = hidden_after(&now, i, j);
         let b = parts.swap_remove(j);
         let a = parts.swap_remove(i);
-        let product = compose_pair(&a, &b, config)?;
+        let product = compose_pair(&a, &b, &step_config)?;
         largest.states = largest.states.max(product.lts.num_states());
         largest.transitions = largest.transitions.max(product.lts.num_transitions());
+        config.budget()?.check_now()?;
         parts.push(reduce(&product, &hidden, deadlock, cap)?);
         steps += 1;
     }
