@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""Differential fuzzing of `guarantor` against LTSA (benches/compare/ltsa-diff; see README.md).
+
+For each seed: gen.py writes a random FSP model; LTSA's core (through LtsaDriver) and guarantor
+each give the composite's Compose counts, Check Safety's verdict, Check Progress's verdict and
+each assertion's verdict; any difference is a disagreement of a kind (which answer differs, with
+both values), which is then shrunk by delta debugging on the model text (lines, then tokens)
+while the disagreement of the same kind remains, and written with both answers into the results
+folder. A summary (models, disagreements by kind) is rewritten after every model.
+
+    run.py --ltsa-classes DIR --guarantor BIN --out DIR [--minutes M | --seeds N] [--start S]
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
+
+STEP_SECONDS = 5
+
+
+# ---- running the two tools -------------------------------------------------------------------
+
+
+def target_of(text):
+    m = re.match(r"// target: (\S+)", text)
+    return m.group(1) if m else "DEFAULT"
+
+
+def assert_names(text):
+    return sorted(set(re.findall(r"^\s*assert\s+([A-Z][A-Za-z0-9_]*)", text, re.M)))
+
+
+def run_ltsa(args, path, target, steps):
+    cmd = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss256m", "-Xmx2g",
+           "-cp", args.ltsa_classes, "LtsaDriver", path, target, str(STEP_SECONDS), steps]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=STEP_SECONDS * 8 + 10)
+    except subprocess.TimeoutExpired:
+        return {"compile": "timeout"}
+    try:
+        return json.loads(p.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return {"compile": "crash: " + (p.stderr.strip()[-300:] or "no output")}
+
+
+def guarantor(args, argv):
+    """One guarantor run: (exit code, parsed JSON or None)."""
+    cmd = [args.guarantor] + argv + ["--format", "json", "-q", "--timeout", str(STEP_SECONDS)]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=STEP_SECONDS * 2 + 5)
+    except subprocess.TimeoutExpired:
+        return "timeout", None
+    try:
+        return p.returncode, json.loads(p.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return p.returncode, {"stderr": p.stderr.strip()[-300:]}
+
+
+def our_verdict(code, out, kind):
+    """Our answer in LTSA's vocabulary for `kind` (safety, progress or assert)."""
+    if code == "timeout" or code == 3:
+        return "timeout"
+    if code not in (0, 1, 2) or out is None:
+        return f"crash (exit {code}): {(out or {}).get('stderr', '')}"
+    if "error" in out:
+        return "error: " + out["error"].get("message", "")
+    verdict, violation = out.get("verdict"), out.get("violation")
+    if kind == "safety":
+        return {"holds": "none", "deadlock": "deadlock"}.get(verdict, "violation")
+    if verdict == "holds":
+        return "pass"
+    if violation == "deadlock":
+        return "deadlock"
+    if kind == "progress" and violation not in ("progress", "deadlock", None):
+        return "error-state"
+    if kind == "assert" and violation not in ("assert", None):
+        return "error-state"
+    return "violated"
+
+
+def run_ours(args, path, target, steps):
+    base = [path, "--target", target] if target != "DEFAULT" else [path]
+    res = {}
+    code, out = guarantor(args, ["check"] + base)
+    v = our_verdict(code, out, "safety")
+    if v.startswith(("error", "crash", "timeout")):
+        res["compile"] = v
+        return res
+    res["compile"] = "ok"
+    if "safety" in steps:
+        res["safety"] = v
+    if "progress" in steps:
+        # `--progress` last: its value is optional and would take the model's path.
+        res["progress"] = our_verdict(*guarantor(args, ["check"] + base + ["--progress"]),
+                                      "progress")
+    if "asserts" in steps:
+        text = open(path, encoding="latin-1").read()
+        res["asserts"] = {n: our_verdict(*guarantor(args, ["check", "--assert", n] + base), "assert")
+                          for n in assert_names(text)}
+    if "compose" in steps:
+        # DOT, not .aut: LTSA does not count its ERROR state (-1), which DOT marks.
+        cmd = [args.guarantor, "export", "--dot"] + base
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=STEP_SECONDS * 2)
+            if p.returncode == 0 and p.stdout.startswith("digraph"):
+                nodes = re.findall(r'^\s*s\d+ \[label="(-?\d+)"', p.stdout, re.M)
+                # One DOT edge carries every label between two states: "d, a".
+                edges = re.findall(r'^\s*s\d+ -> s\d+ \[label="([^"]*)"', p.stdout, re.M)
+                res["states"] = sum(1 for n in nodes if n != "-1")
+                res["transitions"] = sum(len(e.split(", ")) for e in edges)
+            else:
+                res["states"] = f"export exit {p.returncode}: {p.stderr.strip()[-200:]}"
+        except subprocess.TimeoutExpired:
+            res["states"] = "timeout"
+    # Our own safety verdict, to judge LTSA's "deadlock"/"error-state" answers to other checks.
+    res["_safety"] = v
+    return res
+
+
+# ---- comparing ---------------------------------------------------------------------------------
+
+
+def compatible(kind, lt, ours, our_safety):
+    """LTSA stops a progress or LTL search at a deadlock or ERROR state it meets first, and its
+    safety-formula search reports deadlocks; ours reports the check's own verdict. Those answers
+    agree when our safety check finds that deadlock or violation too."""
+    if lt == ours:
+        return True
+    if kind in ("progress", "assert") and lt in ("deadlock", "error-state"):
+        return our_safety != "none"
+    if kind == "progress" and ours == "deadlock" and lt in ("violated", "error-state"):
+        return True
+    return False
+
+
+def disagreements(lt, ours):
+    """Kinds of disagreement between the two answers: strings like `safety:none/deadlock`
+    (LTSA's value first)."""
+    out = []
+    lc, oc = lt.get("compile", "?"), ours.get("compile", "?")
+    if lc != "ok" or oc != "ok":
+        if lc.startswith("error") and oc.startswith("error"):
+            return []
+        if "timeout" in lc or "timeout" in oc:
+            return [f"timeout:{short(lc)}/{short(oc)}"]
+        return [f"compile:{short(lc)}/{short(oc)}"]
+    for key in ("safety", "progress"):
+        if key in lt and key in ours and not compatible(key, lt[key], ours[key], ours["_safety"]):
+            out.append(f"{key}:{short(lt[key])}/{short(ours[key])}")
+    for name, v in sorted(lt.get("asserts", {}).items()):
+        o = ours.get("asserts", {}).get(name, "missing")
+        if not compatible("assert", v, o, ours["_safety"]):
+            out.append(f"assert:{short(v)}/{short(o)}")
+    if "states" in lt and "states" in ours:
+        if (lt["states"], lt["transitions"]) != (ours["states"], ours.get("transitions")):
+            if isinstance(ours["states"], int):
+                out.append("counts")
+            else:
+                out.append(f"counts:{short(str(ours['states']))}")
+    return out
+
+
+def short(v):
+    v = str(v)
+    if v.startswith("error"):
+        return "error"
+    if v.startswith("crash"):
+        return "crash"
+    return v
+
+
+STEPS_OF = {"safety": "safety", "progress": "progress", "assert": "asserts", "counts": "compose",
+            "compile": "safety", "timeout": "safety,progress,asserts,compose"}
+
+
+def ours_side(kind, ours):
+    """Whether our answer alone already shows our half of a disagreement of `kind`."""
+    head, _, pair = kind.partition(":")
+    want = pair.split("/")[-1] if pair else None
+    if head in ("counts",):
+        return ours.get("compile") == "ok"
+    if head == "compile":
+        return short(ours.get("compile")) == want
+    if ours.get("compile") != "ok":
+        return False
+    if head in ("safety", "progress"):
+        return short(ours.get(head)) == want
+    if head == "assert":
+        return any(short(v) == want for v in ours.get("asserts", {}).values())
+    return True
+
+
+def answers(args, text, steps, kind=None):
+    with tempfile.NamedTemporaryFile("w", suffix=".lts", delete=False, encoding="latin-1",
+                                     dir=args.scratch) as f:
+        f.write(text)
+        path = f.name
+    try:
+        target = target_of(text)
+        ours = run_ours(args, path, target, steps)
+        if kind is not None and not ours_side(kind, ours):
+            return None, ours
+        return run_ltsa(args, path, target, steps), ours
+    finally:
+        os.unlink(path)
+
+
+# ---- delta debugging ---------------------------------------------------------------------------
+
+
+def tokens(text):
+    return re.findall(r"\s+|[A-Za-z_][A-Za-z0-9_]*|\d+|->|\|\||::|<<|>>|\.\.|<>|\[\]|&&|.", text)
+
+
+def ddmin(units, test, budget):
+    """Zeller's ddmin: a smallest-found sublist of `units` for which `test` holds."""
+    n = 2
+    while len(units) >= 2 and budget[0] > 0:
+        chunk = max(1, len(units) // n)
+        subsets = [units[i:i + chunk] for i in range(0, len(units), chunk)]
+        reduced = False
+        for i in range(len(subsets)):
+            complement = [u for j, s in enumerate(subsets) if j != i for u in s]
+            if budget[0] <= 0:
+                break
+            budget[0] -= 1
+            if test(complement):
+                units, n, reduced = complement, max(n - 1, 2), True
+                break
+        if not reduced:
+            if n >= len(units):
+                break
+            n = min(len(units), n * 2)
+    return units
+
+
+def minimise(args, text, kind):
+    """Shrinks `text` while it still shows a disagreement of `kind`."""
+    steps = STEPS_OF[kind.split(":")[0]]
+    header, body = text.split("\n", 1)
+    cache = {}
+
+    def holds(candidate_body):
+        if candidate_body in cache:
+            return cache[candidate_body]
+        lt, ours = answers(args, header + "\n" + candidate_body, steps, kind)
+        ok = lt is not None and kind in disagreements(lt, ours)
+        cache[candidate_body] = ok
+        return ok
+
+    budget = [args.min_tests]
+    lines = body.split("\n")
+    lines = ddmin(lines, lambda ls: holds("\n".join(ls)), budget)
+    body = "\n".join(lines)
+    toks = ddmin(tokens(body), lambda ts: holds("".join(ts)), budget)
+    body = "".join(toks)
+    body = re.sub(r"[ \t]+", " ", body)
+    if not holds(body):  # whitespace squeeze changed something: keep the token result
+        body = "".join(toks)
+    return header + "\n" + body.strip() + "\n", args.min_tests - budget[0]
+
+
+# ---- the run -----------------------------------------------------------------------------------
+
+
+def write_case(args, number, kind, text, lt, ours):
+    safe = re.sub(r"[^A-Za-z0-9]+", "-", kind).strip("-")
+    path = os.path.join(args.out, f"{number:04d}-{safe}.lts")
+    with open(path, "w", encoding="latin-1") as f:
+        f.write(text)
+        f.write(f"// kind: {kind}\n// LTSA: {json.dumps(lt, sort_keys=True)}\n")
+        ours = {k: v for k, v in ours.items() if not k.startswith("_")}
+        f.write(f"// ours: {json.dumps(ours, sort_keys=True)}\n")
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ltsa-classes", required=True)
+    ap.add_argument("--guarantor", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--minutes", type=float, default=60)
+    ap.add_argument("--seeds", type=int, default=10**9)
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--min-tests", type=int, default=150, help="tests per minimisation")
+    ap.add_argument("--keep", type=int, default=3, help="minimised cases kept per kind")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    args.scratch = tempfile.mkdtemp(prefix="ltsa-diff-")
+    started = time.time()
+    summary = {"models": 0, "agree": 0, "disagreeing_models": 0, "kinds": {}, "cases": [],
+               "command": " ".join(sys.argv), "started": time.strftime("%Y-%m-%d %H:%M:%S UTC",
+                                                                      time.gmtime())}
+    log = open(os.path.join(args.out, "log.tsv"), "a")
+    seed = args.start
+    while seed < args.start + args.seeds and time.time() - started < args.minutes * 60:
+        text = gen.Gen(seed).model()
+        lt, ours = answers(args, text, "safety,progress,asserts,compose")
+        kinds = disagreements(lt, ours)
+        summary["models"] += 1
+        log.write(f"{seed}\t{' '.join(kinds) or 'agree'}\n")
+        log.flush()
+        if not kinds:
+            summary["agree"] += 1
+        else:
+            summary["disagreeing_models"] += 1
+        for kind in kinds:
+            summary["kinds"][kind] = summary["kinds"].get(kind, 0) + 1
+            kept = sum(1 for c in summary["cases"] if c["kind"] == kind)
+            if kept >= args.keep:
+                continue
+            t0 = time.time()
+            small, tests = minimise(args, text, kind)
+            lt2, ours2 = answers(args, small, "safety,progress,asserts,compose")
+            path = write_case(args, len(summary["cases"]), kind, small, lt2, ours2)
+            summary["cases"].append({"kind": kind, "seed": seed, "file": os.path.basename(path),
+                                     "tests": tests, "seconds": round(time.time() - t0, 1)})
+            print(f"seed {seed}: {kind} -> {path} ({tests} tests)", flush=True)
+        summary["elapsed_s"] = round(time.time() - started)
+        with open(os.path.join(args.out, "summary.json"), "w") as f:
+            json.dump(summary, f, indent=1, sort_keys=True)
+        seed += 1
+    print(json.dumps({k: summary[k] for k in ("models", "agree", "disagreeing_models", "kinds")},
+                     indent=1))
+
+
+if __name__ == "__main__":
+    main()
