@@ -139,6 +139,8 @@ def compatible(kind, lt, ours, our_safety):
         return our_safety != "none"
     if kind == "progress" and ours == "deadlock" and lt in ("violated", "error-state"):
         return True
+    if kind == "assert" and lt == "violated" and ours == "error-state":
+        return our_safety == "violation"  # both reachable: which one a search meets first
     return False
 
 
@@ -153,6 +155,9 @@ def disagreements(lt, ours):
         if "timeout" in lc or "timeout" in oc:
             return [f"timeout:{short(lc)}/{short(oc)}"]
         return [f"compile:{short(lc)}/{short(oc)}"]
+    for key, v in sorted(lt.items()):
+        if isinstance(v, str) and v.startswith(("timeout", "crash", "unknown")):
+            out.append(f"ltsa-{short(v).split(':')[0]}:{key.split(':')[0]}")
     for key in ("safety", "progress"):
         if key in lt and key in ours and not compatible(key, lt[key], ours[key], ours["_safety"]):
             out.append(f"{key}:{short(lt[key])}/{short(ours[key])}")
@@ -166,7 +171,7 @@ def disagreements(lt, ours):
                 out.append("counts")
             else:
                 out.append(f"counts:{short(str(ours['states']))}")
-    return out
+    return list(dict.fromkeys(out))
 
 
 def short(v):
@@ -249,15 +254,24 @@ def minimise(args, text, kind):
     header, body = text.split("\n", 1)
     cache = {}
 
+    target = target_of(text)
+
     def holds(candidate_body):
         if candidate_body in cache:
             return cache[candidate_body]
+        if time.time() > deadline:
+            budget[0] = 0
+            return False
+        # LTSA falls back to another composite when the target is gone: keep the target.
+        if target != "DEFAULT" and not re.search(r"\|\|\s*" + target + r"\b", candidate_body):
+            return False
         lt, ours = answers(args, header + "\n" + candidate_body, steps, kind)
         ok = lt is not None and kind in disagreements(lt, ours)
         cache[candidate_body] = ok
         return ok
 
     budget = [args.min_tests]
+    deadline = time.time() + args.min_seconds
     lines = body.split("\n")
     lines = ddmin(lines, lambda ls: holds("\n".join(ls)), budget)
     body = "\n".join(lines)
@@ -292,7 +306,8 @@ def main():
     ap.add_argument("--seeds", type=int, default=10**9)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--min-tests", type=int, default=150, help="tests per minimisation")
-    ap.add_argument("--keep", type=int, default=3, help="minimised cases kept per kind")
+    ap.add_argument("--keep", type=int, default=10**6, help="minimised cases kept per kind")
+    ap.add_argument("--min-seconds", type=float, default=60, help="time per minimisation")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     args.scratch = tempfile.mkdtemp(prefix="ltsa-diff-")
@@ -300,14 +315,16 @@ def main():
     summary = {"models": 0, "agree": 0, "disagreeing_models": 0, "kinds": {}, "cases": [],
                "command": " ".join(sys.argv), "started": time.strftime("%Y-%m-%d %H:%M:%S UTC",
                                                                       time.gmtime())}
-    log = open(os.path.join(args.out, "log.tsv"), "a")
+    log = open(os.path.join(args.out, "log.jsonl"), "a")
     seed = args.start
     while seed < args.start + args.seeds and time.time() - started < args.minutes * 60:
         text = gen.Gen(seed).model()
         lt, ours = answers(args, text, "safety,progress,asserts,compose")
         kinds = disagreements(lt, ours)
         summary["models"] += 1
-        log.write(f"{seed}\t{' '.join(kinds) or 'agree'}\n")
+        ours = {k: v for k, v in ours.items() if not k.startswith("_")}
+        log.write(json.dumps({"seed": seed, "kinds": kinds, "ltsa": lt, "ours": ours},
+                             sort_keys=True) + "\n")
         log.flush()
         if not kinds:
             summary["agree"] += 1
