@@ -8,6 +8,8 @@
 // state in statics, so the later steps could not be trusted).
 //
 // Usage: java -cp LTSA_CLASSES:. LtsaDriver MODEL.lts TARGET [STEP_SECONDS [STEPS]]
+//    or: java -cp ... LtsaDriver --serve STEP_SECONDS   (requests "MODEL<TAB>TARGET<TAB>STEPS"
+//        a line on stdin, one JSON line each; it exits after a step that overran)
 //   TARGET: a composite's name, or DEFAULT for a file without composites.
 //   STEPS: comma-separated subset of safety,progress,asserts,compose (default: all).
 // Output keys: compile ("ok" or "error: ..."), safety ("none", "deadlock", "violation"),
@@ -137,13 +139,25 @@ public class LtsaDriver {
     static long stepMillis = 10_000;
     static final Map<String, String> fields = new LinkedHashMap<>();
 
-    /** Runs one step; on an overrun or a crash prints what is known and ends the run. */
+    /** Unwinds one request once its line is printed. */
+    static final class Done extends RuntimeException {
+        Done() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * Runs one step. A compile error or a crash ends the request (its line is printed); an
+     * overrun ends the process too, since LTSA's statics and the stuck thread cannot be trusted.
+     */
     static <T> T step(String key, Callable<T> body) {
         Future<T> f = pool.submit(body);
         try {
             return f.get(stepMillis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             fields.put(key, json("timeout"));
+            finish();
+            Runtime.getRuntime().halt(0);
         } catch (java.util.concurrent.ExecutionException e) {
             Throwable c = e.getCause();
             if (c instanceof LTSException && key.equals("compile")) {
@@ -155,7 +169,7 @@ public class LtsaDriver {
             fields.put(key, json("interrupted"));
         }
         finish();
-        return null;
+        throw new Done();
     }
 
     static void finish() {
@@ -166,17 +180,16 @@ public class LtsaDriver {
         }
         System.out.println(b.append('}'));
         System.out.flush();
-        Runtime.getRuntime().halt(0);
     }
 
-    public static void main(String[] args) throws Exception {
-        byte[] bytes = Files.readAllBytes(Paths.get(args[0]));
+    /** Answers one request: the model at `path`, its target, the steps to run. */
+    static void request(String path, String tgt, String stepList) throws Exception {
+        fields.clear();
+        byte[] bytes = Files.readAllBytes(Paths.get(path));
         source = new String(bytes, StandardCharsets.ISO_8859_1) + "\n";
-        target = args[1];
-        dir = Paths.get(args[0]).toAbsolutePath().getParent().toString();
-        if (args.length > 2) stepMillis = (long) (Double.parseDouble(args[2]) * 1000);
-        List<String> steps = Arrays.asList(
-                (args.length > 3 ? args[3] : "safety,progress,asserts,compose").split(","));
+        target = tgt;
+        dir = Paths.get(path).toAbsolutePath().getParent().toString();
+        List<String> steps = Arrays.asList(stepList.split(","));
         // Compile once to learn the assertions' names (and refuse what LTSA refuses).
         String[] names = step("compile", () -> {
             compile(new Out());
@@ -205,5 +218,30 @@ public class LtsaDriver {
             fields.put("transitions", Integer.toString(counts[1]));
         }
         finish();
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args[0].equals("--serve")) {
+            // One request a line on stdin, "PATH<TAB>TARGET<TAB>STEPS"; one JSON line back each.
+            stepMillis = (long) (Double.parseDouble(args[1]) * 1000);
+            java.io.BufferedReader in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8));
+            for (String line; (line = in.readLine()) != null; ) {
+                String[] f = line.split("\t");
+                try {
+                    request(f[0], f[1], f[2]);
+                } catch (Done d) {
+                    // already answered
+                }
+            }
+            Runtime.getRuntime().halt(0);
+        }
+        if (args.length > 2) stepMillis = (long) (Double.parseDouble(args[2]) * 1000);
+        try {
+            request(args[0], args[1], args.length > 3 ? args[3] : "safety,progress,asserts,compose");
+        } catch (Done d) {
+            // already answered
+        }
+        Runtime.getRuntime().halt(0);
     }
 }
