@@ -21,9 +21,47 @@ CAUSES = [
     ("A-formula-alphabet",
      "assert: our formula automaton observes only the formula's actions (LTSA's observes all)",
      lambda k, t, a: k.startswith("assert-alphabet")),
+    ("J-END-in-assert",
+     "an assertion on a model that reaches END: LTSA's product with the formula never "
+     "terminates, so LTSA reports a deadlock (safety formula) or meets it on its way (\"Safety "
+     "property violation detected\"); our safety check finds none",
+     lambda k, t, a: k.startswith(("assert:deadlock", "assert:error")) and "END" in t),
+    ("P-liveness-on-deadlock",
+     "a liveness assertion on a system that deadlocks: LTSA finds no cycle there and passes; we "
+     "read a stopped run as its last valuation forever (documented in docs/formats.md)",
+     lambda k, t, a: k.startswith("assert:pass/violated") and '"safety": "deadlock"' in a),
+    ("A2-formula-alphabet-hidden",
+     "assert: as A, where the unobserved steps are hidden (tau) or numeric actions, which the "
+     "padding cannot name",
+     lambda k, t, a: k.startswith(("assert:violated/pass", "assert:pass/violated"))
+     and " U" not in t.split("assert", 1)[-1] and "U(" not in t.split("assert", 1)[-1]
+     and (re.search(r"[\\@]\s*\{", t) or re.search(r"(\(|\||->)\s*\[", t)
+          or re.search(r"[(|]\s*\[", t))),
+    ("L-until-temporal-left",
+     "assert with `U` whose left side is temporal (`([]b) U c`): LTSA passes a formula and its "
+     "negation alike (LTSA wrong)",
+     lambda k, t, a: k.startswith("assert:pass/violated") and re.search(r"U", t.split("assert", 1)[-1])),
+    ("M-deadlock-or-error-first",
+     "a deadlock and an ERROR both reachable: LTSA's Check Safety reports the one its "
+     "breadth-first search meets first, we report the ERROR",
+     lambda k, t, a: k.startswith("safety:deadlock/violation")),
+    ("M2-progress-error-first",
+     "progress with an ERROR reachable: we report the ERROR (documented), LTSA the first "
+     "terminal set its walk meets",
+     lambda k, t, a: k.startswith("progress:violated/error")),
+    ("N-deterministic-composite-merges",
+     "`deterministic` composite: we also merge equivalent states (two STOPs) that LTSA's subset "
+     "construction keeps",
+     lambda k, t, a: k == "counts" and re.search(r"deterministic\s*\|\|", t) is not None),
+    ("O-guard-mid-sequence",
+     "`a -> when (c) b -> P`: LTSA allows `when` only at the start of a choice; we accept it",
+     lambda k, t, a: k.startswith("compile:error/ok") and re.search(r"->\s*when", t) is not None),
     ("K5-property-composite",
      "known 5/6: a `property` composite (its ERROR moves, determinisation)",
      lambda k, t, a: re.search(r"property\s*\|\|", t) is not None),
+    ("K2-END",
+     "known 2: END is termination in LTSA, a deadlock for us",
+     lambda k, t, a: "END" in t and k.startswith(("safety:none/deadlock", "progress"))),
     ("B-det-min-process",
      "`deterministic`/`minimal` on a primitive process that is a component: we do not apply it",
      lambda k, t, a: re.search(r"(deterministic|minimal)\s+[A-Z]", t) is not None
@@ -32,10 +70,14 @@ CAUSES = [
      "known 1: a `minimal` composite",
      lambda k, t, a: re.search(r"minimal\s*\|\|", t) is not None
      and k.startswith(("counts", "safety", "progress"))),
-    ("K2-END",
-     "known 2: END is termination in LTSA, a deadlock for us",
-     lambda k, t, a: "END" in t and (k.startswith(("safety:none/deadlock", "progress", "counts"))
-                                     or "deadlock" in k)),
+    ("K2-END-counts",
+     "known 2: END states (LTSA merges them)",
+     lambda k, t, a: "END" in t and k.startswith("counts")),
+    ("I-composite-relabel",
+     "a composite relabelled so that two of its actions become one: LTSA composes it first and "
+     "relabels the result; we relabel its components, which then synchronise anew",
+     lambda k, t, a: re.search(r"\bC\d+(\(\d+\))?\s*/\s*\{", t) is not None
+     and not k.startswith(("compile", "assert"))),
     ("C-property-nondet-relabelled",
      "a `property` process that relabelling makes nondeterministic: LTSA completes it with ERROR "
      "before relabelling and composes it; we refuse it or complete it after relabelling",
@@ -45,6 +87,16 @@ CAUSES = [
      "LTSA refuses a `property` process nondeterministic in a local process or index that "
      "is never reached; we accept it",
      lambda k, t, a: k.startswith("compile:error/ok") and "must be deterministic" in a),
+    ("G-empty-composite",
+     "`||C = ().`: LTSA compiles it and crashes in its checks; we refuse it",
+     lambda k, t, a: re.search(r"=\s*\(\s*\)", t) is not None and k.startswith("compile")),
+    ("H-number-then-letters",
+     "`1range`: LTSA's lexer reads a number then a name; we refuse the literal",
+     lambda k, t, a: k.startswith("compile:ok/error") and "bad integer literal" in a),
+    ("K6-parenthesised-reference",
+     "known 6: a process body that is only a parenthesised reference, `(Q)`: LTSA refuses it",
+     lambda k, t, a: k.startswith("compile:error/ok")
+     and "identifier, label set or range expected" in a),
 ]
 
 
