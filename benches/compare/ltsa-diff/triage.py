@@ -35,8 +35,13 @@ CAUSES = [
      "padding cannot name",
      lambda k, t, a: k.startswith(("assert:violated/pass", "assert:pass/violated"))
      and " U" not in t.split("assert", 1)[-1] and "U(" not in t.split("assert", 1)[-1]
-     and (re.search(r"[\\@]\s*\{", t) or re.search(r"(\(|\||->)\s*\[", t)
+     and (re.search(r"[\\@]\s*[{A-Z]", t) or re.search(r"(\(|\||->|\))\s*\[", t)
           or re.search(r"[(|]\s*\[", t))),
+    ("R-fluent-free-action-unfair",
+     "liveness formula with a fluent and an action no component has: our lasso never takes the "
+     "free action (not a fair run); LTSA passes",
+     lambda k, t, a: k.startswith("assert:pass/violated") and "fluent" in t
+     and " U" not in t.split("assert", 1)[-1]),
     ("L-until-temporal-left",
      "assert with `U` whose left side is temporal (`([]b) U c`): LTSA passes a formula and its "
      "negation alike (LTSA wrong)",
@@ -87,6 +92,13 @@ CAUSES = [
      "LTSA refuses a `property` process nondeterministic in a local process or index that "
      "is never reached; we accept it",
      lambda k, t, a: k.startswith("compile:error/ok") and "must be deterministic" in a),
+    ("Q-property-repeated-branch",
+     "`property P = (d->P | d->P).`: LTSA merges the identical branches (deterministic); we "
+     "refuse it as nondeterministic",
+     lambda k, t, a: k.startswith("compile:ok/error") and "must be deterministic" in a),
+    ("S-empty-arguments",
+     "`P()` (empty argument list): LTSA refuses it, we accept it",
+     lambda k, t, a: k.startswith("compile:error/ok") and re.search(r"[A-Z]\w*\(\)", t)),
     ("G-empty-composite",
      "`||C = ().`: LTSA compiles it and crashes in its checks; we refuse it",
      lambda k, t, a: re.search(r"=\s*\(\s*\)", t) is not None and k.startswith("compile")),
