@@ -26,6 +26,10 @@ CAUSES = [
      "terminates, so LTSA reports a deadlock (safety formula) or meets it on its way (\"Safety "
      "property violation detected\"); our safety check finds none",
      lambda k, t, a: k.startswith(("assert:deadlock", "assert:error")) and "END" in t),
+    ("U-priority-ltl",
+     "liveness assertion under `<<`/`>>`: LTSA's automaton stops following unprioritised "
+     "actions (LTSA defect documented in docs/formats.md)",
+     lambda k, t, a: k.startswith("assert:pass/violated") and re.search(r"<<|>>", t) is not None),
     ("P-liveness-on-deadlock",
      "a liveness assertion on a system that deadlocks: LTSA finds no cycle there and passes; we "
      "read a stopped run as its last valuation forever (documented in docs/formats.md)",
@@ -42,6 +46,11 @@ CAUSES = [
      "free action (not a fair run); LTSA passes",
      lambda k, t, a: k.startswith("assert:pass/violated") and "fluent" in t
      and " U" not in t.split("assert", 1)[-1]),
+    ("T-deterministic-hidden-error",
+     "a `deterministic` composite whose start can reach ERROR by tau, used as a component: LTSA "
+     "loses the ERROR (no violation), though it reports it for that composite alone (LTSA wrong)",
+     lambda k, t, a: k.startswith(("safety:none/violation", "assert:pass/error", "progress:pass/error"))
+     and re.search(r"deterministic\s*\|\|", t) is not None and "ERROR" in t),
     ("L-until-temporal-left",
      "assert with `U` whose left side is temporal (`([]b) U c`): LTSA passes a formula and its "
      "negation alike (LTSA wrong)",
