@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Groups the minimised disagreements of a run.py results folder by cause.
 
-    triage.py RESULTS_DIR [--show N]
+    triage.py RESULTS_DIR... [--show N]
 
 Each minimised case (NNNN-kind.lts, with `// kind:`, `// LTSA:` and `// ours:` lines) is put
 under the first cause below whose test matches its kind and text. The rules were written by
@@ -138,18 +138,28 @@ def cause_of(kind, model, answers):
 
 
 def main():
-    folder = sys.argv[1]
+    folders = [a for a in sys.argv[1:] if not a.startswith("--") and not a.isdigit()]
     show = int(sys.argv[sys.argv.index("--show") + 1]) if "--show" in sys.argv else 0
-    summary = json.load(open(os.path.join(folder, "summary.json")))
     groups = defaultdict(list)
-    for case in summary["cases"]:
-        path = os.path.join(folder, case["file"])
-        kind, model, answers = read_case(path)
-        groups[cause_of(kind, model, answers)].append((len(model), case["file"], kind))
+    totals = defaultdict(int)
+    kinds_all = defaultdict(int)
+    for folder in folders:
+        summary = json.load(open(os.path.join(folder, "summary.json")))
+        for key in ("models", "agree", "disagreeing_models"):
+            totals[key] += summary[key]
+        totals["cases"] += len(summary["cases"])
+        for k, n in summary["kinds"].items():
+            kinds_all[k] += n
+        for case in summary["cases"]:
+            path = os.path.join(folder, case["file"])
+            kind, model, answers = read_case(path)
+            groups[cause_of(kind, model, answers)].append((len(model), path, kind))
     desc = {cid: d for cid, d, _ in CAUSES}
     desc["other"] = "not explained by a rule: read them"
-    print(f"models {summary['models']}, agreeing {summary['agree']}, "
-          f"disagreeing {summary['disagreeing_models']}, minimised cases {len(summary['cases'])}")
+    print(f"models {totals['models']}, agreeing {totals['agree']}, "
+          f"disagreeing {totals['disagreeing_models']}, minimised cases {totals['cases']}")
+    print("disagreements by kind: " + ", ".join(
+        f"{k} {n}" for k, n in sorted(kinds_all.items(), key=lambda x: -x[1])))
     for cid in [c for c, _, _ in CAUSES] + ["other"]:
         cases = sorted(groups.get(cid, []))
         if not cases:
