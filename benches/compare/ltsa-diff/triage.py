@@ -31,9 +31,14 @@ CAUSES = [
      "actions (LTSA defect documented in docs/formats.md)",
      lambda k, t, a: k.startswith("assert:pass/violated") and re.search(r"<<|>>", t) is not None),
     ("P-liveness-on-deadlock",
-     "a liveness assertion on a system that deadlocks: LTSA finds no cycle there and passes; we "
-     "read a stopped run as its last valuation forever (documented in docs/formats.md)",
-     lambda k, t, a: k.startswith("assert:pass/violated") and '"safety": "deadlock"' in a),
+     "a liveness assertion on a run that stops: we read it as its last valuation forever "
+     "(docs/formats.md), LTSA by whether its automaton's state there accepts",
+     lambda k, t, a: k.startswith(("assert:pass/violated", "assert:violated/pass"))
+     and '"safety": "deadlock"' in a),
+    ("V-unsatisfiable-formula",
+     "a formula no run satisfies (`b U (d && b)`, `<>(a && e)`): LTSA's automaton is empty and its "
+     "search reports a deadlock at the start; we report the violation",
+     lambda k, t, a: k.startswith("assert:deadlock/violated")),
     ("A2-formula-alphabet-hidden",
      "assert: as A, where the unobserved steps are hidden (tau) or numeric actions, which the "
      "padding cannot name",
