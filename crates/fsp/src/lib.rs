@@ -294,7 +294,7 @@ impl Nested {
         let mut lts = guarantor_lts::ops::hide(product, hidden);
         if self.deterministic {
             // LTSA determinises instead of minimising when both are asked.
-            lts = guarantor_lts::ops::minimize_dfa(&guarantor_lts::ops::determinize(&lts)?)?;
+            lts = trace_minimise(&lts)?;
         } else if self.minimal {
             lts = guarantor_lts::ops::minimize_weak(&reduce::ltsa_tau_reduction(&lts)?);
         }
@@ -419,8 +419,7 @@ impl System {
             .collect();
         let lts = guarantor_lts::ops::hide(product, hidden);
         if self.deterministic {
-            let dfa = guarantor_lts::ops::determinize(&lts).expect("fewer than 2^32 subsets");
-            let min = guarantor_lts::ops::minimize_dfa(&dfa).expect("a determinised LTS");
+            let min = trace_minimise(&lts).expect("fewer than 2^32 subsets");
             if self.property {
                 return property_error_form(&min).expect("one more state than a minimal DFA");
             }
@@ -434,6 +433,16 @@ impl System {
             lts
         }
     }
+}
+
+/// LTSA's trace minimisation (`Minimiser.trace_minimise`): an LTS with tau or a nondeterministic
+/// choice is determinised and minimised; one that is already deterministic is left as it is,
+/// states LTSA would not merge included (`(c -> Q | d -> STOP)` with a stuck `Q` stays 3 states).
+pub(crate) fn trace_minimise(lts: &Lts) -> Result<Lts, guarantor_lts::LtsError> {
+    if lts.is_deterministic() {
+        return Ok(lts.clone());
+    }
+    guarantor_lts::ops::minimize_dfa(&guarantor_lts::ops::determinize(lts)?)
 }
 
 /// LTSA's `makeProperty` on a finished `property` composite: every visible action of the

@@ -183,8 +183,7 @@ impl Machine {
     /// machine without `END` (the caller warns otherwise); the declared alphabet stays.
     pub(crate) fn determinise(&self) -> Result<Machine, ErrorKind> {
         let limit = |e: guarantor_lts::LtsError| ErrorKind::Limit(e.to_string());
-        let dfa = guarantor_lts::ops::determinize(&self.to_lts()?).map_err(limit)?;
-        let min = guarantor_lts::ops::minimize_dfa(&dfa).map_err(limit)?;
+        let min = crate::trace_minimise(&self.to_lts()?).map_err(limit)?;
         self.rebuilt_from(&min, false)
     }
 

@@ -422,3 +422,13 @@ fn a_guard_inside_a_sequence_is_accepted_with_a_warning() {
     );
     assert_eq!(figure(src, "C").0, 2);
 }
+
+/// Issue 26, found by the differential fuzzer (cause N): LTSA's trace minimisation leaves a
+/// machine that is already deterministic as it is: 3 states, 2 transitions, its two stuck states
+/// apart.
+#[test]
+fn a_deterministic_composite_of_a_deterministic_machine_is_left_as_it_is() {
+    let src = "P = (c -> Q | d -> STOP), Q = (when (0) c -> P).\ndeterministic ||C = (P).\n";
+    let (states, transitions, _) = figure(src, "C");
+    assert_eq!((states, transitions), (3, 2));
+}
