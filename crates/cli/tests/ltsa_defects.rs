@@ -70,3 +70,15 @@ fn an_empty_composite_is_refused() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("g.lts:2:"), "{stderr}");
 }
+
+/// R: `c`, `d` and `z` are free (no component has them), so a fair run takes each of them
+/// infinitely often, and `(d c z e)^ω` is fair: `c` always comes just after `d`, while `F` holds,
+/// so `<>(!F && c)` is violated. LTSA passes it; the cycle we print is a short one through the
+/// violating component (docs/formats.md), not the whole fair run.
+#[test]
+fn a_liveness_formula_with_free_actions_under_fair_choice() {
+    let src = "P = (e->P).\n||C = (P).\nfluent F = <{d},{z}>\nassert A = <>(!F && c)\n\
+               assert C = <>c\n";
+    assert_exit_of("r.lts", src, &["--assert", "A"], 1);
+    assert_exit_of("r.lts", src, &["--assert", "C"], 0);
+}
