@@ -33,8 +33,8 @@ use guarantor_lts::{Lts, LtsBuilder, StateId};
 use crate::check::{check, compare_print};
 use crate::fingerprint::{Fnv1a, fingerprint, model_fingerprint};
 use crate::format::{
-    AbstractLts, Certificate, FORMAT, ModelPrint, Named, Obligation, ProgramEvidence, Rule,
-    StateMeaning, VERSION, VerdictKind,
+    AbstractComponent, AbstractLts, Certificate, FORMAT, ModelPrint, Named, Obligation,
+    ProgramEvidence, Rule, StateMeaning, VERSION, VerdictKind,
 };
 use crate::model::{Model, Property};
 use crate::report::{CertifyError, Outcome, Rejection, Report};
@@ -966,13 +966,39 @@ fn check_evidence(
     Ok(Ok(()))
 }
 
+/// The obligations of a certificate by what they are about: a component's initial states, a
+/// shared predicate's initial value, a (component, abstract state, transition) step.
+struct ObligationKeys {
+    initial: BTreeMap<usize, usize>,
+    shared: BTreeMap<usize, usize>,
+    step: BTreeMap<(usize, u64, usize), usize>,
+}
+
 /// Checks the abstract system against the program and the obligations, and returns the scripts
-/// to discharge (the certificate's, once each is found equal to the derived one).
-#[allow(clippy::too_many_lines)] // one pass per part of the abstract system, in the documented order
+/// to discharge (the certificate's, once each is found equal to the derived one). One step per
+/// part of the abstract system, in the documented order.
 fn structure(view: &View<'_>) -> Result<Vec<String>, Rejection> {
     let (program, ev) = (view.program, view.ev);
-    // Predicates: valid terms over declared variables; local ones not written behind the
-    // component's back.
+    check_predicates(view)?;
+    let keys = obligation_keys(view)?;
+    let mut expected_obligations = keys.initial.len() + keys.shared.len();
+    for (c, (comp, ac)) in program.components.iter().zip(&ev.components).enumerate() {
+        let hub = check_component_states(view, c, comp, ac, &keys)?;
+        let own = kept_edges(view, c, comp, ac, &keys, &mut expected_obligations)?;
+        check_component_edges(view, c, ac, hub, &own)?;
+    }
+    check_shared_processes(view, &keys)?;
+    check_properties(view)?;
+    if expected_obligations != ev.obligations.len() {
+        return Err(abstraction("an obligation names a pair of abstract state and transition the abstraction does not have".to_owned()));
+    }
+    derived_scripts(view)
+}
+
+/// Predicates: valid terms over declared variables; local ones not written behind the
+/// component's back.
+fn check_predicates(view: &View<'_>) -> Result<(), Rejection> {
+    let (program, ev) = (view.program, view.ev);
     let declared: BTreeSet<&str> = program.variables.iter().map(|v| v.name.as_str()).collect();
     let predicate = |p: &str| -> Result<(), Rejection> {
         smt::validate_term(p).map_err(|e| abstraction(format!("predicate: {e}")))?;
@@ -1013,7 +1039,12 @@ fn structure(view: &View<'_>) -> Result<Vec<String>, Rejection> {
             }
         }
     }
-    // Obligations by key.
+    Ok(())
+}
+
+/// The certificate's obligations by key, each listed once.
+fn obligation_keys(view: &View<'_>) -> Result<ObligationKeys, Rejection> {
+    let ev = view.ev;
     let mut initial_of: BTreeMap<usize, usize> = BTreeMap::new();
     let mut shared_of: BTreeMap<usize, usize> = BTreeMap::new();
     let mut step_of: BTreeMap<(usize, u64, usize), usize> = BTreeMap::new();
@@ -1051,162 +1082,218 @@ fn structure(view: &View<'_>) -> Result<Vec<String>, Rejection> {
             });
         }
     }
-    let mut expected_obligations = initial_of.len() + shared_of.len();
-    // Components.
-    for (c, (comp, ac)) in program.components.iter().zip(&ev.components).enumerate() {
-        let name = &comp.name;
-        if ac.lts.name != *name {
-            return Err(abstraction(format!(
-                "abstract component {c} is named {:?}, not {name:?}",
-                ac.lts.name
-            )));
-        }
-        lts_of(&ac.lts).map_err(abstraction)?;
-        let labels = comp.labels();
-        let mut alphabet: BTreeSet<&str> = labels.clone();
-        for l in &labels {
-            alphabet.extend(view.all_variants(l));
-        }
-        compare_alphabet(name, &alphabet_of(&ac.lts), &alphabet)?;
-        if ac.states.len() as u64 != ac.lts.lts.states {
-            return Err(abstraction(format!(
-                "{name}: {} meanings for {} states",
-                ac.states.len(),
-                ac.lts.lts.states
-            )));
-        }
-        let n_local = ev.predicates.local[c].len();
-        for (s, m) in ac.states.iter().enumerate() {
-            let s = s as u64;
-            match m {
-                StateMeaning::At {
-                    location,
-                    valuation,
-                } => {
-                    if *location >= comp.locations.len()
-                        || comp.errors.contains(location)
-                        || valuation.len() != n_local
-                    {
-                        return Err(abstraction(format!(
-                            "{name}: state {s} stands for no location and valuation of it"
-                        )));
-                    }
+    Ok(ObligationKeys {
+        initial: initial_of,
+        shared: shared_of,
+        step: step_of,
+    })
+}
+
+/// Abstract component `c`: its name, alphabet, what each state stands for, its error state and
+/// its initial states; returns whether its initial state is a hub.
+fn check_component_states(
+    view: &View<'_>,
+    c: usize,
+    comp: &ProgramComponent,
+    ac: &AbstractComponent,
+    keys: &ObligationKeys,
+) -> Result<bool, Rejection> {
+    let ev = view.ev;
+    let initial_of = &keys.initial;
+    let name = &comp.name;
+    if ac.lts.name != *name {
+        return Err(abstraction(format!(
+            "abstract component {c} is named {:?}, not {name:?}",
+            ac.lts.name
+        )));
+    }
+    lts_of(&ac.lts).map_err(abstraction)?;
+    let labels = comp.labels();
+    let mut alphabet: BTreeSet<&str> = labels.clone();
+    for l in &labels {
+        alphabet.extend(view.all_variants(l));
+    }
+    compare_alphabet(name, &alphabet_of(&ac.lts), &alphabet)?;
+    if ac.states.len() as u64 != ac.lts.lts.states {
+        return Err(abstraction(format!(
+            "{name}: {} meanings for {} states",
+            ac.states.len(),
+            ac.lts.lts.states
+        )));
+    }
+    let n_local = ev.predicates.local[c].len();
+    for (s, m) in ac.states.iter().enumerate() {
+        let s = s as u64;
+        match m {
+            StateMeaning::At {
+                location,
+                valuation,
+            } => {
+                if *location >= comp.locations.len()
+                    || comp.errors.contains(location)
+                    || valuation.len() != n_local
+                {
+                    return Err(abstraction(format!(
+                        "{name}: state {s} stands for no location and valuation of it"
+                    )));
                 }
-                StateMeaning::Hub => {
-                    if s != ac.lts.lts.initial {
-                        return Err(abstraction(format!(
-                            "{name}: the hub {s} is not the initial state"
-                        )));
-                    }
+            }
+            StateMeaning::Hub => {
+                if s != ac.lts.lts.initial {
+                    return Err(abstraction(format!(
+                        "{name}: the hub {s} is not the initial state"
+                    )));
                 }
-                StateMeaning::Error => {
-                    if ac.lts.error != Some(s) {
-                        return Err(abstraction(format!(
-                            "{name}: state {s} stands for an error location but is not the error state"
-                        )));
-                    }
+            }
+            StateMeaning::Error => {
+                if ac.lts.error != Some(s) {
+                    return Err(abstraction(format!(
+                        "{name}: state {s} stands for an error location but is not the error state"
+                    )));
                 }
             }
         }
-        if let Some(e) = ac.lts.error
-            && view.meaning(c, e).ok() != Some(&StateMeaning::Error)
-        {
-            return Err(abstraction(format!(
-                "{name}: the error state {e} stands for no error location"
-            )));
-        }
-        let at_location = |s: u64, l: usize| match view.meaning(c, s) {
-            Ok(StateMeaning::At { location, .. }) => *location == l && !comp.errors.contains(&l),
-            Ok(StateMeaning::Error) => comp.errors.contains(&l),
-            _ => false,
+    }
+    if let Some(e) = ac.lts.error
+        && view.meaning(c, e).ok() != Some(&StateMeaning::Error)
+    {
+        return Err(abstraction(format!(
+            "{name}: the error state {e} stands for no error location"
+        )));
+    }
+    let at_location = |s: u64, l: usize| stands_for(view, c, comp, s, l);
+    let hub = matches!(view.meaning(c, ac.lts.lts.initial), Ok(StateMeaning::Hub));
+    let starts_right = if hub {
+        !ac.initial.is_empty() && ac.initial.iter().all(|&s| at_location(s, comp.initial))
+    } else {
+        ac.initial == [ac.lts.lts.initial] && at_location(ac.lts.lts.initial, comp.initial)
+    };
+    if !starts_right {
+        return Err(abstraction(format!(
+            "{name}: the initial states do not stand for the initial location"
+        )));
+    }
+    if !initial_of.contains_key(&c) {
+        return Err(Rejection::Obligation {
+            what: format!("initial, {name}"),
+            reason: "missing".to_owned(),
+        });
+    }
+    Ok(hub)
+}
+
+/// Whether abstract state `s` of component `c` stands for location `l` of `comp`.
+fn stands_for(view: &View<'_>, c: usize, comp: &ProgramComponent, s: u64, l: usize) -> bool {
+    match view.meaning(c, s) {
+        Ok(StateMeaning::At { location, .. }) => *location == l && !comp.errors.contains(&l),
+        Ok(StateMeaning::Error) => comp.errors.contains(&l),
+        _ => false,
+    }
+}
+
+/// The transitions the obligations of component `c` keep, as edges of its abstraction; counts
+/// each transition obligation it meets into `expected_obligations`.
+fn kept_edges(
+    view: &View<'_>,
+    c: usize,
+    comp: &ProgramComponent,
+    ac: &AbstractComponent,
+    keys: &ObligationKeys,
+    expected_obligations: &mut usize,
+) -> Result<Edges, Rejection> {
+    let ev = view.ev;
+    let name = &comp.name;
+    let step_of = &keys.step;
+    let at_location = |s: u64, l: usize| stands_for(view, c, comp, s, l);
+    // The kept transitions, and the edges they give.
+    let mut own: Edges = BTreeSet::new();
+    for (s, m) in ac.states.iter().enumerate() {
+        let StateMeaning::At { location, .. } = m else {
+            continue;
         };
-        let hub = matches!(view.meaning(c, ac.lts.lts.initial), Ok(StateMeaning::Hub));
-        let starts_right = if hub {
-            !ac.initial.is_empty() && ac.initial.iter().all(|&s| at_location(s, comp.initial))
-        } else {
-            ac.initial == [ac.lts.lts.initial] && at_location(ac.lts.lts.initial, comp.initial)
-        };
-        if !starts_right {
-            return Err(abstraction(format!(
-                "{name}: the initial states do not stand for the initial location"
-            )));
-        }
-        if !initial_of.contains_key(&c) {
-            return Err(Rejection::Obligation {
-                what: format!("initial, {name}"),
-                reason: "missing".to_owned(),
-            });
-        }
-        // The kept transitions, and the edges they give.
-        let mut own: Edges = BTreeSet::new();
-        for (s, m) in ac.states.iter().enumerate() {
-            let StateMeaning::At { location, .. } = m else {
+        let s = s as u64;
+        for (ti, t) in comp.transitions.iter().enumerate() {
+            if t.from != *location {
+                continue;
+            }
+            let Some(&i) = step_of.get(&(c, s, ti)) else {
+                return Err(Rejection::Obligation {
+                    what: format!("transition {ti} of {name} from state {s}"),
+                    reason: "missing".to_owned(),
+                });
+            };
+            *expected_obligations += 1;
+            let Obligation::Transition { kept, .. } = &ev.obligations[i] else {
                 continue;
             };
-            let s = s as u64;
-            for (ti, t) in comp.transitions.iter().enumerate() {
-                if t.from != *location {
-                    continue;
-                }
-                let Some(&i) = step_of.get(&(c, s, ti)) else {
-                    return Err(Rejection::Obligation {
-                        what: format!("transition {ti} of {name} from state {s}"),
-                        reason: "missing".to_owned(),
+            for (label, target) in kept {
+                let own_label = *label == t.label
+                    || view.variant.get(label.as_str()).is_some_and(|&v| {
+                        ev.variants[v].base == t.label
+                            && view.owner.get(t.label.as_str()) == Some(&c)
                     });
-                };
-                expected_obligations += 1;
-                let Obligation::Transition { kept, .. } = &ev.obligations[i] else {
-                    continue;
-                };
-                for (label, target) in kept {
-                    let own_label = *label == t.label
-                        || view.variant.get(label.as_str()).is_some_and(|&v| {
-                            ev.variants[v].base == t.label
-                                && view.owner.get(t.label.as_str()) == Some(&c)
-                        });
-                    if !own_label {
-                        return Err(Rejection::Obligation {
-                            what: describe(i, &ev.obligations[i]),
-                            reason: format!(
-                                "the kept label {label:?} is neither {:?} nor a variant of it",
-                                t.label
-                            ),
-                        });
-                    }
-                    if !at_location(*target, t.to) {
-                        return Err(Rejection::Obligation {
-                            what: describe(i, &ev.obligations[i]),
-                            reason: format!(
-                                "the kept target {target} does not stand for location {}",
-                                t.to
-                            ),
-                        });
-                    }
-                    own.insert((s, label.clone(), *target));
+                if !own_label {
+                    return Err(Rejection::Obligation {
+                        what: describe(i, &ev.obligations[i]),
+                        reason: format!(
+                            "the kept label {label:?} is neither {:?} nor a variant of it",
+                            t.label
+                        ),
+                    });
                 }
-            }
-        }
-        let mut expected = own.clone();
-        for (s, label, t) in &own {
-            for v in view.foreign_variants(c, view.base(label)) {
-                if label == view.base(label) {
-                    expected.insert((*s, v.to_owned(), *t));
+                if !at_location(*target, t.to) {
+                    return Err(Rejection::Obligation {
+                        what: describe(i, &ev.obligations[i]),
+                        reason: format!(
+                            "the kept target {target} does not stand for location {}",
+                            t.to
+                        ),
+                    });
                 }
+                own.insert((s, label.clone(), *target));
             }
         }
-        if hub {
-            let from_initial: Vec<(String, u64)> = expected
-                .iter()
-                .filter(|(s, _, _)| ac.initial.contains(s))
-                .map(|(_, a, t)| (a.clone(), *t))
-                .collect();
-            for (a, t) in from_initial {
-                expected.insert((ac.lts.lts.initial, a, t));
-            }
-        }
-        compare_edges(name, &edges_of(&ac.lts), &expected)?;
     }
-    // Shared-predicate processes.
+    Ok(own)
+}
+
+/// The edges of abstract component `c`: the kept ones, their foreign variants, and the hub's
+/// copies of the initial states' edges.
+fn check_component_edges(
+    view: &View<'_>,
+    c: usize,
+    ac: &AbstractComponent,
+    hub: bool,
+    own: &Edges,
+) -> Result<(), Rejection> {
+    let name = &view.program.components[c].name;
+    let mut expected = own.clone();
+    for (s, label, t) in own {
+        for v in view.foreign_variants(c, view.base(label)) {
+            if label == view.base(label) {
+                expected.insert((*s, v.to_owned(), *t));
+            }
+        }
+    }
+    if hub {
+        let from_initial: Vec<(String, u64)> = expected
+            .iter()
+            .filter(|(s, _, _)| ac.initial.contains(s))
+            .map(|(_, a, t)| (a.clone(), *t))
+            .collect();
+        for (a, t) in from_initial {
+            expected.insert((ac.lts.lts.initial, a, t));
+        }
+    }
+    compare_edges(name, &edges_of(&ac.lts), &expected)?;
+    Ok(())
+}
+
+/// Shared-predicate processes: one per shared predicate, two or three states, moved by the
+/// variants that test or set it.
+fn check_shared_processes(view: &View<'_>, keys: &ObligationKeys) -> Result<(), Rejection> {
+    let ev = view.ev;
+    let shared_of = &keys.shared;
     if ev.shared.len() != ev.predicates.shared.len() {
         return Err(abstraction(format!(
             "{} shared processes for {} shared predicates",
@@ -1260,7 +1347,12 @@ fn structure(view: &View<'_>) -> Result<Vec<String>, Rejection> {
             "an obligation names a shared predicate that does not exist".to_owned(),
         ));
     }
-    // Properties: the program's, with copies under the variants.
+    Ok(())
+}
+
+/// Properties: the program's, with copies under the variants.
+fn check_properties(view: &View<'_>) -> Result<(), Rejection> {
+    let (program, ev) = (view.program, view.ev);
     if ev.properties.len() != program.properties.len() {
         return Err(abstraction(format!(
             "{} abstract properties for {} properties",
@@ -1300,10 +1392,12 @@ fn structure(view: &View<'_>) -> Result<Vec<String>, Rejection> {
         }
         compare_edges(&p.name, &edges_of(ap), &expected)?;
     }
-    if expected_obligations != ev.obligations.len() {
-        return Err(abstraction("an obligation names a pair of abstract state and transition the abstraction does not have".to_owned()));
-    }
-    // The scripts.
+    Ok(())
+}
+
+/// The scripts, each equal to the one derived from the program and the abstraction.
+fn derived_scripts(view: &View<'_>) -> Result<Vec<String>, Rejection> {
+    let ev = view.ev;
     let mut scripts = Vec::with_capacity(ev.obligations.len());
     for (i, o) in ev.obligations.iter().enumerate() {
         let derived = view.script(o).map_err(|reason| Rejection::Obligation {
