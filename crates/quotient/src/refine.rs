@@ -1120,6 +1120,29 @@ impl<'a> Refiner<'a> {
         sets
     }
 
+    /// Moves into `small`, sorted: `(action, source, target)` from `large`, and the distinct
+    /// `(action, target)` from the split block (`small` or `large`).
+    fn moves_into(&self, small: u32, large: u32) -> MovesInto {
+        let part = &self.part;
+        let mut from_large: Vec<(u32, u32, u32)> = Vec::new();
+        let mut reached: Vec<(u32, u32)> = Vec::new();
+        for &t in part.members(small) {
+            for &(x, a) in self.m_in.of(t) {
+                let bx = part.block_of(x);
+                if bx == large {
+                    from_large.push((a, x, t));
+                }
+                if bx == large || bx == small {
+                    reached.push((a, t));
+                }
+            }
+        }
+        from_large.sort_unstable();
+        reached.sort_unstable();
+        reached.dedup();
+        (from_large, reached)
+    }
+
     /// The may edges (and counts) of `large` after block `old` was split into `small` and `large`
     /// (nothing else split), from `old`'s edges `parent` and their `counts` before the split
     /// minus what `small` contributes: the cost is proportional to the moves out of and into
@@ -1174,24 +1197,7 @@ impl<'a> Refiner<'a> {
         lost.dedup();
         small_into.sort_unstable();
         small_into.dedup();
-        // Moves into `small`: `(action, source, target)` from `large`, `(action, target)` from
-        // the split block.
-        let mut from_large: Vec<(u32, u32, u32)> = Vec::new();
-        let mut reached: Vec<(u32, u32)> = Vec::new();
-        for &t in part.members(small) {
-            for &(x, a) in self.m_in.of(t) {
-                let bx = part.block_of(x);
-                if bx == large {
-                    from_large.push((a, x, t));
-                }
-                if bx == large || bx == small {
-                    reached.push((a, t));
-                }
-            }
-        }
-        from_large.sort_unstable();
-        reached.sort_unstable();
-        reached.dedup();
+        let (mut from_large, reached) = self.moves_into(small, large);
         let count = |v: &[(u32, u32)], a: u32| -> u32 {
             let lo = v.partition_point(|x| x.0 < a);
             let hi = v.partition_point(|x| x.0 <= a);
@@ -1408,6 +1414,10 @@ impl<'a> Refiner<'a> {
         self.update(dirty, budget)
     }
 }
+
+/// [`Refiner::moves_into`]'s answer: `(action, source, target)` moves from `large`, and the
+/// `(action, target)` pairs reached from the split block.
+type MovesInto = (Vec<(u32, u32, u32)>, Vec<(u32, u32)>);
 
 #[cfg(test)]
 mod tests {
