@@ -15,7 +15,7 @@
 //! must be at it for rule 2. LTSA's composition also merges all its end states into one state,
 //! which [`merge_terminal_states`] does for a composed LTS.
 
-use guarantor_lts::{Lts, LtsBuilder, StateId};
+use guarantor_lts::{Lts, StateId};
 
 use crate::compose::Composition;
 use crate::error::ComposeError;
@@ -117,36 +117,29 @@ pub fn merge_terminal_states(
     let terminal = |s: StateId| {
         lts.outgoing(s).is_empty() && composition.tuple(s).is_some_and(|t| rule.is_terminal(t))
     };
-    let mut map: Vec<StateId> = Vec::with_capacity(lts.num_states());
-    let mut end: Option<StateId> = None;
-    let mut next = 0usize;
+    // One class per state, the end states sharing the first one's: a partition numbered in
+    // state order, so the quotient keeps every other state's place.
+    let mut classes: Vec<u32> = Vec::with_capacity(lts.num_states());
+    let mut end: Option<u32> = None;
+    let mut next = 0u32;
     for s in lts.states() {
         if terminal(s)
             && let Some(e) = end
         {
-            map.push(e);
+            classes.push(e);
             continue;
         }
-        let id = StateId::must(next);
-        next += 1;
         if terminal(s) {
-            end = Some(id);
+            end = Some(next);
         }
-        map.push(id);
+        classes.push(next);
+        next += 1;
     }
-    if next == lts.num_states() {
+    let end = end.map(StateId::from_u32);
+    if next as usize == lts.num_states() {
         return Ok((lts.clone(), end));
     }
-    let mut b = LtsBuilder::with_alphabet(lts.alphabet().clone());
-    b.ensure_states(next)?;
-    for t in lts.transitions() {
-        b.add_transition(map[t.source.index()], t.action, map[t.target.index()])?;
-    }
-    b.set_initial(map[lts.initial().index()])?;
-    if let Some(e) = lts.error_state() {
-        b.set_error(map[e.index()])?;
-    }
-    Ok((b.build()?, end))
+    Ok((guarantor_lts::ops::quotient(lts, &classes)?, end))
 }
 
 #[cfg(test)]
@@ -154,7 +147,7 @@ mod tests {
     use super::*;
 
     fn lts(n: usize, edges: &[(usize, &str, usize)]) -> Lts {
-        let mut b = LtsBuilder::new();
+        let mut b = guarantor_lts::LtsBuilder::new();
         b.ensure_states(n).unwrap();
         for &(s, a, t) in edges {
             b.add_transition_named(StateId::must(s), a, StateId::must(t))
