@@ -114,7 +114,10 @@ impl Method for Reduce {
                 reason: "action priority is not preserved by minimisation".to_owned(),
             });
         }
-        let (outcome, _) = monitored(&config.started(), |config| Ok(run(problem, config, self)?))?;
+        // One clock for the construction and the search that confirms a violation: called
+        // directly with a timeout, the check must not get it twice.
+        let config = &config.started();
+        let (outcome, _) = monitored(config, |config| Ok(run(problem, config, self)?))?;
         let Outcome {
             last,
             largest,
@@ -281,7 +284,7 @@ fn confirm(problem: &Problem, config: &Config, largest: &Stats) -> Result<Verdic
         &problem.component_lts(),
         &problem.property_lts(),
         &problem.system_options(),
-        &config.started(),
+        config,
     )
     .map_err(|e| MethodError::from(e).with_partial_at_least(*largest))?;
     if report.verdict.is_violated() {
