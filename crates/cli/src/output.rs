@@ -34,6 +34,8 @@ pub(crate) struct Report {
     assumptions: Vec<AssumptionSummary>,
     /// The model's definitions the check did not cover (`progress P`, `assert A`).
     unchecked: Vec<String>,
+    /// The phases of the run, one line each ([`guarantor::Phase`]'s display).
+    phases: Vec<String>,
 }
 
 /// A portfolio's notes, `"member: fate"`, as pairs (the method's remarks for the user,
@@ -63,7 +65,15 @@ impl Report {
             seconds: outcome.elapsed.as_secs_f64(),
             assumptions: outcome.assumptions.clone(),
             unchecked: Vec::new(),
+            phases: outcome.phases.iter().map(ToString::to_string).collect(),
         }
+    }
+
+    /// This report, with the wall time of the whole run (loading the model included) in place
+    /// of the check's own.
+    pub(crate) fn with_wall_time(mut self, elapsed: Duration) -> Self {
+        self.seconds = elapsed.as_secs_f64();
+        self
     }
 
     /// This report, saying which of the model's definitions the check did not cover.
@@ -293,4 +303,9 @@ pub(crate) fn print_report(report: &Report) {
         report.transitions,
         report.seconds
     );
+    if report.phases.len() > 1 {
+        for phase in &report.phases {
+            outln!("  {phase}");
+        }
+    }
 }

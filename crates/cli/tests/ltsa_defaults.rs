@@ -42,6 +42,19 @@ fn fsp_check_reports_deadlocks_by_default_for_every_method() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(stdout.starts_with("deadlock\n"), "{method}: {stdout}");
         assert!(stdout.contains("    c  [P, Q]\n"), "{method}: {stdout}");
+        // The report lists what ran: a method that answers safety only is followed by a
+        // deadlock phase of its own, printed under the `method` line (issue 25).
+        let phased = !matches!(method, "mono" | "auto" | "reduce");
+        assert_eq!(
+            stdout.contains(&format!("\n  safety: {method}, ")),
+            phased,
+            "{method}: {stdout}"
+        );
+        assert_eq!(
+            stdout.contains("\n  deadlock: "),
+            phased,
+            "{method}: {stdout}"
+        );
         let out = guarantor(&["check", "-q", "--no-deadlock", "--method", method, path]);
         assert_exit(&out, 0);
     }

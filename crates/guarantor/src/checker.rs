@@ -26,6 +26,7 @@ use guarantor_lstar::LstarError;
 use guarantor_lts::{ComponentId, Lts, PropertyId, StateId};
 use guarantor_quotient::QuotientError;
 
+use crate::phase::{Phase, Question};
 use crate::registry;
 
 /// Which built-in verification method a [`Checker`] runs (a method of the user's own is given as a
@@ -230,6 +231,10 @@ pub struct Outcome {
     /// For a violation, the counterexample's steps with the components that take part in each
     /// ([`Checker::steps`]); empty for a `holds`.
     pub steps: Vec<Step>,
+    /// What ran, in order: the question each phase answered, its method, time and largest
+    /// product ([`crate::phase`]). [`Outcome::states`] is the largest of them and
+    /// [`Outcome::elapsed`] covers them all.
+    pub phases: Vec<Phase>,
 }
 
 /// Checks a system of named components against named safety properties.
@@ -407,15 +412,16 @@ impl Checker {
     }
 
     /// Runs the method: the one given with [`Checker::with_method`], else the built-in one chosen
-    /// with [`Checker::method`]. The timeout's clock starts here.
+    /// with [`Checker::method`]. The timeout's clock starts here and covers every phase.
     ///
     /// With [`Checker::deadlock`] on (the default of [`Checker::from_fsp`]), deadlocks are
-    /// searched whatever the method, as the command line does: in the method's own walk when it
-    /// searches for them ([`Method::searches_deadlocks`]: the monolithic check), else by a
-    /// separate search ([`Checker::find_deadlock`]) after a `holds`, whose deadlock then becomes
-    /// the verdict ([`Outcome::with_deadlock`]). A system with only deadlocks to look for (no
-    /// property, no `ERROR` state) is searched by the monolithic walk alone, whatever the method,
-    /// and [`Outcome::notes`] says so.
+    /// searched whatever the method, as the command line does: in the method's own run when it
+    /// answers deadlock questions ([`Method::searches_deadlocks`]: `mono`, `reduce`, `auto`), else
+    /// in a second phase after a `holds`, asked of the methods that do ([`registry::auto`] races
+    /// them), whose deadlock then becomes the verdict ([`Outcome::with_deadlock`]). A system with
+    /// only deadlocks to look for (no property, no `ERROR` state) has that phase alone. Every
+    /// phase is in [`Outcome::phases`], and [`Outcome::notes`] says when the chosen method did not
+    /// answer the deadlock question.
     ///
     /// # Errors
     /// [`CheckError::NothingToCheck`] at once if nothing can go wrong by construction (no
@@ -429,45 +435,76 @@ impl Checker {
         }
         let start = Instant::now();
         let config = self.config.started();
-        let chosen = match &self.custom {
+        let method = match &self.custom {
             Some(method) => Arc::clone(method),
             None => self.builtin_method(self.method),
         };
-        let mut notes = Vec::new();
-        let method: Arc<dyn Method> = if self.deadlock
-            && !self.has_safety_check()
-            && !chosen.searches_deadlocks()
-        {
-            // Only deadlocks to look for: a compositional method would have no property to
-            // reason about, so the monolithic walk searches alone.
-            notes.push(format!(
-                "note: only deadlocks to search (no property, no ERROR state), so mono searched instead of {}",
-                chosen.name()
-            ));
-            Arc::new(Monolithic::new())
-        } else {
-            chosen
-        };
         let in_walk = self.deadlock && method.searches_deadlocks();
-        let report = method.check(&self.problem().with_deadlock(in_walk), &config)?;
+        let mut outcome = if !self.has_safety_check() && !in_walk {
+            let mut outcome = self.ask_deadlock(&config)?;
+            outcome.notes.insert(
+                0,
+                format!(
+                    "note: only deadlocks to search (no property, no ERROR state); {} answers no deadlock question, so {} did",
+                    method.name(),
+                    outcome.method
+                ),
+            );
+            outcome
+        } else {
+            let question = Question::of(self.has_safety_check(), in_walk);
+            let problem = self.problem().with_deadlock(in_walk);
+            let mut outcome = self.run_phase(&*method, question, &problem, &config)?;
+            if self.deadlock && !in_walk && outcome.verdict.is_holds() {
+                outcome.add_deadlock_phase(self.ask_deadlock(&config)?);
+            }
+            outcome
+        };
+        self.fill_steps(&mut outcome);
+        outcome.elapsed = start.elapsed();
+        Ok(outcome)
+    }
+
+    /// One phase: `method` on `problem`, its counterexample confirmed on the original components
+    /// and described, its assumptions named, and the phase recorded.
+    fn run_phase(
+        &self,
+        method: &dyn Method,
+        question: Question,
+        problem: &Problem,
+        config: &Config,
+    ) -> Result<Outcome, CheckError> {
+        let start = Instant::now();
+        let report = method.check(problem, config)?;
         let mut outcome = Outcome::from_report(report, &method.name());
-        outcome.notes.splice(0..0, notes);
         self.confirm_counterexample(&mut outcome)?;
         outcome.violated = outcome
             .verdict
             .counterexample()
             .map(|cex| self.describe(&cex.violation));
         self.name_assumptions(&mut outcome);
-        if self.deadlock
-            && !in_walk
-            && outcome.verdict.is_holds()
-            && let Some(deadlock) = self.find_deadlock_under(&config)?
-        {
-            outcome = outcome.with_deadlock(deadlock);
-        }
-        self.fill_steps(&mut outcome);
-        outcome.elapsed = start.elapsed();
+        outcome.phases.push(Phase::new(
+            question,
+            outcome.method.clone(),
+            start.elapsed(),
+            outcome.states,
+            outcome.transitions,
+        ));
         Ok(outcome)
+    }
+
+    /// The deadlock question alone, for a method that does not answer it: the components without
+    /// the properties (a property's error form never blocks), asked of the methods that search
+    /// for deadlocks (the members of [`registry::auto`] that do, raced).
+    fn ask_deadlock(&self, config: &Config) -> Result<Outcome, CheckError> {
+        let components = Checker {
+            properties: Vec::new(),
+            custom: None,
+            ..self.clone()
+        };
+        let problem = components.problem().with_deadlock(true);
+        let searchers = registry::auto().retaining(|m| m.searches_deadlocks());
+        components.run_phase(&searchers, Question::Deadlock, &problem, config)
     }
 
     /// Runs the monolithic breadth-first check on the distributed engine of `guarantor-dist`:
@@ -533,7 +570,15 @@ impl Checker {
             notes: Vec::new(),
             violated: None,
             steps: Vec::new(),
+            phases: Vec::new(),
         };
+        outcome.phases.push(Phase::new(
+            Question::of(self.has_safety_check(), self.deadlock),
+            "mono (distributed)",
+            start.elapsed(),
+            outcome.states,
+            outcome.transitions,
+        ));
         self.confirm_counterexample(&mut outcome)?;
         outcome.violated = outcome
             .verdict
@@ -717,7 +762,35 @@ impl Outcome {
             notes: report.notes,
             violated: None,
             steps: Vec::new(),
+            phases: Vec::new(),
         }
+    }
+
+    /// Adds the deadlock phase that followed this `holds` ([`Checker::check`]): its phases, its
+    /// notes, the larger product, and its deadlock as the verdict if it found one.
+    fn add_deadlock_phase(&mut self, found: Outcome) {
+        self.states = self.states.max(found.states);
+        self.transitions = self.transitions.max(found.transitions);
+        self.phases.extend(found.phases);
+        self.notes
+            .extend(found.notes.iter().map(|note| in_deadlock_phase(note)));
+        if let Verdict::Violated(deadlock) = found.verdict {
+            self.violated = Some("deadlock".to_owned());
+            self.steps.clear();
+            self.verdict = Verdict::Violated(deadlock);
+        }
+    }
+}
+
+/// A note of the deadlock phase, said so: `"note: ..."` stays a note, a portfolio's
+/// `"member: fate"` names the phase beside the member.
+fn in_deadlock_phase(note: &str) -> String {
+    if let Some(remark) = note.strip_prefix("note: ") {
+        format!("note: deadlock phase: {remark}")
+    } else if let Some((member, fate)) = note.split_once(": ") {
+        format!("{member} (deadlock phase): {fate}")
+    } else {
+        format!("note: deadlock phase: {note}")
     }
 }
 

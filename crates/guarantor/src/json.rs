@@ -289,6 +289,21 @@ mod ser {
         }
     }
 
+    /// One phase of the run: `{"question", "method", "seconds", "states", "transitions"}`.
+    struct PhaseJson<'a>(&'a crate::Phase);
+
+    impl Serialize for PhaseJson<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut m = s.serialize_map(Some(5))?;
+            m.serialize_entry("question", self.0.question.name())?;
+            m.serialize_entry("method", &self.0.method)?;
+            m.serialize_entry("seconds", &self.0.elapsed.as_secs_f64())?;
+            m.serialize_entry("states", &self.0.states)?;
+            m.serialize_entry("transitions", &self.0.transitions)?;
+            m.end()
+        }
+    }
+
     struct Queries(u64, u64);
 
     impl Serialize for Queries {
@@ -333,6 +348,8 @@ mod ser {
                     m.serialize_entry(c.name.as_ref(), &c.value)?;
                 }
             }
+            let phases: Vec<PhaseJson<'_>> = self.phases.iter().map(PhaseJson).collect();
+            m.serialize_entry("phases", &phases)?;
             let tried: Vec<Tried<'_>> = self
                 .notes
                 .iter()
@@ -389,6 +406,12 @@ mod tests {
         );
         assert_eq!(v["steps"].as_array().map(Vec::len), Some(6));
         v.as_object_mut().unwrap().remove("seconds");
+        // One phase ran: the monolithic walk, on the properties only (no deadlock search asked).
+        assert_eq!(v["phases"][0]["question"], "safety");
+        assert_eq!(v["phases"][0]["method"], "mono");
+        assert_eq!(v["phases"][0]["states"], v["states"]);
+        assert_eq!(v["phases"].as_array().map(Vec::len), Some(1));
+        v.as_object_mut().unwrap().remove("phases");
         assert_eq!(
             v,
             json!({

@@ -109,10 +109,12 @@
 //! | FSP ([`Checker::from_fsp`], [`Checker::from_fsp_str`]; `guarantor check M.lts`) | yes, as LTSA's Check Safety | [`Checker::deadlock`]`(false)`; `--no-deadlock` |
 //! | LTSs given one by one ([`Checker::new`]; `.aut` files) | no: properties and `ERROR` states only | [`Checker::deadlock`]`(true)`; `--deadlock` |
 //!
-//! Deadlocks are searched whatever the method: in the monolithic walk itself, or after a
-//! compositional method's `holds` by a separate search ([`Checker::check`] says how). With only
-//! deadlocks to look for (no property, no `ERROR` state), the monolithic walk searches alone and
-//! [`Outcome::notes`] says so. Other defaults shared by both: the monolithic method, breadth-first
+//! Deadlocks are searched whatever the method: in the method's own run when it answers deadlock
+//! questions (`mono`, `reduce`, `auto`), or, after a `holds` of a method that reasons about traces,
+//! in a deadlock phase of its own, raced by the methods that do ([`Checker::check`] says how).
+//! With only deadlocks to look for (no property, no `ERROR` state), that phase runs alone and
+//! [`Outcome::notes`] says so. [`Outcome::phases`] lists what ran: each question, its method, its
+//! time and its largest product. Other defaults shared by both: the monolithic method, breadth-first
 //! search (shortest counterexamples), no budget, every core ([`compose::Config`]).
 //!
 //! ## Choosing a method
@@ -424,6 +426,7 @@ pub mod certificate;
 mod checker;
 pub mod json;
 pub mod model;
+pub mod phase;
 pub mod portfolio;
 pub mod program;
 pub mod program_certificate;
@@ -448,6 +451,7 @@ pub use guarantor_lts as lts;
 pub use guarantor_predabs as predabs;
 pub use guarantor_quotient as quotient;
 pub use json::BudgetKind;
+pub use phase::{Phase, Question};
 pub use portfolio::Portfolio;
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot (the

@@ -81,6 +81,21 @@ impl Portfolio {
     pub fn members(&self) -> impl ExactSizeIterator<Item = &dyn Method> {
         self.members.iter().map(AsRef::as_ref)
     }
+
+    /// This portfolio with only the members `keep` accepts, in their order.
+    ///
+    /// ```
+    /// use guarantor::compose::Method;
+    /// use guarantor::registry;
+    /// let deadlocks = registry::auto().retaining(|m| m.searches_deadlocks());
+    /// assert!(deadlocks.members().all(|m| m.searches_deadlocks()));
+    /// assert!(deadlocks.members().any(|m| m.name() == "reduce"));
+    /// ```
+    #[must_use]
+    pub fn retaining(mut self, keep: impl Fn(&dyn Method) -> bool) -> Self {
+        self.members.retain(|member| keep(member.as_ref()));
+        self
+    }
 }
 
 impl Method for Portfolio {

@@ -4,8 +4,9 @@
 //! [`Checker::deadlock`]`(false)` turns the search off. A checker built by hand (`.aut` input)
 //! keeps properties only, as `check` without `--deadlock` does.
 
+use guarantor::compose::Method;
 use guarantor::compose::{Verdict, Violation};
-use guarantor::{CheckError, Checker, METHODS};
+use guarantor::{CheckError, Checker, METHODS, Question};
 
 /// The textbook dining philosophers (no property): every philosopher takes the left fork, and
 /// nobody can take a right one.
@@ -50,7 +51,23 @@ fn every_method_reports_the_deadlock_of_an_fsp_model() {
             outcome.verdict
         );
         assert_eq!(outcome.violated.as_deref(), Some("deadlock"), "{name}");
+        // What ran is what the outcome says: one run that answered both questions, or the
+        // method's safety phase and then a deadlock phase of the methods that search deadlocks.
+        let phases: Vec<Question> = outcome.phases.iter().map(|p| p.question).collect();
+        if matches!(name, "mono" | "auto") {
+            assert_eq!(phases, [Question::SafetyAndDeadlock], "{name}");
+        } else {
+            assert_eq!(phases, [Question::Safety, Question::Deadlock], "{name}");
+            assert_eq!(outcome.phases[0].method, name);
+            assert!(searches_deadlocks(&outcome.phases[1].method), "{name}");
+        }
+        assert!(outcome.phases.iter().all(|p| p.elapsed <= outcome.elapsed));
     }
+}
+
+/// Whether the built-in method of this name answers deadlock questions itself.
+fn searches_deadlocks(name: &str) -> bool {
+    guarantor::registry::method_named(name).is_some_and(|m| m.searches_deadlocks())
 }
 
 #[test]
@@ -71,7 +88,7 @@ fn deadlock_false_checks_the_properties_only() {
 }
 
 #[test]
-fn a_method_with_only_deadlocks_to_search_leaves_the_search_to_the_monolithic_walk() {
+fn a_method_with_only_deadlocks_to_search_leaves_the_search_to_the_deadlock_searchers() {
     for &(kind, name) in METHODS {
         let outcome = Checker::from_fsp_str(DINING, None)
             .unwrap()
@@ -83,7 +100,13 @@ fn a_method_with_only_deadlocks_to_search_leaves_the_search_to_the_monolithic_wa
             "{name}: {:?}",
             outcome.verdict
         );
-        assert_eq!(outcome.method, "mono", "{name}");
+        assert!(
+            searches_deadlocks(&outcome.method),
+            "{name}: {}",
+            outcome.method
+        );
+        assert_eq!(outcome.phases.len(), 1, "{name}");
+        assert_eq!(outcome.phases[0].question, Question::Deadlock, "{name}");
         // Said for every method but those that search deadlocks themselves: the monolithic one,
         // and `auto`, which races its members that do (issue 25).
         let said = outcome.notes.iter().any(|n| n.contains("only deadlocks"));
