@@ -17,7 +17,7 @@
 //! equivalence is a congruence for parallel composition and hiding, which is what lets
 //! [`crate::Reduce`] minimise every group before composing it further.
 
-use guarantor_lts::ops::{bfs_order, minimize_strong, minimize_weak, trim};
+use guarantor_lts::ops::{bfs_order, minimize_strong, minimize_weak, strongly_connected, trim};
 use guarantor_lts::{ActionId, Lts, LtsBuilder, LtsError, StateId};
 
 /// The marker of divergent states: not a name any model can give an action.
@@ -143,74 +143,10 @@ fn closure_fits(lts: &Lts, cap: usize) -> bool {
     true
 }
 
-/// `divergent[s]`: `s` lies on a cycle of tau moves (a tau self-loop included): the strongly
-/// connected components of the tau moves, by Tarjan's algorithm without recursion.
+/// `divergent[s]`: `s` lies on a cycle of tau moves (a tau self-loop included).
 fn on_tau_cycles(lts: &Lts) -> Vec<bool> {
-    const NONE: u32 = u32::MAX;
-    let n = lts.num_states();
-    let taus = |s: usize| -> Vec<usize> {
-        lts.outgoing(StateId::must(s))
-            .iter()
-            .filter(|e| e.action.is_tau())
-            .map(|e| e.target.index())
-            .collect()
-    };
-    let mut index = vec![NONE; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<usize> = Vec::new();
-    let mut divergent = vec![false; n];
-    let mut next = 0u32;
-    for root in 0..n {
-        if index[root] != NONE {
-            continue;
-        }
-        // Frames: (state, its tau successors, the next successor to visit).
-        let mut frames: Vec<(usize, Vec<usize>, usize)> = Vec::new();
-        index[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        frames.push((root, taus(root), 0));
-        while let Some((s, succ, at)) = frames.last_mut() {
-            let s = *s;
-            if let Some(&t) = succ.get(*at) {
-                *at += 1;
-                if t == s {
-                    divergent[s] = true;
-                }
-                if index[t] == NONE {
-                    index[t] = next;
-                    low[t] = next;
-                    next += 1;
-                    stack.push(t);
-                    on_stack[t] = true;
-                    frames.push((t, taus(t), 0));
-                } else if on_stack[t] {
-                    low[s] = low[s].min(index[t]);
-                }
-                continue;
-            }
-            frames.pop();
-            if let Some((parent, _, _)) = frames.last() {
-                low[*parent] = low[*parent].min(low[s]);
-            }
-            if low[s] == index[s] {
-                let at = stack
-                    .iter()
-                    .rposition(|&x| x == s)
-                    .expect("s is on the stack");
-                let members = stack.split_off(at);
-                let cycle = members.len() > 1;
-                for m in members {
-                    on_stack[m] = false;
-                    divergent[m] |= cycle;
-                }
-            }
-        }
-    }
-    divergent
+    let sccs = strongly_connected(lts, |e| e.action.is_tau());
+    lts.states().map(|s| sccs.on_cycle(s)).collect()
 }
 
 /// The minimised, marked LTS back without its markers (module docs).
