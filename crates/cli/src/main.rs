@@ -548,7 +548,17 @@ fn checker_of(
     for path in &args.properties {
         checker = checker.property(display_name(path), load(path, args.lenient)?);
     }
-    let checker = match args.method {
+    let checker = with_chosen_method(checker, args)?;
+    // The library searches for deadlocks whatever the method (in the method's own run, or in a
+    // deadlock phase of its own after a method that reasons about traces): `Checker::check`.
+    Ok(checker
+        .deadlock(deadlock_search(args))
+        .config(config.clone()))
+}
+
+/// `checker` with the method `--method` names (and its settings from the other options).
+pub(crate) fn with_chosen_method(checker: Checker, args: &CheckArgs) -> Result<Checker, Failure> {
+    Ok(match args.method {
         MethodChoice::Kind(kind) => {
             let method = methods::method_of(kind, args, &checker)?;
             checker.with_method(method)
@@ -557,12 +567,7 @@ fn checker_of(
             Some(method) => checker.with_method(method),
             None => return Err(input_error(anyhow::anyhow!("unknown method {name:?}"))),
         },
-    };
-    // The library searches for deadlocks whatever the method (in the method's own run, or in a
-    // deadlock phase of its own after a method that reasons about traces): `Checker::check`.
-    Ok(checker
-        .deadlock(deadlock_search(args))
-        .config(config.clone()))
+    })
 }
 
 /// `guarantor check`: with `--format json`, a run that ends without a verdict prints its one

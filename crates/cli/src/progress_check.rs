@@ -53,13 +53,14 @@ pub(crate) fn run(
     for path in &args.properties {
         checker = checker.property(display_name(path), load(path, args.lenient)?);
     }
+    let checker = crate::with_chosen_method(checker, args)?;
     let tests = if name.is_empty() {
         declared
     } else {
         select(&declared, name).map_err(failure)?
     };
     let (config, progress) =
-        crate::progress::Progress::start(config.clone(), "progress", args.quiet);
+        crate::progress::Progress::start(config.clone(), args.method.name(), args.quiet);
     let outcome = checker.check_progress(&tests, &config);
     drop(progress);
     let outcome = outcome.map_err(|e| failure(e.into()))?;
@@ -134,7 +135,8 @@ fn print_text(outcome: &ProgressOutcome, not_checked: &[String]) {
         _ => outln!("unknown"),
     }
     outln!(
-        "checked {tests}: {} states, {} transitions, {} terminal sets, {:.3} s",
+        "checked {tests} by {}: {} states, {} transitions, {} terminal sets, {:.3} s",
+        outcome.method,
         outcome.states,
         outcome.transitions,
         outcome.terminal_sets,

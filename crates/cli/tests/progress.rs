@@ -96,6 +96,10 @@ fn the_json_object_is_the_facades_serialisation_plus_the_cli_fields() {
     let mut lib = serde_json::to_value(&outcome).unwrap();
     for o in [&mut v, &mut lib] {
         o.as_object_mut().unwrap().remove("seconds");
+        // What ran: one progress phase, by the monolithic check (the default method).
+        assert_eq!(o["phases"][0]["question"], "progress", "{o}");
+        assert_eq!(o["phases"][0]["method"], "mono", "{o}");
+        o.as_object_mut().unwrap().remove("phases");
     }
     for cli_only in ["warnings", "not_checked"] {
         v.as_object_mut().unwrap().remove(cli_only);
@@ -136,4 +140,47 @@ fn the_default_property_and_the_ltsa_defect() {
         3,
     );
     assert_eq!(v["reason"]["kind"], "states");
+}
+
+/// `--method` chooses who answers the progress question (issue 25): `reduce` and `auto` give
+/// the monolithic answer and evidence and say who answered; a method that answers no progress
+/// question refuses it as bad input, never with a hidden monolithic walk.
+#[test]
+fn the_method_answers_the_progress_question_or_refuses_it() {
+    let path = model("coins3.lts", COINS);
+    let file = path.to_str().unwrap();
+    for name in ["TAILS", "HEADS", ""] {
+        let mut args = vec![file, "--progress"];
+        if !name.is_empty() {
+            args.push(name);
+        }
+        let code = i32::from(name != "TAILS");
+        let mut mono = json(&args, code);
+        for method in ["reduce", "auto"] {
+            let mut ours = json(&[&args[..], &["--method", method]].concat(), code);
+            let answered = ours["method"].as_str().unwrap().to_owned();
+            assert!(
+                answered == "mono" || answered == "reduce",
+                "{method}: {ours}"
+            );
+            assert_eq!(ours["phases"][0]["method"], answered.as_str());
+            for v in [&mut ours, &mut mono] {
+                for measured in [
+                    "seconds",
+                    "phases",
+                    "method",
+                    "states",
+                    "transitions",
+                    "terminal_sets",
+                ] {
+                    v.as_object_mut().unwrap().remove(measured);
+                }
+            }
+            assert_eq!(ours, mono, "{method} {name}");
+        }
+    }
+    let out = guarantor(&["check", "-q", "--method", "circ", file, "--progress"]);
+    assert_exit(&out, 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("answers no progress question"), "{stderr}");
 }

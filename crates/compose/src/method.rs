@@ -48,6 +48,7 @@ use crate::config::Config;
 use crate::error::ComposeError;
 use crate::monitor::{Monitor, MonitorSnapshot};
 use crate::priority::Priority;
+use crate::progress::{ProgressOptions, ProgressReport, ProgressTest, check_progress};
 use crate::safety::Stats;
 use crate::system::{SearchOrder, SystemOptions, check_system};
 use crate::verdict::Verdict;
@@ -246,6 +247,20 @@ impl Problem {
         self.deadlock
     }
 
+    /// Options for [`Method::check_progress`]: these tests (none: the default progress
+    /// property) and internal action names, with the problem's end states and priority.
+    pub fn progress_options(
+        &self,
+        tests: Vec<ProgressTest>,
+        internal: Vec<String>,
+    ) -> ProgressOptions {
+        ProgressOptions::default()
+            .with_tests(tests)
+            .with_end_states(self.end_states().collect())
+            .with_priority(self.priority().cloned())
+            .with_internal(internal)
+    }
+
     /// For a method that reasons about traces only (every assume-guarantee rule): `Ok` if the
     /// problem asks for nothing else, else [`MethodError::Unsupported`] naming what it cannot
     /// decide (action priority, deadlock detection).
@@ -363,6 +378,32 @@ pub trait Method: fmt::Debug + Send + Sync {
     fn searches_deadlocks(&self) -> bool {
         false
     }
+
+    /// Answers LTSA's progress question ([`crate::progress`]) on the problem's components and
+    /// properties: `options` carries the tests and the internal action names, and the problem's
+    /// end states and priority ([`Problem::progress_options`] makes such options). A violation
+    /// comes with its run and cycle, as [`check_progress`] gives them.
+    ///
+    /// The default refuses the question ([`MethodError::Unsupported`]): a method that reasons
+    /// about traces has nothing to say about what recurs under fair choice, and a checker or
+    /// portfolio then asks a method that does ([`Method::answers_progress`]).
+    fn check_progress(
+        &self,
+        problem: &Problem,
+        options: &ProgressOptions,
+        config: &Config,
+    ) -> Result<ProgressReport, MethodError> {
+        let _ = (problem, options, config);
+        Err(MethodError::Unsupported {
+            method: self.name().into_owned(),
+            reason: "it answers no progress question".to_owned(),
+        })
+    }
+
+    /// Whether [`Method::check_progress`] answers (the default, `false`, refuses).
+    fn answers_progress(&self) -> bool {
+        false
+    }
 }
 
 impl<M: Method + ?Sized> Method for &M {
@@ -374,6 +415,17 @@ impl<M: Method + ?Sized> Method for &M {
     }
     fn searches_deadlocks(&self) -> bool {
         (**self).searches_deadlocks()
+    }
+    fn check_progress(
+        &self,
+        problem: &Problem,
+        options: &ProgressOptions,
+        config: &Config,
+    ) -> Result<ProgressReport, MethodError> {
+        (**self).check_progress(problem, options, config)
+    }
+    fn answers_progress(&self) -> bool {
+        (**self).answers_progress()
     }
 }
 
@@ -387,6 +439,17 @@ impl<M: Method + ?Sized> Method for Box<M> {
     fn searches_deadlocks(&self) -> bool {
         (**self).searches_deadlocks()
     }
+    fn check_progress(
+        &self,
+        problem: &Problem,
+        options: &ProgressOptions,
+        config: &Config,
+    ) -> Result<ProgressReport, MethodError> {
+        (**self).check_progress(problem, options, config)
+    }
+    fn answers_progress(&self) -> bool {
+        (**self).answers_progress()
+    }
 }
 
 impl<M: Method + ?Sized> Method for Arc<M> {
@@ -398,6 +461,17 @@ impl<M: Method + ?Sized> Method for Arc<M> {
     }
     fn searches_deadlocks(&self) -> bool {
         (**self).searches_deadlocks()
+    }
+    fn check_progress(
+        &self,
+        problem: &Problem,
+        options: &ProgressOptions,
+        config: &Config,
+    ) -> Result<ProgressReport, MethodError> {
+        (**self).check_progress(problem, options, config)
+    }
+    fn answers_progress(&self) -> bool {
+        (**self).answers_progress()
     }
 }
 
@@ -607,6 +681,28 @@ impl Method for Monolithic {
 
     fn searches_deadlocks(&self) -> bool {
         true
+    }
+
+    fn answers_progress(&self) -> bool {
+        true
+    }
+
+    /// The progress check of the whole product ([`check_progress`]).
+    fn check_progress(
+        &self,
+        problem: &Problem,
+        options: &ProgressOptions,
+        config: &Config,
+    ) -> Result<ProgressReport, MethodError> {
+        let (report, _) = monitored(&config.started(), |config| {
+            Ok(check_progress(
+                &problem.component_lts(),
+                &problem.property_lts(),
+                options,
+                config,
+            )?)
+        })?;
+        Ok(report)
     }
 
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {

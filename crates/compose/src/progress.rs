@@ -171,6 +171,20 @@ pub struct ProgressReport {
     pub stats: Stats,
     /// How many terminal sets the walk found (deadlocks and `END` states included).
     pub terminal_sets: usize,
+    /// For a portfolio, the member that answered; `None` otherwise.
+    pub answered_by: Option<String>,
+}
+
+impl ProgressReport {
+    /// A report (for a method's own progress check: [`crate::Method::check_progress`]).
+    pub fn new(verdict: ProgressVerdict, stats: Stats, terminal_sets: usize) -> Self {
+        Self {
+            verdict,
+            stats,
+            terminal_sets,
+            answered_by: None,
+        }
+    }
 }
 
 /// Checks progress (see the module docs): `options.tests`, or the default progress property when
@@ -235,11 +249,11 @@ pub fn check_progress(
         Found::Nothing => ProgressVerdict::Holds,
         Found::Violation(v) => ProgressVerdict::Violated(v),
     };
-    Ok(ProgressReport {
+    Ok(ProgressReport::new(
         verdict,
-        stats: outcome.stats,
-        terminal_sets: outcome.terminal_sets,
-    })
+        outcome.stats,
+        outcome.terminal_sets,
+    ))
 }
 
 /// The tests as bit sets over the product's action ids.

@@ -384,6 +384,15 @@ impl Checker {
         registry::method_named(kind.name()).unwrap_or_else(|| Arc::new(Monolithic::new()))
     }
 
+    /// The method a check runs: the one given with [`Checker::with_method`], else the built-in
+    /// one chosen with [`Checker::method`].
+    pub fn chosen_method(&self) -> Arc<dyn Method> {
+        match &self.custom {
+            Some(method) => Arc::clone(method),
+            None => self.builtin_method(self.method),
+        }
+    }
+
     /// Searches the composed components for a deadlock: a reachable state with no outgoing
     /// transition in which not every component has terminated (LTSA's definition). Properties do
     /// not take part.
@@ -435,10 +444,7 @@ impl Checker {
         }
         let start = Instant::now();
         let config = self.config.started();
-        let method = match &self.custom {
-            Some(method) => Arc::clone(method),
-            None => self.builtin_method(self.method),
-        };
+        let method = self.chosen_method();
         let in_walk = self.deadlock && method.searches_deadlocks();
         let mut outcome = if !self.has_safety_check() && !in_walk {
             let mut outcome = self.ask_deadlock(&config)?;

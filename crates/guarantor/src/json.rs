@@ -246,6 +246,9 @@ fn violation_name(v: Violation) -> &'static str {
 }
 
 #[cfg(feature = "serde")]
+pub(crate) use ser::PhaseJson;
+
+#[cfg(feature = "serde")]
 mod ser {
     use serde::ser::{Serialize, SerializeMap, Serializer};
 
@@ -290,7 +293,7 @@ mod ser {
     }
 
     /// One phase of the run: `{"question", "method", "seconds", "states", "transitions"}`.
-    struct PhaseJson<'a>(&'a crate::Phase);
+    pub(crate) struct PhaseJson<'a>(pub(crate) &'a crate::Phase);
 
     impl Serialize for PhaseJson<'_> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -30,6 +30,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};
+use guarantor_compose::progress::{ProgressOptions, ProgressReport};
 use guarantor_compose::{Config, Monitor, Stats};
 
 /// How often the portfolio looks at the caller's cancel flag and deadline while members run.
@@ -119,6 +120,89 @@ impl Method for Portfolio {
         self.members
             .iter()
             .any(guarantor_compose::Method::searches_deadlocks)
+    }
+
+    fn answers_progress(&self) -> bool {
+        self.members
+            .iter()
+            .any(guarantor_compose::Method::answers_progress)
+    }
+
+    /// Races the members that answer progress questions, all at once (the progress race has as
+    /// many members as answer it, `mono` and `reduce` among the built-in ones); the first
+    /// answer wins and the others are stopped.
+    fn check_progress(
+        &self,
+        problem: &Problem,
+        options: &ProgressOptions,
+        config: &Config,
+    ) -> Result<ProgressReport, MethodError> {
+        race_progress(self, problem, options, &config.started())
+    }
+}
+
+/// A member's progress answer, by position.
+type ProgressFinished = (usize, Result<ProgressReport, MethodError>);
+
+/// [`Portfolio`]'s progress race: every member that answers progress on a thread of its own
+/// (detached, as in the safety race, so a loser inside a long construction cannot hold the
+/// answer back), the first answer returned; with no answer, a budget error if any member ran
+/// out of budget, else the first member's error.
+fn race_progress(
+    portfolio: &Portfolio,
+    problem: &Problem,
+    options: &ProgressOptions,
+    config: &Config,
+) -> Result<ProgressReport, MethodError> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (done, results) = mpsc::channel::<ProgressFinished>();
+    let racers: Vec<usize> = (0..portfolio.members.len())
+        .filter(|&i| portfolio.members[i].answers_progress())
+        .collect();
+    for &i in &racers {
+        let member = Arc::clone(&portfolio.members[i]);
+        let (problem, options) = (problem.clone(), options.clone());
+        let config = config.clone().with_cancel(Arc::clone(&stop));
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                member.check_progress(&problem, &options, &config)
+            }))
+            .unwrap_or_else(|_| Err(MethodError::failed(format!("{} panicked", member.name()))));
+            let _ = done.send((i, result));
+        });
+    }
+    let mut errors: Vec<(usize, MethodError)> = Vec::new();
+    while errors.len() < racers.len() {
+        match results.recv_timeout(POLL) {
+            Ok((i, Ok(mut report))) => {
+                stop.store(true, Ordering::Relaxed);
+                report.answered_by = Some(portfolio.members[i].name().into_owned());
+                return Ok(report);
+            }
+            Ok((i, Err(e))) => errors.push((i, e)),
+            Err(RecvTimeoutError::Timeout) => {
+                let cancelled = config
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|c| c.load(Ordering::Relaxed));
+                if cancelled || config.is_past_deadline() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    errors.sort_by_key(|(i, _)| *i);
+    match errors.iter().position(|(_, e)| e.is_budget()) {
+        Some(at) => Err(errors.swap_remove(at).1),
+        None => Err(errors.into_iter().next().map_or_else(
+            || MethodError::Unsupported {
+                method: "auto".to_owned(),
+                reason: "no member answers progress questions".to_owned(),
+            },
+            |(_, e)| e,
+        )),
     }
 }
 

@@ -17,10 +17,11 @@ pub use guarantor_compose::progress::{
     ProgressOptions, ProgressTest, ProgressVerdict, ProgressViolation,
 };
 use guarantor_compose::replay::{find_violation, replay};
-use guarantor_compose::{Config, Violation, check_progress};
+use guarantor_compose::{Config, Violation};
 use guarantor_fsp::System;
 use guarantor_lts::Lts;
 
+use crate::phase::{Phase, Question};
 use crate::{CheckError, Checker};
 
 /// Why a progress check could not run.
@@ -99,6 +100,10 @@ pub struct ProgressOutcome {
     pub terminal_sets: usize,
     /// Wall-clock time.
     pub elapsed: Duration,
+    /// The method that answered (for `auto`, the member that won the race).
+    pub method: String,
+    /// What ran: one progress phase, with its method, time and largest product.
+    pub phases: Vec<Phase>,
 }
 
 impl ProgressOutcome {
@@ -167,12 +172,13 @@ impl Checker {
         let components = problem.component_lts();
         let properties = problem.property_lts();
         let internal = internal_names(&components);
-        let options = ProgressOptions::default()
-            .with_tests(tests.to_vec())
-            .with_end_states(problem.end_states().collect())
-            .with_priority(problem.priority().cloned())
-            .with_internal(internal);
-        let report = check_progress(&components, &properties, &options, &config.started())?;
+        let options = problem.progress_options(tests.to_vec(), internal);
+        let method = self.chosen_method();
+        let report = method.check_progress(&problem, &options, &config.started())?;
+        let answered = report
+            .answered_by
+            .clone()
+            .unwrap_or_else(|| method.name().into_owned());
         let (replays, run, violated) = match &report.verdict {
             ProgressVerdict::Violated(v) => {
                 // Properties take part as their error forms, which never refuse.
@@ -212,6 +218,14 @@ impl Checker {
             transitions: report.stats.transitions,
             terminal_sets: report.terminal_sets,
             elapsed: start.elapsed(),
+            phases: vec![Phase::new(
+                Question::Progress,
+                answered.clone(),
+                start.elapsed(),
+                report.stats.states,
+                report.stats.transitions,
+            )],
+            method: answered,
         })
     }
 }
@@ -241,7 +255,7 @@ mod ser {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             let mut m = s.serialize_map(None)?;
             m.serialize_entry("verdict", self.verdict_name())?;
-            m.serialize_entry("method", "mono")?;
+            m.serialize_entry("method", &self.method)?;
             m.serialize_entry("check", "progress")?;
             m.serialize_entry("progress_tests", &self.tests)?;
             let (trace, cycle, actions, missing, tests) = match &self.verdict {
@@ -266,6 +280,9 @@ mod ser {
             m.serialize_entry("transitions", &self.transitions)?;
             m.serialize_entry("terminal_sets", &self.terminal_sets)?;
             m.serialize_entry("seconds", &self.elapsed.as_secs_f64())?;
+            let phases: Vec<crate::json::PhaseJson<'_>> =
+                self.phases.iter().map(crate::json::PhaseJson).collect();
+            m.serialize_entry("phases", &phases)?;
             m.end()
         }
     }

@@ -21,6 +21,7 @@ use std::sync::Arc;
 use guarantor_circ::{Circ, CircConfig, Policy};
 use guarantor_compose::Config;
 use guarantor_compose::method::{Method, MethodError, MethodReport, Monolithic, Problem};
+use guarantor_compose::progress::{ProgressOptions, ProgressReport};
 use guarantor_lstar::{Asym, AsymN, AsymWeakest, Sym};
 use guarantor_quotient::Quotient;
 use guarantor_reduce::Reduce;
@@ -166,6 +167,19 @@ impl<M: Method> Method for Named<M> {
 
     fn searches_deadlocks(&self) -> bool {
         self.method.searches_deadlocks()
+    }
+
+    fn check_progress(
+        &self,
+        problem: &Problem,
+        options: &ProgressOptions,
+        config: &Config,
+    ) -> Result<ProgressReport, MethodError> {
+        self.method.check_progress(problem, options, config)
+    }
+
+    fn answers_progress(&self) -> bool {
+        self.method.answers_progress()
     }
 }
 

@@ -15,6 +15,9 @@
 //!   stuck state once its tau loop is dropped), so each state on a tau cycle, and each state in
 //!   which every component with an end state has ended (LTSA's `END`, by LTSA's rule), is marked
 //!   before minimising and unmarked after ([`minimise`]).
+//! - **Progress** (LTSA's Check Progress, [`Method::check_progress`](guarantor_compose::Method::check_progress)):
+//!   the same construction with the tests' actions kept visible; the last part's terminal sets
+//!   answer each test as the whole product's would ([`progress`](mod@progress)).
 //!
 //! The method is [`Reduce`], a [`guarantor_compose::Method`]: the facade's registry knows it as
 //! `reduce`. It refuses problems with action priority (minimisation is not a congruence for
@@ -45,6 +48,7 @@ mod error;
 mod method;
 pub mod minimise;
 mod order;
+pub mod progress;
 
 pub use error::ReduceError;
 pub use method::{MAX_PART_STATES, Reduce};

@@ -17,6 +17,7 @@ use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use guarantor_compose::method::monitored;
+use guarantor_compose::progress::{ProgressOptions, ProgressReport};
 use guarantor_compose::termination::Termination;
 use guarantor_compose::{
     Certificate, ComposeError, Config, Method, MethodError, MethodReport, Problem, Stats, Verdict,
@@ -107,6 +108,21 @@ impl Method for Reduce {
         true
     }
 
+    fn answers_progress(&self) -> bool {
+        true
+    }
+
+    /// The construction with the tests' actions kept visible; its last part's terminal sets
+    /// answer the tests ([`crate::progress`](mod@crate::progress)).
+    fn check_progress(
+        &self,
+        problem: &Problem,
+        options: &ProgressOptions,
+        config: &Config,
+    ) -> Result<ProgressReport, MethodError> {
+        crate::progress::check(self, problem, options, config)
+    }
+
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
         if problem.priority().is_some() {
             return Err(MethodError::Unsupported {
@@ -117,7 +133,11 @@ impl Method for Reduce {
         // One clock for the construction and the search that confirms a violation: called
         // directly with a timeout, the check must not get it twice.
         let config = &config.started();
-        let (outcome, _) = monitored(config, |config| Ok(run(problem, config, self)?))?;
+        let keep = BTreeSet::new();
+        let deadlock = problem.deadlock();
+        let (outcome, _) = monitored(config, |config| {
+            Ok(run(problem, config, self, &keep, deadlock)?)
+        })?;
         let Outcome {
             last,
             largest,
@@ -134,15 +154,23 @@ impl Method for Reduce {
 }
 
 /// What the construction leaves: the last part, the largest product it built, how many pairs.
-struct Outcome {
-    last: Flagged,
-    largest: Stats,
-    steps: usize,
+pub(crate) struct Outcome {
+    pub(crate) last: Flagged,
+    pub(crate) largest: Stats,
+    pub(crate) steps: usize,
 }
 
-/// The construction of the module docs, within `config`'s budget.
-fn run(problem: &Problem, config: &Config, limits: &Reduce) -> Result<Outcome, ComposeError> {
-    let deadlock = problem.deadlock();
+/// The construction of the module docs, within `config`'s budget: the actions of `keep` are never
+/// hidden, and with `sensitive` each minimisation keeps divergence and termination apart
+/// ([`crate::minimise`]), as deadlocks and progress need.
+pub(crate) fn run(
+    problem: &Problem,
+    config: &Config,
+    limits: &Reduce,
+    keep: &BTreeSet<String>,
+    sensitive: bool,
+) -> Result<Outcome, ComposeError> {
+    let deadlock = sensitive;
     let cap = limits.max_closure_pairs;
     // The construction's own bound on a step, under the caller's.
     let step_config = config.clone().with_max_states(
@@ -154,7 +182,8 @@ fn run(problem: &Problem, config: &Config, limits: &Reduce) -> Result<Outcome, C
     let mut largest = Stats::default();
     let shapes = |parts: &[Flagged]| -> Vec<Shape> { parts.iter().map(shape).collect() };
     for i in 0..parts.len() {
-        let local = hidden_alone(&shapes(&parts), i);
+        let mut local = hidden_alone(&shapes(&parts), i);
+        local.retain(|a| !keep.contains(a));
         parts[i] = reduce(&parts[i], &local, deadlock, cap)?;
     }
     let mut steps = 0;
@@ -162,7 +191,8 @@ fn run(problem: &Problem, config: &Config, limits: &Reduce) -> Result<Outcome, C
         config.budget()?.check_now()?;
         let now = shapes(&parts);
         let (i, j) = next_pair(&now);
-        let hidden = hidden_after(&now, i, j);
+        let mut hidden = hidden_after(&now, i, j);
+        hidden.retain(|a| !keep.contains(a));
         let b = parts.swap_remove(j);
         let a = parts.swap_remove(i);
         let product = compose_pair(&a, &b, &step_config)?;

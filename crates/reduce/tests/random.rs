@@ -125,3 +125,49 @@ fn a_state_budget_stops_the_construction() {
         .unwrap_err();
     assert!(err.is_budget(), "{err}");
 }
+
+/// Random progress tests over the pool: unconditional and conditional, or none (the default
+/// property, every action).
+fn arb_tests() -> impl Strategy<Value = Vec<guarantor_compose::progress::ProgressTest>> {
+    use guarantor_compose::progress::ProgressTest;
+    let names = || prop::sample::subsequence(POOL.to_vec(), 1..3);
+    let test = (names(), prop::option::of(names())).prop_map(|(actions, condition)| {
+        let test = ProgressTest::new("T", actions);
+        match condition {
+            Some(c) => test.with_condition(c),
+            None => test,
+        }
+    });
+    prop::collection::vec(test, 0..3)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// LTSA's progress question: the same verdict (holds, violated, unsafe) as the monolithic
+    /// progress check, with the monolithic check's evidence for a violation.
+    #[test]
+    fn reduce_answers_progress_as_the_monolithic_check(
+        problem in arb_problem(),
+        tests in arb_tests(),
+        internal in prop::sample::subsequence(POOL.to_vec(), 0..2),
+    ) {
+        use guarantor_compose::progress::ProgressVerdict;
+        let internal: Vec<String> = internal.into_iter().map(str::to_owned).collect();
+        let options = problem.progress_options(tests, internal);
+        let config = Config::default();
+        let mono = Monolithic::new().check_progress(&problem, &options, &config).unwrap();
+        for method in [Reduce::new(), Reduce::new().with_max_closure_pairs(0)] {
+            let ours = method.check_progress(&problem, &options, &config).unwrap();
+            let kind = |v: &ProgressVerdict| match v {
+                ProgressVerdict::Holds => 0,
+                ProgressVerdict::Violated(_) => 1,
+                _ => 2,
+            };
+            prop_assert_eq!(kind(&ours.verdict), kind(&mono.verdict), "{:?}", ours.verdict);
+            if !ours.verdict.is_holds() {
+                prop_assert_eq!(&ours.verdict, &mono.verdict);
+            }
+        }
+    }
+}

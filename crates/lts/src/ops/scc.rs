@@ -186,6 +186,8 @@ impl<'a, K: Fn(&Edge) -> bool> Tarjan<'a, K> {
 }
 
 #[cfg(test)]
+// The reference is a reachability matrix, read by state number on both axes.
+#[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
