@@ -13,6 +13,7 @@ mod dist;
 #[path = "no_dist.rs"]
 mod dist;
 mod hide;
+mod html;
 mod learn;
 mod methods;
 mod output;
@@ -62,6 +63,10 @@ enum Command {
     /// bad input (unreadable, wrong format or version, a certificate for another model, an
     /// assumption that does not load).
     Verify(verify::VerifyArgs),
+    /// Writes LTSA's animator as one self-contained HTML page: click the actions the composite
+    /// can take, see every component's current state in its drawing, undo; the product is
+    /// computed in the page step by step. Open it with `#trace=a,b,c` to start from a run.
+    Animate(html::AnimateArgs),
     /// Learns the Mealy machine (or DFA) of a simulated black box given in AALpy's DOT format,
     /// with L# or L*, and reports the queries, steps and resets it took.
     Learn(learn::LearnArgs),
@@ -300,6 +305,11 @@ struct CheckArgs {
     /// Write each assumption of a holds as an .aut file into this directory.
     #[arg(long, value_name = "DIR")]
     emit_assumptions: Option<PathBuf>,
+    /// Also write the report as one self-contained HTML page: the verdict, the counterexample as
+    /// a message sequence chart, every component, property and assumption drawn with the path,
+    /// and an animator.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// How visited states are kept (`--storage`).
@@ -351,7 +361,7 @@ impl MethodChoice {
 }
 
 /// `NAME=VALUE` of `--const`.
-fn parse_const(text: &str) -> Result<(String, i64), String> {
+pub(crate) fn parse_const(text: &str) -> Result<(String, i64), String> {
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| format!("expected NAME=VALUE, found {text:?}"))?;
@@ -412,6 +422,7 @@ fn main() -> ExitCode {
         Command::Assume(args) => run_assume(&args),
         Command::Verify(args) => verify::run_verify(&args),
         Command::Learn(args) => learn::run_learn(&args),
+        Command::Animate(args) => html::run_animate(&args),
     };
     match result {
         // The reason is already on stderr (see the `stdout` module).
@@ -696,7 +707,7 @@ fn run_check(
     Ok(ExitCode::from(code))
 }
 
-/// `--certificate` and `--emit-assumptions`.
+/// `--certificate`, `--emit-assumptions` and `--html`.
 fn write_evidence(
     args: &CheckArgs,
     checker: &Checker,
@@ -707,6 +718,14 @@ fn write_evidence(
     }
     if let Some(dir) = &args.emit_assumptions {
         verify::emit_assumptions(checker, outcome, dir)?;
+    }
+    if let Some(path) = &args.html {
+        let title = html::question(&args.components, args.target.as_deref());
+        html::write(
+            checker.report(outcome, &title),
+            args.certificate.as_deref(),
+            path,
+        )?;
     }
     Ok(())
 }

@@ -80,6 +80,13 @@ pub(crate) fn run(
         .map(|(_, text)| text)
         .collect();
     let code = u8::from(!outcome.verdict.is_holds());
+    if let Some(path) = &args.html {
+        let title = format!(
+            "{}: progress",
+            crate::html::question(&args.components, args.target.as_deref())
+        );
+        crate::html::write(checker.progress_report(&outcome, &title), None, path)?;
+    }
     if args.format == Format::Json {
         let mut v = serde_json::to_value(&outcome)
             .unwrap_or_else(|e| json!({"error": {"message": e.to_string()}}));

@@ -432,6 +432,7 @@ pub mod program;
 pub mod program_certificate;
 pub mod progress;
 pub mod registry;
+mod report;
 pub mod skeleton;
 
 pub use assume::ComponentAssumption;
@@ -450,6 +451,7 @@ pub use guarantor_ltl as ltl;
 pub use guarantor_lts as lts;
 pub use guarantor_predabs as predabs;
 pub use guarantor_quotient as quotient;
+pub use guarantor_view as view;
 pub use json::BudgetKind;
 pub use phase::{Phase, Question};
 pub use portfolio::Portfolio;

@@ -1,0 +1,95 @@
+//! The pictures of the command line: `check ... --html FILE` writes the report page of the check
+//! (the facade's [`guarantor::Checker::report`]), and `guarantor animate MODEL --html FILE` the
+//! animator page alone. Both are one self-contained HTML file (guarantor-view's pages).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use guarantor::Checker;
+use guarantor::compose::Config;
+use guarantor::view::page::Report;
+
+use crate::{Failure, classify, display_name, fsp_input, input_error, load, load_fsp_with};
+
+/// `guarantor animate`'s arguments.
+#[derive(Debug, clap::Args)]
+pub(crate) struct AnimateArgs {
+    /// An FSP model (.lts, .fsp), or .aut components.
+    #[arg(required = true, value_name = "MODEL")]
+    inputs: Vec<PathBuf>,
+    /// The composite to animate (default: the last in the file).
+    #[arg(long)]
+    target: Option<String>,
+    /// FSP: gives a `const` of the model another value (repeatable): `--const N=4`.
+    #[arg(long = "const", value_name = "NAME=VALUE", value_parser = crate::parse_const)]
+    consts: Vec<(String, i64)>,
+    /// .aut input: a safety property (may be repeated); it turns to ERROR when violated.
+    #[arg(long = "property", short = 'p', value_name = "FILE")]
+    properties: Vec<PathBuf>,
+    /// Where to write the page.
+    #[arg(long, value_name = "FILE")]
+    html: PathBuf,
+}
+
+/// The question a page is about, from the inputs: `dining.lts, target BUGGY`.
+pub(crate) fn question(inputs: &[PathBuf], target: Option<&str>) -> String {
+    let names: Vec<String> = inputs
+        .iter()
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
+    match target {
+        Some(t) => format!("{}, target {t}", names.join(", ")),
+        None => names.join(", "),
+    }
+}
+
+/// Writes `report` to `path`, with a link to the certificate when one was written.
+pub(crate) fn write(
+    report: Report<'_>,
+    certificate: Option<&Path>,
+    path: &Path,
+) -> Result<(), Failure> {
+    let report = match certificate {
+        Some(c) => report.with_certificate(c.display().to_string()),
+        None => report,
+    };
+    std::fs::write(path, report.to_html())
+        .with_context(|| format!("cannot write {}", path.display()))
+        .map_err(Failure::Input)
+}
+
+/// `guarantor animate`.
+pub(crate) fn run_animate(args: &AnimateArgs) -> Result<ExitCode, Failure> {
+    let config = Config::default();
+    let mut checker = match fsp_input(&args.inputs)? {
+        Some(path) => {
+            let system = load_fsp_with(path, args.target.as_deref(), false, &args.consts)?;
+            Checker::from_fsp(&system, &config).map_err(classify)?
+        }
+        None => {
+            if args.target.is_some() {
+                return Err(input_error(anyhow::anyhow!("--target needs an FSP model")));
+            }
+            let mut checker = Checker::new();
+            for path in &args.inputs {
+                checker = checker.component(display_name(path), load(path, false)?);
+            }
+            checker
+        }
+    };
+    for path in &args.properties {
+        checker = checker.property(display_name(path), load(path, false)?);
+    }
+    let title = format!(
+        "{}: animator",
+        question(&args.inputs, args.target.as_deref())
+    );
+    write(checker.animator(&title), None, &args.html)?;
+    Ok(ExitCode::SUCCESS)
+}
