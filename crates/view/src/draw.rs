@@ -1,13 +1,14 @@
-//! One LTS as a state diagram in SVG, laid out by `layout-rs`.
+//! One LTS as a state diagram in SVG, laid out by `rust-sugiyama`.
 //!
-//! `layout-rs` (a layered layout in the manner of Graphviz's `dot`: cycles broken, ranks,
-//! crossings reduced, edges routed as splines) places the states and routes the edges; it reports
-//! them as draw calls to a render backend, and the backend here ([`Svg`]) writes them as SVG
-//! elements with the ids and classes a page needs: state `s` of lane `l` is the group
-//! `id="l{l}-s{s}"` (class `st`, plus `init`, `err`, `path`), the edges from `s` to `t` are one
-//! group `id="l{l}-e{s}-{t}"` labelled with every action between them, as LTSA draws them (class
-//! `tr`, plus `path` when the run takes one of them). The page's style sheet colours the classes,
-//! and its script moves the class `cur` for the animator.
+//! `rust-sugiyama` (Sugiyama's layered layout: cycles broken by a feedback arc set, layers by
+//! Gansner et al.'s network simplex, crossings reduced by the barycenter heuristic, coordinates by
+//! Brandes and Köpf) places the states ([`crate::place`]); this module draws them left to right as
+//! LTSA does, each edge a curve to its target with its label at its middle, and gives every element
+//! the ids and classes a page needs: state `s` of lane `l` is the group `id="l{l}-s{s}"` (class
+//! `st`, plus `init`, `err`, `path`), the edges from `s` to `t` are one group `id="l{l}-e{s}-{t}"`
+//! labelled with every action between them, as LTSA draws them (class `tr`, plus `path` when the
+//! run takes one of them). The page's style sheet colours the classes, and its script moves the
+//! class `cur` for the animator.
 //!
 //! An LTS with more than [`DrawOptions::max_states`] states is not laid out whole (a layered layout
 //! of thousands of states is neither quick nor readable): the drawing shows the states the run
@@ -28,15 +29,10 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write;
 
 use guarantor_lts::{Lts, StateId};
-use layout::core::base::Orientation;
-use layout::core::format::{ClipHandle, RenderBackend};
-use layout::core::geometry::Point;
-use layout::core::style::StyleAttr;
-use layout::std_shapes::shapes::{Arrow, Element, ShapeKind};
-use layout::topo::layout::VisualGraph;
 
 use crate::LaneId;
 use crate::html::{escape, px};
+use crate::place;
 use crate::replay::Replay;
 
 /// Options for [`svg`].
@@ -46,11 +42,17 @@ pub struct DrawOptions {
     /// The most states laid out; a larger LTS is drawn in part (see the module docs).
     /// \[default: 300\]
     pub max_states: usize,
+    /// The most states of a drawing in part: the run's states and their successors come first,
+    /// then those nearest the initial state. \[default: 60\]
+    pub partial_states: usize,
 }
 
 impl Default for DrawOptions {
     fn default() -> Self {
-        Self { max_states: 300 }
+        Self {
+            max_states: 300,
+            partial_states: 60,
+        }
     }
 }
 
@@ -59,6 +61,13 @@ impl DrawOptions {
     #[must_use]
     pub fn with_max_states(mut self, max: usize) -> Self {
         self.max_states = max;
+        self
+    }
+
+    /// Sets [`Self::partial_states`].
+    #[must_use]
+    pub fn with_partial_states(mut self, max: usize) -> Self {
+        self.partial_states = max;
         self
     }
 }
@@ -77,10 +86,28 @@ pub struct Drawing {
 
 /// Draws `lts` as lane `lane`, with the run `path` highlighted when given.
 pub fn svg(lts: &Lts, lane: LaneId, path: Option<&Replay>, options: &DrawOptions) -> Drawing {
-    let shown = chosen_states(lts, path, options.max_states);
-    let mut graph = VisualGraph::new(Orientation::LeftToRight);
-    let mut handles = BTreeMap::new();
-    for &s in &shown {
+    let shown = chosen_states(lts, path, options);
+    let index: BTreeMap<StateId, usize> = shown.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+    let edges = merged_edges(lts, &index, path);
+    let pairs: Vec<(usize, usize)> = edges.keys().map(|(s, t)| (index[s], index[t])).collect();
+    // The layers stand apart by the longest label, so that labels do not run into states.
+    let longest = edges
+        .values()
+        .map(|l| l.iter().map(|(a, _)| a.chars().count() + 2).sum::<usize>())
+        .max()
+        .unwrap_or(0);
+    let gap = (6.5 * px(longest) + 50.).clamp(110., 420.);
+    let root = index.get(&lts.initial()).copied().unwrap_or(0);
+    let at = place::positions(shown.len(), &pairs, root, gap);
+    let mut out = Canvas::default();
+    for (((source, target), labels), &(i, j)) in edges.iter().zip(&pairs) {
+        let taken = labels.iter().any(|(_, t)| *t);
+        let text: Vec<&str> = labels.iter().map(|(a, _)| a.as_str()).collect();
+        let class = if taken { "tr path" } else { "tr" };
+        let id = format!("l{lane}-e{}-{}", source.index(), target.index());
+        out.edge(&id, class, at[i], at[j], &text.join(", "));
+    }
+    for (i, &s) in shown.iter().enumerate() {
         let mut class = String::from("st");
         if s == lts.initial() {
             class.push_str(" init");
@@ -96,30 +123,10 @@ pub fn svg(lts: &Lts, lane: LaneId, path: Option<&Replay>, options: &DrawOptions
         } else {
             s.index().to_string()
         };
-        let props = format!("id=\"l{lane}-s{}\" class=\"{class}\"", s.index());
-        let look = StyleAttr::simple();
-        let size = Point::new(34., 34.);
-        let shape = ShapeKind::new_circle(&label);
-        let element =
-            Element::create_with_properties(shape, look, Orientation::LeftToRight, size, props);
-        handles.insert(s, graph.add_node(element));
+        out.state(&format!("l{lane}-s{}", s.index()), &class, at[i], &label);
     }
-    for ((source, target), labels) in merged_edges(lts, &handles, path) {
-        let taken = labels.iter().any(|(_, t)| *t);
-        let text: Vec<&str> = labels.iter().map(|(a, _)| a.as_str()).collect();
-        let class = if taken { "tr path" } else { "tr" };
-        let props = format!(
-            "id=\"l{lane}-e{}-{}\" class=\"{class}\"",
-            source.index(),
-            target.index()
-        );
-        let arrow = Arrow::simple_with_properties(&text.join(", "), props);
-        graph.add_edge(arrow, handles[&source], handles[&target]);
-    }
-    let mut backend = Svg::default();
-    graph.do_it(false, false, false, &mut backend);
     Drawing {
-        svg: backend.finish(lane),
+        svg: out.finish(lane),
         shown: shown.len(),
         states: lts.num_states(),
     }
@@ -129,11 +136,7 @@ pub fn svg(lts: &Lts, lane: LaneId, path: Option<&Replay>, options: &DrawOptions
 /// the run takes it.
 type Merged = BTreeMap<(StateId, StateId), Vec<(String, bool)>>;
 
-fn merged_edges(
-    lts: &Lts,
-    shown: &BTreeMap<StateId, layout::adt::dag::NodeHandle>,
-    path: Option<&Replay>,
-) -> Merged {
+fn merged_edges(lts: &Lts, shown: &BTreeMap<StateId, usize>, path: Option<&Replay>) -> Merged {
     let mut merged: Merged = BTreeMap::new();
     for &s in shown.keys() {
         for e in lts.outgoing(s) {
@@ -150,30 +153,32 @@ fn merged_edges(
     merged
 }
 
-/// The states to draw: all of them when there are at most `max`; otherwise those the run visits
-/// and their successors, then the states nearest the initial one, up to `max`.
-fn chosen_states(lts: &Lts, path: Option<&Replay>, max: usize) -> Vec<StateId> {
-    if lts.num_states() <= max {
+/// The states to draw: all of them when there are at most `max_states`; otherwise the run's own
+/// states, then their successors, then the states nearest the initial one, up to the larger of
+/// `partial_states` and the run's states (never more than `max_states`).
+fn chosen_states(lts: &Lts, path: Option<&Replay>, options: &DrawOptions) -> Vec<StateId> {
+    if lts.num_states() <= options.max_states {
         return lts.states().collect();
     }
+    let visited = path.map_or(0, |p| p.states.iter().map(Vec::len).sum());
+    let max = options.partial_states.max(visited).min(options.max_states);
+    let mut taken = vec![false; lts.num_states()];
     let mut chosen: Vec<StateId> = Vec::new();
-    let take = |s: StateId, chosen: &mut Vec<StateId>| {
-        if chosen.len() < max && !chosen.contains(&s) {
+    let mut take = |s: StateId, chosen: &mut Vec<StateId>| {
+        if chosen.len() < max && !taken[s.index()] {
+            taken[s.index()] = true;
             chosen.push(s);
         }
     };
-    if let Some(p) = path {
-        for set in &p.states {
-            for &s in set {
-                take(s, &mut chosen);
-            }
-        }
-        for set in &p.states {
-            for &s in set {
-                for e in lts.outgoing(s) {
-                    take(e.target, &mut chosen);
-                }
-            }
+    let run: Vec<StateId> = path
+        .map(|p| p.states.iter().flatten().copied().collect())
+        .unwrap_or_default();
+    for &s in &run {
+        take(s, &mut chosen);
+    }
+    for &s in &run {
+        for e in lts.outgoing(s) {
+            take(e.target, &mut chosen);
         }
     }
     // Breadth first from the initial state fills the rest.
@@ -196,193 +201,150 @@ fn chosen_states(lts: &Lts, path: Option<&Replay>, max: usize) -> Vec<StateId> {
     chosen
 }
 
-/// The render backend: `layout-rs`'s draw calls as SVG elements, the properties given with each
-/// state and edge as the attributes of its group.
+/// The radius of a state's circle.
+const R: f64 = 17.;
+
+/// The SVG being written, and the box it covers.
 #[derive(Debug, Default)]
-struct Svg {
-    body: String,
-    min: Option<Point>,
-    max: Option<Point>,
+struct Canvas {
+    edges: String,
+    states: String,
+    lo: Option<(f64, f64)>,
+    hi: Option<(f64, f64)>,
 }
 
-impl Svg {
-    fn grow(&mut self, p: Point) {
-        let (lo, hi) = (self.min.unwrap_or(p), self.max.unwrap_or(p));
-        self.min = Some(Point::new(lo.x.min(p.x), lo.y.min(p.y)));
-        self.max = Some(Point::new(hi.x.max(p.x), hi.y.max(p.y)));
+impl Canvas {
+    fn grow(&mut self, (x, y): (f64, f64)) {
+        let (lx, ly) = self.lo.unwrap_or((x, y));
+        let (hx, hy) = self.hi.unwrap_or((x, y));
+        self.lo = Some((lx.min(x), ly.min(y)));
+        self.hi = Some((hx.max(x), hy.max(y)));
     }
 
-    /// Grows the box by a label centred at `at` (about 6.5 pixels a character at 12 px).
-    fn grow_text(&mut self, at: Point, text: &str) {
+    /// Grows the box by a label centred at `(x, y)` (about 6.5 pixels a character at 12 px).
+    fn grow_text(&mut self, (x, y): (f64, f64), text: &str) {
         let half = 3.25 * px(text.chars().count());
-        self.grow(Point::new(at.x - half, at.y - 8.));
-        self.grow(Point::new(at.x + half, at.y + 8.));
+        self.grow((x - half, y - 8.));
+        self.grow((x + half, y + 8.));
+    }
+
+    fn state(&mut self, id: &str, class: &str, (x, y): (f64, f64), label: &str) {
+        self.grow((x - R, y - R));
+        self.grow((x + R, y + R));
+        let _ = write!(
+            self.states,
+            "<g id=\"{id}\" class=\"{class}\"><ellipse cx=\"{x:.1}\" cy=\"{y:.1}\" rx=\"{R}\" \
+             ry=\"{R}\"/><text x=\"{x:.1}\" y=\"{y:.1}\">{}</text></g>",
+            escape(label)
+        );
+    }
+
+    /// An edge from the state at `a` to the state at `b`: a curve bent to the right of its
+    /// direction (so the edges of a pair of states in both directions stay apart), a loop above
+    /// the state for a self-loop; the arrowhead on the target's circle, the label at the middle.
+    fn edge(&mut self, id: &str, class: &str, from: (f64, f64), to: (f64, f64), label: &str) {
+        let (route, mid) = if from == to {
+            let (x, y) = from;
+            let route = format!(
+                "M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}",
+                x - 8.,
+                y - R + 2.,
+                x - 26.,
+                y - 62.,
+                x + 26.,
+                y - 62.,
+                x + 8.,
+                y - R + 2.
+            );
+            (route, (x, y - 56.))
+        } else {
+            let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+            let len = dx.hypot(dy);
+            let bend = (0.12 * len).max(20.);
+            let control = (
+                f64::midpoint(from.0, to.0) - dy / len * bend,
+                f64::midpoint(from.1, to.1) + dx / len * bend,
+            );
+            let start = towards(from, control, R);
+            let end = towards(to, control, R + 1.);
+            let mid = (
+                0.25 * start.0 + 0.5 * control.0 + 0.25 * end.0,
+                0.25 * start.1 + 0.5 * control.1 + 0.25 * end.1,
+            );
+            let route = format!(
+                "M {:.1} {:.1} Q {:.1} {:.1}, {:.1} {:.1}",
+                start.0, start.1, control.0, control.1, end.0, end.1
+            );
+            self.grow(control);
+            (route, mid)
+        };
+        self.grow(from);
+        self.grow(to);
+        self.grow_text((mid.0, mid.1 - 6.), label);
+        let _ = write!(
+            self.edges,
+            "<g id=\"{id}\" class=\"{class}\"><path d=\"{route}\" marker-end=\"url(#arrowhead)\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\">{}</text></g>",
+            mid.0,
+            mid.1 - 6.,
+            escape(label)
+        );
     }
 
     fn finish(self, lane: LaneId) -> String {
         let pad = 10.;
-        let lo = self.min.unwrap_or_else(Point::zero);
-        let hi = self.max.unwrap_or_else(Point::zero);
-        let (w, h) = (hi.x - lo.x + 2. * pad, hi.y - lo.y + 2. * pad);
+        let (lx, ly) = self.lo.unwrap_or_default();
+        let (hx, hy) = self.hi.unwrap_or_default();
+        let (w, h) = (hx - lx + 2. * pad, hy - ly + 2. * pad);
+        // Edges first, so that the states are drawn over their ends.
         format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"lts\" id=\"lts{lane}\" \
-             viewBox=\"{:.1} {:.1} {w:.1} {h:.1}\" width=\"{w:.0}\" height=\"{h:.0}\">{}</svg>",
-            lo.x - pad,
-            lo.y - pad,
-            self.body
+             viewBox=\"{:.1} {:.1} {w:.1} {h:.1}\" width=\"{w:.0}\" height=\"{h:.0}\">{}{}</svg>",
+            lx - pad,
+            ly - pad,
+            self.edges,
+            self.states
         )
     }
 }
 
-impl RenderBackend for Svg {
-    fn draw_rect(
-        &mut self,
-        xy: Point,
-        size: Point,
-        _look: &StyleAttr,
-        properties: Option<String>,
-        _clip: Option<ClipHandle>,
-    ) {
-        self.grow(xy);
-        self.grow(xy.add(size));
-        let _ = write!(
-            self.body,
-            "<g {}><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"/></g>",
-            properties.unwrap_or_default(),
-            xy.x,
-            xy.y,
-            size.x,
-            size.y
-        );
+/// The point at distance `r` from `centre` towards `to`.
+fn towards(centre: (f64, f64), to: (f64, f64), r: f64) -> (f64, f64) {
+    let (dx, dy) = (to.0 - centre.0, to.1 - centre.1);
+    let len = dx.hypot(dy).max(f64::EPSILON);
+    (centre.0 + dx / len * r, centre.1 + dy / len * r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::LaneKind;
+    use crate::replay::replay;
+
+    /// A ring of `n` states on `tick`.
+    fn ring(n: usize) -> Lts {
+        Lts::from_edges((0..n).map(|i| (i, "tick", (i + 1) % n))).unwrap()
     }
 
-    fn draw_line(
-        &mut self,
-        start: Point,
-        stop: Point,
-        _look: &StyleAttr,
-        properties: Option<String>,
-    ) {
-        self.grow(start);
-        self.grow(stop);
-        let _ = write!(
-            self.body,
-            "<g {}><line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"/></g>",
-            properties.unwrap_or_default(),
-            start.x,
-            start.y,
-            stop.x,
-            stop.y
-        );
-    }
-
-    fn draw_circle(
-        &mut self,
-        xy: Point,
-        size: Point,
-        _look: &StyleAttr,
-        properties: Option<String>,
-    ) {
-        self.grow(xy.sub(size.scale(0.5)));
-        self.grow(xy.add(size.scale(0.5)));
-        // The state's label follows in its own draw_text call, on top of the ellipse.
-        let _ = write!(
-            self.body,
-            "<g {}><ellipse cx=\"{:.1}\" cy=\"{:.1}\" rx=\"{:.1}\" ry=\"{:.1}\"/></g>",
-            properties.unwrap_or_default(),
-            xy.x,
-            xy.y,
-            size.x / 2.,
-            size.y / 2.
-        );
-    }
-
-    fn draw_text(&mut self, xy: Point, text: &str, _look: &StyleAttr) {
-        if text.is_empty() {
-            return;
+    #[test]
+    fn a_large_lts_is_drawn_in_part_around_the_run() {
+        let lts = ring(1000);
+        let run = ["tick"; 5];
+        let r = replay(&lts, LaneKind::Component, &run);
+        let d = svg(&lts, LaneId::must(2), Some(&r), &DrawOptions::default());
+        assert_eq!((d.shown, d.states), (60, 1000));
+        for s in 0..=5 {
+            assert!(d.svg.contains(&format!("id=\"l2-s{s}\" class=\"st")), "{s}");
         }
-        self.grow_text(xy, text);
-        let _ = write!(
-            self.body,
-            "<text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-            xy.x,
-            xy.y,
-            escape(text)
-        );
+        assert_eq!(d.svg.matches("class=\"tr path\"").count(), 5);
     }
 
-    fn draw_arrow(
-        &mut self,
-        path: &[(Point, Point)],
-        dashed: bool,
-        head: (bool, bool),
-        _look: &StyleAttr,
-        properties: Option<String>,
-        text: &str,
-    ) {
-        let Some((first, rest)) = path.split_first() else {
-            return;
-        };
-        let Some(second) = rest.first() else {
-            return;
-        };
-        for (a, b) in path {
-            self.grow(*a);
-            self.grow(*b);
-        }
-        let mut d = format!(
-            "M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}",
-            first.0.x,
-            first.0.y,
-            first.1.x,
-            first.1.y,
-            second.0.x,
-            second.0.y,
-            second.1.x,
-            second.1.y
-        );
-        for (a, b) in &rest[1..] {
-            let _ = write!(d, " S {:.1} {:.1}, {:.1} {:.1}", a.x, a.y, b.x, b.y);
-        }
-        let dash = if dashed {
-            " stroke-dasharray=\"5,5\""
-        } else {
-            ""
-        };
-        // layout-rs reverses the edges it turns around to break cycles, and says at which end
-        // the head is.
-        let start = if head.0 {
-            " marker-start=\"url(#arrowhead)\""
-        } else {
-            ""
-        };
-        let end = if head.1 {
-            " marker-end=\"url(#arrowhead)\""
-        } else {
-            ""
-        };
-        let _ = write!(
-            self.body,
-            "<g {}><path d=\"{d}\"{dash}{start}{end}/>",
-            properties.unwrap_or_default()
-        );
-        if !text.is_empty() {
-            // The label sits at the middle of the route (layout-rs routes a labelled edge through
-            // a node the size of its label).
-            let mid = path[path.len() / 2].0;
-            self.grow_text(mid, text);
-            let _ = write!(
-                self.body,
-                "<text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-                mid.x,
-                mid.y - 3.,
-                escape(text)
-            );
-        }
-        self.body.push_str("</g>");
-    }
-
-    fn create_clip(&mut self, _xy: Point, _size: Point, _rounded_px: usize) -> ClipHandle {
-        0
+    #[test]
+    fn a_small_lts_is_drawn_whole() {
+        let lts = ring(7);
+        let d = svg(&lts, LaneId::must(0), None, &DrawOptions::default());
+        assert_eq!((d.shown, d.states), (7, 7));
+        assert_eq!(d.svg.matches("class=\"st").count(), 7);
+        assert_eq!(d.svg.matches("class=\"tr").count(), 7);
     }
 }

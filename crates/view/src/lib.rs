@@ -2,9 +2,9 @@
 //!
 //! A verdict's counterexample is a list of action names; a user then works out by hand which
 //! components took part in each step. This crate draws it instead, as LTSA and SPIN's iSpin do:
-//! - [`draw::svg`]: one LTS as a state diagram (SVG), laid out by the `layout-rs` crate (a layered
-//!   layout in the manner of Graphviz's `dot`), with stable ids and classes on every state and
-//!   edge so that a page can highlight a path or the current state;
+//! - [`draw::svg`]: one LTS as a state diagram (SVG), laid out by the `rust-sugiyama` crate (a
+//!   layered layout in the manner of Graphviz's `dot`), with stable ids and classes on every state
+//!   and edge so that a page can highlight a path or the current state;
 //! - [`chart::svg`]: a run as a message sequence chart, one lane per component and property, each
 //!   step across the lanes of those whose alphabet has the action;
 //! - [`page::report`] and [`page::animator`]: one self-contained HTML page (inline style and
@@ -40,6 +40,7 @@ pub mod chart;
 pub mod draw;
 mod html;
 pub mod page;
+mod place;
 pub mod replay;
 
 use guarantor_lts::Lts;
