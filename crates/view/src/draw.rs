@@ -5,7 +5,7 @@
 //! Brandes and Köpf) places the states ([`crate::place`]); this module draws them left to right as
 //! LTSA does, each edge a curve to its target with its label at its middle, and gives every element
 //! the ids and classes a page needs: state `s` of lane `l` is the group `id="l{l}-s{s}"` (class
-//! `st`, plus `init`, `err`, `path`), the edges from `s` to `t` are one group `id="l{l}-e{s}-{t}"`
+//! `st`, plus `init`, `err`, `path`, and `last` where the run ends), the edges from `s` to `t` are one group `id="l{l}-e{s}-{t}"`
 //! labelled with every action between them, as LTSA draws them (class `tr`, plus `path` when the
 //! run takes one of them). The page's style sheet colours the classes, and its script moves the
 //! class `cur` for the animator.
@@ -117,6 +117,11 @@ pub fn svg(lts: &Lts, lane: LaneId, path: Option<&Replay>, options: &DrawOptions
         }
         if path.is_some_and(|p| p.visits(s)) {
             class.push_str(" path");
+        }
+        if path.is_some_and(|p| p.states.last().is_some_and(|l| l.binary_search(&s).is_ok())) {
+            // Where the run leaves this lane: the dead state of a deadlock, the state before a
+            // violation.
+            class.push_str(" last");
         }
         let label = if lts.is_error(s) {
             "E".to_owned()
