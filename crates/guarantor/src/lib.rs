@@ -302,6 +302,31 @@
 //! Deadlocks: see [Defaults](#defaults-the-library-and-the-command-line-agree);
 //! [`Checker::find_deadlock`] searches for one on its own.
 //!
+//! ## Pictures: a report page and the animator
+//! [`Checker::report`] turns an outcome into a [`view::page::Report`]: one self-contained HTML
+//! page (no network access when opened) with the verdict and what the check measured, the
+//! counterexample as a message sequence chart (one lane per component and property, each step
+//! across the lanes of the components that take part), every component, property and assumption
+//! drawn with the run's path highlighted, and LTSA's animator, which computes the product step by
+//! step in the browser. [`Checker::progress_report`] does the same for a progress check (a lasso
+//! with its cycle marked) and [`Checker::animator`] makes the animator alone. The command line's
+//! `check --html FILE` and `animate --html FILE` write these pages.
+//!
+//! ```
+//! use guarantor::Checker;
+//! let checker = Checker::from_fsp_str(
+//!     "P = (a -> b -> P).\nQ = (b -> c -> Q).\nproperty SAFE = (a -> c -> SAFE).\n||S = (P || Q || SAFE).",
+//!     None,
+//! )?;
+//! let outcome = checker.check()?;
+//! let html = checker.report(&outcome, "P || Q against SAFE").to_html();
+//! assert!(html.contains("class=\"verdict violated\""));
+//! // One chart lane per component and property, one step per action of the trace.
+//! assert_eq!(html.matches("<g class=\"lane ").count(), 3);
+//! assert_eq!(html.matches("<g class=\"step").count(), 3);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ## What a `holds` carries
 //! [`compose::Verdict::Holds`] carries the method's evidence, a [`compose::Certificate`]: the
 //! assumptions the method proved the property with, each an [`compose::Assumption`] (which

@@ -2,7 +2,7 @@
 //!
 //! `rust-sugiyama` (Sugiyama's layered layout: cycles broken by a feedback arc set, layers by
 //! Gansner et al.'s network simplex, crossings reduced by the barycenter heuristic, coordinates by
-//! Brandes and Köpf) places the states ([`crate::place`]); this module draws them left to right as
+//! Brandes and Köpf) places the states (in `place.rs`); this module draws them left to right as
 //! LTSA does, each edge a curve to its target with its label at its middle, and gives every element
 //! the ids and classes a page needs: state `s` of lane `l` is the group `id="l{l}-s{s}"` (class
 //! `st`, plus `init`, `err`, `path`, and `last` where the run ends), the edges from `s` to `t` are one group `id="l{l}-e{s}-{t}"`

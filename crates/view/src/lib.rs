@@ -7,7 +7,7 @@
 //!   and edge so that a page can highlight a path or the current state;
 //! - [`chart::svg`]: a run as a message sequence chart, one lane per component and property, each
 //!   step across the lanes of those whose alphabet has the action;
-//! - [`page::report`] and [`page::animator`]: one self-contained HTML page (inline style and
+//! - [`page::Report`] (and [`page::Report::animator`]): one self-contained HTML page (inline style and
 //!   script, no network access) with the verdict, the chart, every drawing, and an animator that
 //!   computes the product step by step in the browser (so it works where the full product is
 //!   huge).
