@@ -56,7 +56,7 @@ pub(crate) fn write(
     path: &Path,
 ) -> Result<(), Failure> {
     let report = match certificate {
-        Some(c) => report.with_certificate(c.display().to_string()),
+        Some(c) => report.with_certificate(link(c, path)),
         None => report,
     };
     std::fs::write(path, report.to_html())
@@ -92,4 +92,19 @@ pub(crate) fn run_animate(args: &AnimateArgs) -> Result<ExitCode, Failure> {
     );
     write(checker.animator(&title), None, &args.html)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The address of `target` as seen from the page at `page`: relative when it is in the page's
+/// folder or below (the two can move together), else absolute.
+fn link(target: &Path, page: &Path) -> String {
+    let absolute = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let target = absolute(target);
+    let folder = page
+        .parent()
+        .filter(|f| !f.as_os_str().is_empty())
+        .map_or_else(|| absolute(Path::new(".")), absolute);
+    match target.strip_prefix(&folder) {
+        Ok(relative) => relative.display().to_string(),
+        Err(_) => format!("file://{}", target.display()),
+    }
 }

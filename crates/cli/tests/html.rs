@@ -120,22 +120,31 @@ fn a_progress_violation_is_a_lasso_with_its_cycle_marked() {
 }
 
 #[test]
-fn a_holds_draws_the_assumptions_found() {
-    let (_, html) = page(
-        &[
-            "check",
-            "-q",
-            "--method",
-            "lstar",
-            "--property",
-            "examples/order/Order.aut",
-            "examples/order/Input.aut",
-            "examples/order/Output.aut",
-        ],
-        0,
-    );
+fn a_holds_draws_the_assumptions_found_and_links_the_certificate() {
+    let dir = std::env::temp_dir().join(format!("guarantor-holds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (page, certificate) = (dir.join("order.html"), dir.join("order.json"));
+    let out = guarantor(&[
+        "check",
+        "-q",
+        "--method",
+        "lstar",
+        "--property",
+        "examples/order/Order.aut",
+        "examples/order/Input.aut",
+        "examples/order/Output.aut",
+        "--certificate",
+        &certificate.display().to_string(),
+        "--html",
+        &page.display().to_string(),
+    ]);
+    assert_exit(&out, 0);
+    let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("<figure class=\"drawing assumption\""));
+    assert!(html.contains("<dt>assumption for "));
     assert!(!html.contains("id=\"chart\""));
+    // The certificate sits beside the page: the link is relative, so the two can move together.
+    assert!(html.contains("<a href=\"order.json\">"), "no relative link");
 }
 
 #[test]
