@@ -51,7 +51,8 @@ pub(crate) fn run(
     };
     let (config, progress) =
         crate::progress::Progress::start(config.clone(), args.method.name(), args.quiet);
-    let outcome = checker.config(config).check_assertion(name, &ltl);
+    let checker = checker.config(config);
+    let outcome = checker.check_assertion(name, &ltl);
     drop(progress);
     let outcome = outcome.map_err(failure)?;
     // What the file declares that this check did not cover: the other assertions, the fluents
@@ -78,6 +79,13 @@ pub(crate) fn run(
         .map(ToString::to_string)
         .collect();
     let code = u8::from(!outcome.holds());
+    if let Some(path) = &args.html {
+        let title = format!(
+            "{}: assert {name}",
+            crate::html::question(&args.components, args.target.as_deref())
+        );
+        crate::html::write(checker.assertion_report(&outcome, &title), None, path)?;
+    }
     if args.format == crate::Format::Json {
         let mut v = to_json(&outcome);
         v["warnings"] = json!(warnings);

@@ -307,7 +307,7 @@ struct CheckArgs {
     emit_assumptions: Option<PathBuf>,
     /// Also write the report as one self-contained HTML page: the verdict, the counterexample as
     /// a message sequence chart, every component, property and assumption drawn with the path,
-    /// and an animator.
+    /// and an animator (the safety check, --progress and --assert alike).
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
 }

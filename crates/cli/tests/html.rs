@@ -120,6 +120,22 @@ fn a_progress_violation_is_a_lasso_with_its_cycle_marked() {
 }
 
 #[test]
+fn a_liveness_violation_is_a_lasso_too() {
+    let model = "crates/fsp/tests/data/asifmahmuddev-ltsa/src/main/resources/ic/doc/ltsa/\
+                 example/chapter14_lts/SingleLaneBridge_fluent.lts";
+    let (stdout, html) = page(&["check", "-q", model, "--assert", "REDCROSS"], 1);
+    let cycle = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("cycle: "))
+        .unwrap();
+    assert_eq!(
+        html.matches("class=\"step cycle\"").count(),
+        cycle.split(' ').count()
+    );
+    assert!(html.contains("assert REDCROSS"));
+}
+
+#[test]
 fn a_holds_draws_the_assumptions_found_and_links_the_certificate() {
     let dir = std::env::temp_dir().join(format!("guarantor-holds-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -1,4 +1,5 @@
-//! Pictures of a check: [`Checker::report`] and [`Checker::progress_report`] turn an outcome into
+//! Pictures of a check: [`Checker::report`], [`Checker::progress_report`] and
+//! [`Checker::assertion_report`] turn an outcome into
 //! a [`view::page::Report`](guarantor_view::page::Report) (the verdict, the counterexample as a
 //! message sequence chart, every component, property and assumption drawn with the path, and the
 //! animator), and [`Checker::animator`] makes the animator page alone. The pages themselves are
@@ -27,6 +28,7 @@ use guarantor_compose::{Verdict, Violation};
 use guarantor_view::page::Report;
 use guarantor_view::{Ending, Lane, LaneKind, Run};
 
+use crate::assertion::{AssertOutcome, LtlVerdict};
 use crate::progress::{ProgressOutcome, ProgressVerdict};
 use crate::{Checker, Outcome};
 
@@ -114,6 +116,42 @@ impl Checker {
             ProgressVerdict::Unsafe(cex) => report
                 .with_note("a safety violation: progress is checked once safety holds")
                 .with_run(Run::new(cex.trace.iter().cloned(), Ending::Violation)),
+            _ => report,
+        }
+    }
+
+    /// The report page of an LTL assertion check ([`Checker::check_assertion`]): a liveness
+    /// violation's lasso with its cycle marked, a safety formula's bad prefix, or the run to an
+    /// `ERROR` state reached first.
+    pub fn assertion_report<'a>(&'a self, outcome: &AssertOutcome, title: &str) -> Report<'a> {
+        let verdict = if outcome.holds() { "holds" } else { "violated" };
+        let route = if outcome.safety {
+            "a safety formula, checked as a property"
+        } else {
+            "under fair choice, through the Büchi automaton of its negation"
+        };
+        let mut report = Report::new(title, verdict, self.lanes())
+            .with_fact("checked", format!("assert {} ({route})", outcome.name))
+            .with_fact("method", outcome.method.clone())
+            .with_fact("time", format!("{:.3} s", outcome.elapsed.as_secs_f64()))
+            .with_fact("states", outcome.states.to_string());
+        if let Some(what) = &outcome.violated {
+            report = report.with_note(format!("violated: {what}"));
+        }
+        match &outcome.verdict {
+            LtlVerdict::Violated(lasso) if outcome.safety => {
+                report.with_run(Run::new(lasso.prefix.iter().cloned(), Ending::Violation))
+            }
+            LtlVerdict::Violated(lasso) if lasso.cycle.is_empty() => report
+                .with_note("the run stops there for ever (a deadlock or END)")
+                .with_run(Run::new(lasso.prefix.iter().cloned(), Ending::Open)),
+            LtlVerdict::Violated(lasso) => report.with_run(Run::lasso(
+                lasso.prefix.iter().cloned(),
+                lasso.cycle.iter().cloned(),
+            )),
+            LtlVerdict::Unsafe(trace) => report
+                .with_note("an ERROR state is reachable: the assertion is checked once it is not")
+                .with_run(Run::new(trace.iter().cloned(), Ending::Violation)),
             _ => report,
         }
     }
