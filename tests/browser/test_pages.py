@@ -5,7 +5,8 @@ philosophers, CLASSIC) and of a progress violation (LTSA's congested single-lane
 page loads with no console error and no request beyond its own file; the chart has one lane per
 component and property and one step per trace action; each drawing of a lane the run moves
 highlights the path (in the page's colour). The animator clicks through the violation's trace,
-reaches ERROR, and undoes a step; the animator page reaches ERROR from a #trace= address.
+reaches ERROR, and undoes a step; the animator page reaches ERROR from a #trace= address, and
+tells a deadlock from every component at its END.
 
 Run: `python3 tests/browser/test_pages.py` after building the binary. With GUARANTOR_BROWSER=require
 (as .ci/run sets it) a missing browser fails; otherwise the tests are skipped with the reason.
@@ -33,6 +34,10 @@ class Pages(unittest.TestCase):
         cls.dir = tempfile.mkdtemp(prefix="guarantor-pages-")
         cls.pages = {name: browser.write_page(args, cls.dir, name)
                      for name, args in browser.PAGES.items()}
+        # Two processes that end (FSP's END) after a shared `a`: termination, not a deadlock.
+        ends = Path(cls.dir) / "ends.lts"
+        ends.write_text("P = (a -> END).\nQ = (a -> b -> END).\n||S = (P || Q).\n")
+        cls.pages["ends"] = browser.write_page(["animate", str(ends)], cls.dir, "ends")
         cls.b = browser.Browser()
 
     @classmethod
@@ -135,6 +140,18 @@ class Pages(unittest.TestCase):
                          "error")
         self.assertEqual(self.js("return document.querySelectorAll('#trace li').length"),
                          len(actions))
+
+
+    def test_animator_tells_termination_from_deadlock(self):
+        self.load("ends", "#trace=a,b")
+        self.assertEqual(self.js("return document.getElementById('status').dataset.state"), "end")
+        self.b.driver.find_element("id", "undo").click()
+        self.assertEqual(self.js("return document.getElementById('status').dataset.state"),
+                         "running")
+        self.load("classic", "#trace=" + ",".join(["phil.0.getleft", "phil.1.getleft",
+                                                   "phil.2.getleft"]))
+        self.assertEqual(self.js("return document.getElementById('status').dataset.state"),
+                         "deadlock")
 
 
 if __name__ == "__main__":

@@ -343,6 +343,11 @@ impl Checker {
         self.priority.as_ref()
     }
 
+    /// The end state (FSP's `END`) of the component at `index`, if it has one.
+    pub(crate) fn end_state(&self, index: usize) -> Option<StateId> {
+        self.end_states.get(index).copied().flatten()
+    }
+
     /// The components, with their names.
     pub fn components(&self) -> impl ExactSizeIterator<Item = (&str, &Lts)> {
         self.components.iter().map(|(n, l)| (n.as_str(), l))

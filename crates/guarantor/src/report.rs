@@ -35,9 +35,9 @@ use crate::{Checker, Outcome};
 impl Checker {
     /// The checker's components and properties as lanes, in that order.
     fn lanes(&self) -> Vec<Lane<'_>> {
-        let components = self
-            .components()
-            .map(|(name, lts)| Lane::new(name, LaneKind::Component, lts));
+        let components = self.components().enumerate().map(|(i, (name, lts))| {
+            Lane::new(name, LaneKind::Component, lts).with_end(self.end_state(i))
+        });
         let properties = self
             .properties()
             .map(|(name, lts)| Lane::new(name, LaneKind::Property, lts));

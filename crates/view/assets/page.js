@@ -62,6 +62,14 @@
     return next;
   }
 
+  // Every component at its END state (LTSA: successful termination, not a deadlock).
+  function terminated(conf) {
+    return conf.every(function (set, i) {
+      const l = system[i];
+      return l.kind !== 'component' || (l.end !== null && set !== 'ERROR' && set.has(l.end));
+    });
+  }
+
   function enabled(conf) {
     if (failed(conf)) return [];
     const candidates = new Set();
@@ -113,6 +121,9 @@
       status.dataset.state = 'error';
       status.textContent = 'ERROR: ' + (bad.kind === 'property' ? 'property ' + bad.name + ' violated'
         : bad.name + ' reached its ERROR state');
+    } else if (!acts.length && terminated(conf)) {
+      status.dataset.state = 'end';
+      status.textContent = 'terminated: every component is at its END state';
     } else if (!acts.length) {
       status.dataset.state = 'deadlock';
       status.textContent = 'deadlock: no action is possible';

@@ -16,7 +16,7 @@
 //! verdicts. The facade (`guarantor`) turns a check's outcome into a [`page::Report`].
 //!
 //! ```
-//! use guarantor_lts::Lts;
+//! use guarantor_lts::{Lts, StateId};
 //! use guarantor_view::{Ending, Lane, LaneKind, Run, page};
 //!
 //! let input = Lts::from_edges([(0, "input", 1), (1, "send", 2), (2, "ack", 0)])?;
@@ -43,7 +43,7 @@ pub mod page;
 mod place;
 pub mod replay;
 
-use guarantor_lts::Lts;
+use guarantor_lts::{Lts, StateId};
 
 /// What a lane stands for: a component of the system, a safety property, or an assumption a
 /// compositional method found (drawn, but not part of the system's runs).
@@ -105,12 +105,27 @@ pub struct Lane<'a> {
     pub kind: LaneKind,
     /// The LTS.
     pub lts: &'a Lts,
+    /// The state that stands for successful termination (FSP's `END`), if any: the animator
+    /// calls a state where every component is at its end state terminated, not deadlocked.
+    pub end: Option<StateId>,
 }
 
 impl<'a> Lane<'a> {
     /// A lane.
     pub fn new(name: &'a str, kind: LaneKind, lts: &'a Lts) -> Self {
-        Self { name, kind, lts }
+        Self {
+            name,
+            kind,
+            lts,
+            end: None,
+        }
+    }
+
+    /// This lane with its end state.
+    #[must_use]
+    pub fn with_end(mut self, end: Option<StateId>) -> Self {
+        self.end = end;
+        self
     }
 
     /// Whether it takes part in runs of the system (components and properties do).

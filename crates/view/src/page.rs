@@ -6,12 +6,12 @@
 //! JSON data block for the animator, which computes the product step by step in the page: it
 //! keeps the set of states each lane may be in, offers the actions every component that has them
 //! can take, and marks `ERROR` (a component's error state, or a property that does not offer an
-//! action of its alphabet) and deadlock. A page given a run (the report of a violation) can replay
+//! action of its alphabet) and deadlock (or termination, when every component is at its `END`). A page given a run (the report of a violation) can replay
 //! it in the animator; so can any page opened with `#trace=a,b,c` after its address.
 //!
 //! Hooks for scripts and browser tests: `#verdict`, `#chart` (see [`crate::chart`]), one
 //! `figure.drawing` per lane with `data-lane`, the animator's `#enabled button[data-action]`,
-//! `#trace li`, `#undo`, `#status` with `data-state` (`running`, `error`, `deadlock`).
+//! `#trace li`, `#undo`, `#status` with `data-state` (`running`, `error`, `deadlock`, `end`).
 
 use std::fmt::Write;
 
@@ -294,6 +294,7 @@ fn lane_data(lane: &Lane<'_>, global: &mut impl FnMut(&str) -> usize) -> Value {
         "system": matches!(lane.kind, LaneKind::Component | LaneKind::Property),
         "init": lts.initial().index(),
         "err": lts.error_state().map(guarantor_lts::StateId::index),
+        "end": lane.end.map(guarantor_lts::StateId::index),
         "alpha": alpha,
         "out": out,
     })
