@@ -26,7 +26,7 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     work = tempfile.mkdtemp(prefix="guarantor-shots-")
     pages = {name: browser.write_page(args, work, name) for name, args in browser.PAGES.items()}
-    b = browser.Browser(width=1100, height=1250)
+    b = browser.Browser(width=1200, height=1250)
     try:
         for shot, page in SHOTS.items():
             b.open(pages[page])

@@ -29,8 +29,8 @@ use crate::html::{escape, px};
 use crate::replay::{Fate, Replay};
 use crate::{Ending, Lane, Run};
 
-const LANE_W: f64 = 130.;
-const LEFT: f64 = 60.;
+const LANE_W: f64 = 112.;
+const LEFT: f64 = 78.;
 const TOP: f64 = 56.;
 const ROW: f64 = 30.;
 
