@@ -16,21 +16,27 @@
 //! verdicts. The facade (`guarantor`) turns a check's outcome into a [`page::Report`].
 //!
 //! ```
-//! use guarantor_lts::{Lts, StateId};
+//! use guarantor_lts::Lts;
 //! use guarantor_view::{Ending, Lane, LaneKind, Run, page};
 //!
 //! let input = Lts::from_edges([(0, "input", 1), (1, "send", 2), (2, "ack", 0)])?;
-//! let output = Lts::from_edges([(0, "send", 1), (1, "output", 2), (2, "ack", 0)])?;
+//! // An output that may come before anything was sent.
+//! let output = Lts::from_edges([(0, "output", 1), (1, "send", 2), (2, "ack", 0)])?;
 //! let order = Lts::from_edges([(0, "input", 1), (1, "output", 0)])?;
 //! let lanes = vec![
 //!     Lane::new("Input", LaneKind::Component, &input),
 //!     Lane::new("Output", LaneKind::Component, &output),
 //!     Lane::new("Order", LaneKind::Property, &order),
 //! ];
-//! let run = Run::new(["input", "send", "output", "ack", "input"], Ending::Violation);
-//! let html = page::Report::new("Order", "holds", lanes).with_run(run).to_html();
+//! let run = Run::new(["output"], Ending::Violation);
+//! let html = page::Report::new("Input || Output against Order", "violated", lanes)
+//!     .with_run(run)
+//!     .to_html();
 //! assert!(html.starts_with("<!DOCTYPE html>"));
-//! assert!(!html.contains("http://") || !html.contains("src=\"http"));
+//! // Self-contained: no script, style sheet or image is loaded from elsewhere.
+//! assert!(!html.contains("src=") && !html.contains("<link rel=\"stylesheet\""));
+//! // The property fails at the first step: an output before any input.
+//! assert!(html.contains("property Order at step 1: output"));
 //! # Ok::<(), guarantor_lts::LtsError>(())
 //! ```
 
