@@ -182,3 +182,60 @@ fn cycle_band(out: &mut String, start: usize, end: usize, width: f64) {
         y0 + 12.
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::replay;
+    use crate::{LaneKind, Run};
+    use guarantor_lts::Lts;
+    use proptest::prelude::*;
+
+    /// The values of `attr="..."` in `svg`, in order.
+    fn attrs<'a>(svg: &'a str, attr: &str) -> Vec<&'a str> {
+        let needle = format!("{attr}=\"");
+        svg.match_indices(&needle)
+            .map(|(i, _)| {
+                let rest = &svg[i + needle.len()..];
+                &rest[..rest.find('"').unwrap()]
+            })
+            .collect()
+    }
+
+    proptest! {
+        /// One row per action; a row's lanes are exactly the lanes whose alphabet has the action
+        /// (the oracle reads the alphabets directly), assumptions never among them.
+        #[test]
+        fn each_step_spans_the_lanes_whose_alphabet_has_its_action(
+            alphabets in prop::collection::vec(prop::collection::vec(0usize..5, 1..4), 1..5),
+            run in prop::collection::vec(0usize..5, 0..10),
+        ) {
+            let names = ["a", "b", "c", "d", "e"];
+            let ltss: Vec<Lts> = alphabets
+                .iter()
+                .map(|alpha| Lts::from_edges(alpha.iter().map(|&a| (0, names[a], 0))).unwrap())
+                .collect();
+            let kinds = [LaneKind::Component, LaneKind::Property, LaneKind::Assumption];
+            let lanes: Vec<Lane<'_>> = ltss
+                .iter()
+                .enumerate()
+                .map(|(i, lts)| Lane::new("L", kinds[i % 3], lts))
+                .collect();
+            let run = Run::new(run.iter().map(|&a| names[a]), Ending::Open);
+            let replays: Vec<_> =
+                lanes.iter().map(|l| replay(l.lts, l.kind, &run.actions)).collect();
+            let svg = svg(&lanes, &run, &replays);
+            let rows = attrs(&svg, "data-lanes");
+            prop_assert_eq!(rows.len(), run.actions.len());
+            for (row, action) in rows.iter().zip(&run.actions) {
+                let expected: Vec<String> = (0..lanes.len())
+                    .filter(|&i| lanes[i].in_system() && alphabets[i].iter().any(|&a| names[a] == action))
+                    .map(|i| i.to_string())
+                    .collect();
+                prop_assert_eq!(row.to_string(), expected.join(" "));
+            }
+            let shown = lanes.iter().filter(|l| l.in_system()).count();
+            prop_assert_eq!(svg.matches("<g class=\"lane ").count(), shown);
+        }
+    }
+}
