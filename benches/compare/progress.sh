@@ -7,7 +7,7 @@
 # Usage: benches/compare/progress.sh [--timeout S] [CASE...]
 #   CASE: family:target:N (default: dining:SYS:9 clientserver:SYS:14 mer:SYS:8 gas:SYS:10
 #         bakery:SYS:3)
-# Writes benchmarks/results/progress.csv and prints a Markdown table.
+# Writes benchmarks/results/progress-reduce.csv and prints a Markdown table.
 # Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -27,7 +27,7 @@ RUNS=("mono=--method mono" "reduce=--method reduce" "auto=--method auto")
 build_cli
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$ROOT/benchmarks/results"
-CSV="$ROOT/benchmarks/results/progress.csv"
+CSV="$ROOT/benchmarks/results/progress-reduce.csv"
 echo "family,target,n,run,verdict,seconds,peak_kb" > "$CSV"
 echo "| case | mono | reduce | auto |"
 echo "|---|---|---|---|"

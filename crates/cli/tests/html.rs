@@ -158,6 +158,11 @@ fn a_holds_draws_the_assumptions_found_and_links_the_certificate() {
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("<figure class=\"drawing assumption\""));
     assert!(html.contains("<dt>assumption for "));
+    // The phases of the check: lstar's safety phase (no deadlock question on .aut input).
+    assert!(
+        html.contains("<dt>phase: safety</dt><dd>lstar, "),
+        "no phase"
+    );
     assert!(!html.contains("id=\"chart\""));
     // The certificate sits beside the page: the link is relative, so the two can move together.
     assert!(html.contains("<a href=\"order.json\">"), "no relative link");

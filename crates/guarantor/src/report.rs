@@ -60,6 +60,17 @@ impl Checker {
             .with_fact("time", format!("{:.3} s", outcome.elapsed.as_secs_f64()))
             .with_fact("states", outcome.states.to_string())
             .with_fact("transitions", outcome.transitions.to_string());
+        for phase in &outcome.phases {
+            report = report.with_fact(
+                format!("phase: {}", phase.question),
+                format!(
+                    "{}, {} states, {:.3} s",
+                    phase.method,
+                    phase.states,
+                    phase.elapsed.as_secs_f64()
+                ),
+            );
+        }
         for c in &outcome.counters {
             report = report.with_fact(c.name.to_string(), c.value.to_string());
         }
@@ -96,6 +107,7 @@ impl Checker {
         };
         let mut report = Report::new(title, outcome.verdict_name(), self.lanes())
             .with_fact("checked", tests)
+            .with_fact("method", outcome.method.clone())
             .with_fact("time", format!("{:.3} s", outcome.elapsed.as_secs_f64()))
             .with_fact("states", outcome.states.to_string())
             .with_fact("transitions", outcome.transitions.to_string())
