@@ -433,7 +433,7 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Err(Failure::Budget(e)) => {
-            eprintln!("budget exceeded: {e:#}");
+            eprintln!("budget exceeded: {}", output::causes_text(&e));
             ExitCode::from(3)
         }
     }

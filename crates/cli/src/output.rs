@@ -153,6 +153,18 @@ pub(crate) fn check_json(
 /// already in the message (an I/O error is in its `cannot read` line), and no second `error:`
 /// before an FSP error, which starts with its own `file:line:col: error:`.
 pub(crate) fn error_text(e: &anyhow::Error) -> String {
+    let text = causes_text(e);
+    let first = text.lines().next().unwrap_or_default();
+    if first.starts_with("error: ") || first.contains(": error: ") {
+        text
+    } else {
+        format!("error: {text}")
+    }
+}
+
+/// `e` and its causes joined by `: `, each cause once (a wrapper whose message is its source's,
+/// as a method's budget error is, would otherwise repeat it).
+pub(crate) fn causes_text(e: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in e.chain() {
         let c = cause.to_string();
@@ -164,12 +176,7 @@ pub(crate) fn error_text(e: &anyhow::Error) -> String {
         }
         text.push_str(&c);
     }
-    let first = text.lines().next().unwrap_or_default();
-    if first.starts_with("error: ") || first.contains(": error: ") {
-        text
-    } else {
-        format!("error: {text}")
-    }
+    text
 }
 
 /// The `error` object of bad input: the message, and the file, line and column where known.

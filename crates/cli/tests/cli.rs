@@ -64,6 +64,9 @@ fn state_budget_exits_three() {
     args.extend_from_slice(&ORDER[1..]);
     let out = guarantor(&args);
     assert_exit(&out, 3);
+    // Said once: the method's budget error wraps the search's, with the same message.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("state limit of 2").count(), 1, "{stderr}");
 }
 
 #[test]
