@@ -102,7 +102,8 @@ fn algorithms() -> impl Strategy<Value = Algorithm> {
     prop_oneof![Just(Algorithm::LSharp), Just(Algorithm::LStar)]
 }
 
-/// A system that records every word sent to it.
+/// A system that records every word sent to it: each reset starts one, each step extends it
+/// (whole words and L#'s adaptive queries alike).
 struct Recording<'a> {
     inner: Simulated<'a>,
     sent: Rc<RefCell<Vec<Word>>>,
@@ -112,14 +113,16 @@ impl<'a> Sul for Recording<'a> {
     type Output = &'a str;
     type Error = guarantor_lstar::mealy::Undefined;
     fn reset(&mut self) -> Result<(), Self::Error> {
+        self.sent.borrow_mut().push(Vec::new());
         self.inner.reset()
     }
     fn step(&mut self, input: Symbol) -> Result<&'a str, Self::Error> {
+        self.sent
+            .borrow_mut()
+            .last_mut()
+            .expect("reset first")
+            .push(input);
         self.inner.step(input)
-    }
-    fn query(&mut self, word: &[Symbol], out: &mut Vec<&'a str>) -> Result<(), Self::Error> {
-        self.sent.borrow_mut().push(word.to_vec());
-        self.inner.query(word, out)
     }
 }
 

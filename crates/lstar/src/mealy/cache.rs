@@ -17,6 +17,7 @@ use rustc_hash::FxHashMap;
 
 use crate::dfa::{Symbol, Word};
 use crate::mealy::MealyError;
+use crate::mealy::ads::Ads;
 use crate::mealy::machine::{Mealy, OutputId};
 use crate::mealy::sul::Sul;
 
@@ -86,6 +87,8 @@ trait Erased {
         word: &[Symbol],
         out: &mut Vec<OutputId>,
     ) -> Result<(), Box<dyn Error + Send + Sync>>;
+    fn reset(&mut self) -> Result<(), Box<dyn Error + Send + Sync>>;
+    fn step(&mut self, a: Symbol) -> Result<OutputId, Box<dyn Error + Send + Sync>>;
     fn names(&self) -> &[String];
 }
 
@@ -113,6 +116,19 @@ impl<S: Sul> Erased for Interning<S> {
             out.push(id);
         }
         Ok(())
+    }
+
+    fn reset(&mut self) -> Result<(), Box<dyn Error + Send + Sync>> {
+        Ok(self.sul.reset()?)
+    }
+
+    fn step(&mut self, a: Symbol) -> Result<OutputId, Box<dyn Error + Send + Sync>> {
+        let o = self.sul.step(a)?;
+        let next = OutputId::new(self.names.len());
+        Ok(*self.ids.entry(o).or_insert_with_key(|o| {
+            self.names.push(o.to_string());
+            next
+        }))
     }
 
     fn names(&self) -> &[String] {
@@ -305,12 +321,7 @@ impl<'a> Cache<'a> {
     /// Sends `word` to the system and stores the answer; `path` holds the nodes of the prefixes
     /// the cache knows, and gets the rest.
     fn send(&mut self, word: &[Symbol], path: &mut Vec<NodeId>) -> Result<NodeId, MealyError> {
-        if self.phase == Phase::Learning
-            && let Some(limit) = self.max_queries
-            && self.counts[0].queries >= limit
-        {
-            return Err(MealyError::QueryLimit { limit });
-        }
+        self.check_budget()?;
         let c = &mut self.counts[self.phase as usize];
         c.queries += 1;
         c.resets += 1;
@@ -345,6 +356,76 @@ impl<'a> Cache<'a> {
         }
         self.buf = out;
         Ok(n)
+    }
+
+    /// An adaptive query: the node of `prefix`, then the inputs `ads` chooses by the outputs
+    /// seen, until it has nothing more to ask. Answered from the trie when it knows the whole
+    /// run (a cache hit), else sent to the system as one query (one reset, its steps), each
+    /// output checked against what the trie knows. The node where the run ended.
+    pub(crate) fn adaptive(&mut self, prefix: &[Symbol], ads: &Ads) -> Result<NodeId, MealyError> {
+        if let Some(mut n) = self.walk(NodeId::ROOT, prefix) {
+            let mut at = Some(Ads::ROOT);
+            let mut known = true;
+            while let Some(a) = at.and_then(|x| ads.input(x).map(|a| (x, a))) {
+                let Some(c) = self.child(n, a.1) else {
+                    known = false;
+                    break;
+                };
+                n = c;
+                at = ads.after(a.0, self.output(c));
+            }
+            if known {
+                self.counts[self.phase as usize].cache_hits += 1;
+                return Ok(n);
+            }
+        }
+        self.check_budget()?;
+        self.counts[self.phase as usize].queries += 1;
+        self.counts[self.phase as usize].resets += 1;
+        self.version += 1;
+        self.sul.reset().map_err(MealyError::System)?;
+        let mut n = NodeId::ROOT;
+        let mut word: Word = Vec::with_capacity(prefix.len());
+        for &a in prefix {
+            n = self.system_step(n, a, &mut word)?;
+        }
+        let mut at = Some(Ads::ROOT);
+        while let Some((x, a)) = at.and_then(|x| ads.input(x).map(|a| (x, a))) {
+            n = self.system_step(n, a, &mut word)?;
+            at = ads.after(x, self.output(n));
+        }
+        Ok(n)
+    }
+
+    /// One input sent to the system from node `n` (whose word is `word`), its output checked
+    /// against the trie's or stored; the node reached.
+    fn system_step(&mut self, n: NodeId, a: Symbol, word: &mut Word) -> Result<NodeId, MealyError> {
+        self.counts[self.phase as usize].steps += 1;
+        word.push(a);
+        let o = self.sul.step(a).map_err(MealyError::System)?;
+        match self.child(n, a) {
+            Some(c) if self.output(c) == o => Ok(c),
+            Some(c) => Err(MealyError::NonDeterministic {
+                word: word
+                    .iter()
+                    .map(|a| self.inputs[a.index()].clone())
+                    .collect(),
+                first: self.output_name(self.output(c)).to_owned(),
+                second: self.output_name(o).to_owned(),
+            }),
+            None => Ok(self.add_child(n, a, o)),
+        }
+    }
+
+    /// [`MealyError::QueryLimit`] if the learner may send no more words.
+    fn check_budget(&self) -> Result<(), MealyError> {
+        if self.phase == Phase::Learning
+            && let Some(limit) = self.max_queries
+            && self.counts[0].queries >= limit
+        {
+            return Err(MealyError::QueryLimit { limit });
+        }
+        Ok(())
     }
 
     fn add_child(&mut self, n: NodeId, a: Symbol, o: OutputId) -> NodeId {

@@ -8,8 +8,9 @@
 //!   makes one from a known machine, [`system`] from two closures over input names.
 //! - [`Cache`]: the layer every query goes through: answers what it has seen, counts what reaches
 //!   the system ([`Counts`] per [`Phase`]), reports a non-deterministic system.
-//! - Learners ([`Algorithm`]): L# (Vaandrager, Garhewal, Rot and Wissmann, TACAS 2022) and L* with
-//!   Rivest-Schapire counterexample processing.
+//! - Learners ([`Algorithm`]): L# (Vaandrager, Garhewal, Rot and Wissmann, TACAS 2022) with
+//!   adaptive distinguishing sequences and L* with Rivest-Schapire
+//!   counterexample processing.
 //! - Equivalence oracles ([`EquivalenceOracle`]): [`WMethod`], [`WpMethod`], [`RandomWords`],
 //!   [`RandomWalk`], [`StatePrefix`], and [`Exact`] for a known target.
 //! - [`learn`] and [`learn_with`]: the loop, returning the machine and its [`Stats`].
@@ -18,6 +19,7 @@
 //! rather than bits, and its observation tree is the cache itself; the alphabet ([`Symbol`],
 //! [`Word`]) is shared.
 
+mod ads;
 mod cache;
 mod dot;
 mod lsharp;
