@@ -33,6 +33,8 @@ pub(crate) enum LearnerArg {
     Lsharp,
     /// L* with Rivest-Schapire counterexample processing.
     Lstar,
+    /// Kearns-Vazirani: a discrimination tree, one state per counterexample.
+    Kv,
 }
 
 /// How `guarantor learn` prints its result.
@@ -119,6 +121,7 @@ pub(crate) fn run_learn(args: &LearnArgs) -> Result<ExitCode, Failure> {
     let algorithm = match args.learner {
         LearnerArg::Lsharp => Algorithm::LSharp,
         LearnerArg::Lstar => Algorithm::LStar,
+        LearnerArg::Kv => Algorithm::Kv,
     };
     let mut cache = Cache::new(Simulated::new(&target), target.input_names());
     let mut config = Config::with_algorithm(algorithm);

@@ -27,7 +27,7 @@ fn json(args: &[&str]) -> serde_json::Value {
 fn every_learner_and_exact_oracle_learns_every_bundled_model() {
     for (name, states) in MODELS {
         let path = model(name);
-        for learner in ["lsharp", "lstar"] {
+        for learner in ["lsharp", "lstar", "kv"] {
             for oracle in ["wp:2", "w:1", "exact"] {
                 let v = json(&[
                     "learn",

@@ -99,7 +99,11 @@ fn naive_minimal_size(m: &Mealy) -> usize {
 }
 
 fn algorithms() -> impl Strategy<Value = Algorithm> {
-    prop_oneof![Just(Algorithm::LSharp), Just(Algorithm::LStar)]
+    prop_oneof![
+        Just(Algorithm::LSharp),
+        Just(Algorithm::LStar),
+        Just(Algorithm::Kv)
+    ]
 }
 
 /// A system that records every word sent to it: each reset starts one, each step extends it

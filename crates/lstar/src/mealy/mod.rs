@@ -9,8 +9,8 @@
 //! - [`Cache`]: the layer every query goes through: answers what it has seen, counts what reaches
 //!   the system ([`Counts`] per [`Phase`]), reports a non-deterministic system.
 //! - Learners ([`Algorithm`]): L# (Vaandrager, Garhewal, Rot and Wissmann, TACAS 2022) with
-//!   adaptive distinguishing sequences and L* with Rivest-Schapire
-//!   counterexample processing.
+//!   adaptive distinguishing sequences, L* with Rivest-Schapire counterexample processing, and
+//!   Kearns-Vazirani with a discrimination tree.
 //! - Equivalence oracles ([`EquivalenceOracle`]): [`WMethod`], [`WpMethod`], [`RandomWords`],
 //!   [`RandomWalk`], [`StatePrefix`], and [`Exact`] for a known target.
 //! - [`learn`] and [`learn_with`]: the loop, returning the machine and its [`Stats`].
@@ -22,6 +22,7 @@
 mod ads;
 mod cache;
 mod dot;
+mod kv;
 mod lsharp;
 mod lstar;
 mod machine;
@@ -97,6 +98,9 @@ pub enum Algorithm {
     LSharp,
     /// L* with an observation table and Rivest-Schapire counterexample processing.
     LStar,
+    /// Kearns-Vazirani: a discrimination tree, one new state per counterexample found by
+    /// Rivest-Schapire binary search (few queries per state, more equivalence queries).
+    Kv,
 }
 
 /// Settings of [`learn`].
@@ -201,6 +205,7 @@ pub fn learn_with(
     let mut engine: Box<dyn Engine> = match config.algorithm {
         Algorithm::LSharp => Box::new(lsharp::LSharp::new(cache.num_inputs(), config.verify)),
         Algorithm::LStar => Box::new(lstar::LStar::new(cache.num_inputs())),
+        Algorithm::Kv => Box::new(kv::Kv::new(cache.num_inputs())),
     };
     let mut equivalence_queries = 0;
     let mut last_cex: Option<Word> = None;
