@@ -13,7 +13,8 @@ use std::rc::Rc;
 
 use guarantor_lstar::mealy::{
     Algorithm, Cache, Config, EquivalenceOracle, Exact, Mealy, MealyError, Phase, RandomWalk,
-    RandomWords, Simulated, StateId, StatePrefix, Sul, WMethod, WpMethod, learn, learn_with,
+    RandomWords, Simulated, SimulatedOutput, StateId, StatePrefix, Sul, WMethod, WpMethod, learn,
+    learn_with,
 };
 use guarantor_lstar::{Symbol, Word};
 use proptest::prelude::*;
@@ -114,13 +115,13 @@ struct Recording<'a> {
 }
 
 impl<'a> Sul for Recording<'a> {
-    type Output = &'a str;
+    type Output = SimulatedOutput<'a>;
     type Error = guarantor_lstar::mealy::Undefined;
     fn reset(&mut self) -> Result<(), Self::Error> {
         self.sent.borrow_mut().push(Vec::new());
         self.inner.reset()
     }
-    fn step(&mut self, input: Symbol) -> Result<&'a str, Self::Error> {
+    fn step(&mut self, input: Symbol) -> Result<SimulatedOutput<'a>, Self::Error> {
         self.sent
             .borrow_mut()
             .last_mut()
@@ -147,7 +148,7 @@ impl Sul for Flaky<'_> {
         self.inner.reset()
     }
     fn step(&mut self, a: Symbol) -> Result<String, Self::Error> {
-        let out = self.inner.step(a)?.to_owned();
+        let out = self.inner.step(a)?.name().to_owned();
         let first = std::mem::replace(&mut self.first, false);
         Ok(if first && a.index() == 0 && self.resets > self.flip {
             "changed".into()

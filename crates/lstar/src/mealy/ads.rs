@@ -78,25 +78,35 @@ fn search(cache: &Cache<'_>, block: &[NodeId], budget: &mut usize) -> Tree {
     if block.len() < 2 {
         return Tree::leaf();
     }
-    // Each input with its parts, its one-step score and how many nodes know it.
-    let mut options: Vec<(f64, usize, Symbol, Parts)> = Symbol::all(cache.num_inputs())
-        .filter_map(|a| {
-            let parts = partition(cache, block, a);
-            let u: usize = parts.iter().map(|(_, p)| p.len()).sum();
-            (u >= 2).then(|| {
-                let base = parts
-                    .iter()
-                    .map(|(_, p)| (p.len() * (u - p.len())) as f64)
-                    .sum::<f64>()
-                    / u as f64;
-                (base, u, a, parts)
-            })
-        })
-        .collect();
+    // Each input with its one-step score and how many nodes know it; the parts themselves are
+    // made only for the inputs searched further.
+    let mut counts: Vec<(OutputId, usize)> = Vec::new();
+    let mut options: Vec<(f64, usize, Symbol)> = Vec::new();
+    for a in Symbol::all(cache.num_inputs()) {
+        counts.clear();
+        for &n in block {
+            if let Some(c) = cache.child(n, a) {
+                let o = cache.output(c);
+                match counts.iter_mut().find(|(p, _)| *p == o) {
+                    Some((_, k)) => *k += 1,
+                    None => counts.push((o, 1)),
+                }
+            }
+        }
+        let u: usize = counts.iter().map(|&(_, k)| k).sum();
+        if u >= 2 {
+            let base = counts
+                .iter()
+                .map(|&(_, k)| (k * (u - k)) as f64)
+                .sum::<f64>()
+                / u as f64;
+            options.push((base, u, a));
+        }
+    }
     options.sort_by(|x, y| y.0.total_cmp(&x.0).then(y.1.cmp(&x.1)));
     let max = (block.len() - 1) as f64;
     let mut best: Option<Tree> = None;
-    for (_, u, a, parts) in options {
+    for (_, u, a) in options {
         if let Some(b) = &best {
             // Nothing beats the maximum; an input scores at most `u - 1`.
             if *budget == 0 || b.score >= max {
@@ -107,6 +117,7 @@ fn search(cache: &Cache<'_>, block: &[NodeId], budget: &mut usize) -> Tree {
             }
         }
         *budget = budget.saturating_sub(1);
+        let parts = partition(cache, block, a);
         let mut score = 0.0;
         let mut children = Vec::with_capacity(parts.len());
         for (o, part) in parts {

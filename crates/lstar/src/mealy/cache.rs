@@ -95,8 +95,39 @@ trait Erased {
 struct Interning<S: Sul> {
     sul: S,
     ids: FxHashMap<S::Output, OutputId>,
+    /// `numbered[n]`: the id of the output the system numbers `n` ([`Sul::output_number`]).
+    numbered: Vec<Option<OutputId>>,
     names: Vec<String>,
     buf: Vec<S::Output>,
+}
+
+impl<S: Sul> Interning<S> {
+    /// The id of output `o`, giving it one if it is new.
+    #[inline]
+    fn intern(&mut self, o: S::Output) -> OutputId {
+        let number = S::output_number(&o);
+        if let Some(Some(id)) = number.and_then(|n| self.numbered.get(n)) {
+            return *id;
+        }
+        self.intern_new(o, number)
+    }
+
+    /// [`Interning::intern`] for an output not in the table (yet).
+    #[cold]
+    fn intern_new(&mut self, o: S::Output, number: Option<usize>) -> OutputId {
+        let next = OutputId::new(self.names.len());
+        let id = *self.ids.entry(o).or_insert_with_key(|o| {
+            self.names.push(o.to_string());
+            next
+        });
+        if let Some(n) = number {
+            if self.numbered.len() <= n {
+                self.numbered.resize(n + 1, None);
+            }
+            self.numbered[n] = Some(id);
+        }
+        id
+    }
 }
 
 impl<S: Sul> Erased for Interning<S> {
@@ -105,16 +136,11 @@ impl<S: Sul> Erased for Interning<S> {
         word: &[Symbol],
         out: &mut Vec<OutputId>,
     ) -> Result<(), Box<dyn Error + Send + Sync>> {
-        self.sul.query(word, &mut self.buf)?;
+        let mut buf = std::mem::take(&mut self.buf);
+        self.sul.query(word, &mut buf)?;
         out.clear();
-        for o in self.buf.drain(..) {
-            let next = OutputId::new(self.names.len());
-            let id = *self.ids.entry(o).or_insert_with_key(|o| {
-                self.names.push(o.to_string());
-                next
-            });
-            out.push(id);
-        }
+        out.extend(buf.drain(..).map(|o| self.intern(o)));
+        self.buf = buf;
         Ok(())
     }
 
@@ -124,11 +150,7 @@ impl<S: Sul> Erased for Interning<S> {
 
     fn step(&mut self, a: Symbol) -> Result<OutputId, Box<dyn Error + Send + Sync>> {
         let o = self.sul.step(a)?;
-        let next = OutputId::new(self.names.len());
-        Ok(*self.ids.entry(o).or_insert_with_key(|o| {
-            self.names.push(o.to_string());
-            next
-        }))
+        Ok(self.intern(o))
     }
 
     fn names(&self) -> &[String] {
@@ -192,6 +214,7 @@ impl<'a> Cache<'a> {
         let sul = Interning {
             sul,
             ids: FxHashMap::default(),
+            numbered: Vec::new(),
             names: Vec::new(),
             buf: Vec::new(),
         };

@@ -140,8 +140,11 @@ impl LSharp {
             let (checked, seen) = (f.checked, f.seen_basis);
             let grown = cache.modified(f.node) > checked;
             f.candidates.retain(|&b| {
-                let stale = grown || b >= seen || cache.modified(basis[b]) > checked;
-                !stale || witness(cache, f.node, basis[b]).is_none()
+                if b >= seen {
+                    return !apart_since(cache, f.node, basis[b], 0);
+                }
+                let stale = grown || cache.modified(basis[b]) > checked;
+                !stale || !apart_since(cache, f.node, basis[b], checked)
             });
             f.checked = version;
             f.seen_basis = basis.len();
@@ -452,6 +455,32 @@ fn deepest_untested(cache: &Cache<'_>, c: NodeId, f: NodeId) -> Word {
         }
     }
     best
+}
+
+/// Whether `p` and `q` are apart, given that they were not at version `since` (0: never
+/// compared). A word known from both with different outputs that was not found then ends in a
+/// node stored later, so the search skips every pair of nodes neither of which has grown since
+/// (their common subtrees were compared then): after an equivalence query, which adds its
+/// tests below every state, this is a search of the new tests only, not of the whole suite.
+fn apart_since(cache: &Cache<'_>, p: NodeId, q: NodeId, since: u32) -> bool {
+    if p == q {
+        return false;
+    }
+    let mut stack = vec![(p, q)];
+    while let Some((x, y)) = stack.pop() {
+        for (a, cx) in cache.children(x) {
+            if let Some(cy) = cache.child(y, a) {
+                if cache.modified(cx) <= since && cache.modified(cy) <= since {
+                    continue;
+                }
+                if cache.output(cx) != cache.output(cy) {
+                    return true;
+                }
+                stack.push((cx, cy));
+            }
+        }
+    }
+    false
 }
 
 /// A shortest word known from both `p` and `q` with different outputs, if any.

@@ -37,7 +37,7 @@ pub use machine::{Mealy, OutputId, StateId};
 pub use oracle::{
     EquivalenceOracle, Exact, RandomWalk, RandomWords, StatePrefix, WMethod, WpMethod,
 };
-pub use sul::{FnSystem, Named, Simulated, Sul, Undefined, system};
+pub use sul::{FnSystem, Named, Simulated, SimulatedOutput, Sul, Undefined, system};
 
 use crate::dfa::{Symbol, Word};
 

@@ -10,7 +10,7 @@ use std::fmt;
 use std::hash::Hash;
 
 use crate::dfa::Symbol;
-use crate::mealy::machine::{Mealy, StateId};
+use crate::mealy::machine::{Mealy, OutputId, StateId};
 
 /// A system under learning that produces an output for each input.
 ///
@@ -79,6 +79,15 @@ pub trait Sul {
         }
         Ok(())
     }
+
+    /// A small number naming `output`, if the system numbers its outputs (a [`Simulated`]
+    /// machine does): the cache then interns outputs through a table instead of hashing each
+    /// one, which is most of a simulated step's cost. Equal numbers must mean equal outputs.
+    /// `None` (the default) for systems that do not number them.
+    fn output_number(output: &Self::Output) -> Option<usize> {
+        let _ = output;
+        None
+    }
 }
 
 impl<S: Sul + ?Sized> Sul for Box<S> {
@@ -97,10 +106,14 @@ impl<S: Sul + ?Sized> Sul for Box<S> {
     ) -> Result<(), Self::Error> {
         (**self).query(word, outputs)
     }
+    fn output_number(output: &Self::Output) -> Option<usize> {
+        S::output_number(output)
+    }
 }
 
 /// A simulated black box: a known machine answering as a system would (tests, benchmarks, and
-/// `guarantor learn`). Outputs are the machine's output names.
+/// `guarantor learn`). Outputs are the machine's outputs ([`SimulatedOutput`]: the name, and the
+/// machine's number for it).
 #[derive(Clone, Debug)]
 pub struct Simulated<'a> {
     machine: &'a Mealy,
@@ -117,6 +130,59 @@ impl<'a> Simulated<'a> {
     }
 }
 
+/// An output of a [`Simulated`] machine: shown as its name, compared and hashed by the machine's
+/// [`OutputId`] (the machine keeps one id per name, so the two agree).
+///
+/// ```
+/// use guarantor_lstar::mealy::{Mealy, Simulated, Sul};
+/// use guarantor_lstar::Symbol;
+/// let m = Mealy::from_dot("digraph g { s0 -> s0 [label=\"a/beep\"]; __start0 -> s0; }")?;
+/// let mut box_ = Simulated::new(&m);
+/// box_.reset()?;
+/// let out = box_.step(Symbol::new(0))?;
+/// assert_eq!(out.name(), "beep");
+/// assert_eq!(out.to_string(), "beep");
+/// assert_eq!(out.id(), m.output("beep").unwrap());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct SimulatedOutput<'a> {
+    id: OutputId,
+    name: &'a str,
+}
+
+impl<'a> SimulatedOutput<'a> {
+    /// The output's name.
+    pub fn name(&self) -> &'a str {
+        self.name
+    }
+
+    /// The machine's id of the output.
+    pub fn id(&self) -> OutputId {
+        self.id
+    }
+}
+
+impl PartialEq for SimulatedOutput<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for SimulatedOutput<'_> {}
+
+impl Hash for SimulatedOutput<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id.hash(state);
+    }
+}
+
+impl fmt::Display for SimulatedOutput<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
 /// A [`Simulated`] machine was given an input its state has no transition for.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("no transition from state {} on input `{input}`", state.index())]
@@ -129,7 +195,7 @@ pub struct Undefined {
 }
 
 impl<'a> Sul for Simulated<'a> {
-    type Output = &'a str;
+    type Output = SimulatedOutput<'a>;
     type Error = Undefined;
 
     fn reset(&mut self) -> Result<(), Undefined> {
@@ -137,18 +203,54 @@ impl<'a> Sul for Simulated<'a> {
         Ok(())
     }
 
-    fn step(&mut self, input: Symbol) -> Result<&'a str, Undefined> {
+    fn step(&mut self, input: Symbol) -> Result<SimulatedOutput<'a>, Undefined> {
         let m = self.machine;
         match m.transition(self.state, input) {
             Some((r, o)) => {
                 self.state = r;
-                Ok(m.output_name(o))
+                Ok(SimulatedOutput {
+                    id: o,
+                    name: m.output_name(o),
+                })
             }
             None => Err(Undefined {
                 state: self.state,
                 input: m.input_name(input).to_owned(),
             }),
         }
+    }
+
+    /// The whole word in one loop over the machine's table (what the default does step by step,
+    /// with one `Result` per input: a simulated step is otherwise mostly that overhead).
+    fn query(
+        &mut self,
+        word: &[Symbol],
+        outputs: &mut Vec<SimulatedOutput<'a>>,
+    ) -> Result<(), Undefined> {
+        let m = self.machine;
+        let mut q = m.initial();
+        outputs.clear();
+        outputs.reserve(word.len());
+        for &input in word {
+            let Some((r, o)) = m.transition(q, input) else {
+                self.state = q;
+                return Err(Undefined {
+                    state: q,
+                    input: m.input_name(input).to_owned(),
+                });
+            };
+            outputs.push(SimulatedOutput {
+                id: o,
+                name: m.output_name(o),
+            });
+            q = r;
+        }
+        self.state = q;
+        Ok(())
+    }
+
+    fn output_number(output: &SimulatedOutput<'a>) -> Option<usize> {
+        Some(output.id.index())
     }
 }
 
