@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap;
 use crate::dfa::{Symbol, Word};
 use crate::mealy::MealyError;
 use crate::mealy::ads::Ads;
-use crate::mealy::machine::{Mealy, OutputId};
+use crate::mealy::machine::{Mealy, OutputId, StateId};
 use crate::mealy::sul::Sul;
 
 /// Who is asking: the learner, or an equivalence oracle testing a hypothesis.
@@ -311,6 +311,11 @@ impl<'a> Cache<'a> {
         out
     }
 
+    /// Counts a word answered from the trie by a caller that walked it itself.
+    pub(crate) fn count_hit(&mut self) {
+        self.counts[self.phase as usize].cache_hits += 1;
+    }
+
     /// The node of `word`, asking the system if the cache does not know it.
     pub(crate) fn ensure(&mut self, word: &[Symbol]) -> Result<NodeId, MealyError> {
         let mut path = std::mem::take(&mut self.path);
@@ -512,17 +517,19 @@ impl<'a> Cache<'a> {
     }
 
     /// A word the cache knows on which `hyp` emits a different output (the shortest prefix of
-    /// it that differs), if any: depth-first over the whole trie beside the hypothesis. Every
-    /// answer the system gave is evidence, the oracle's tests included, so a hypothesis is
-    /// checked against all of it before an equivalence query is spent on it.
+    /// it that differs), if any. Every answer the system gave is evidence, the oracle's tests
+    /// included, so a hypothesis is checked against all of it before an equivalence query is
+    /// spent on it. One pass over the nodes in the order they were stored (a parent before its
+    /// children), each taking the hypothesis state of its parent one input further: sequential
+    /// memory, no scan of empty child slots; the word found is the earliest stored.
     pub(crate) fn disagreement(&self, hyp: &Mealy) -> Option<Word> {
-        let mut stack = vec![(NodeId::ROOT, hyp.initial())];
-        while let Some((n, q)) = stack.pop() {
-            for (a, c) in self.children(n) {
-                match hyp.transition(q, a) {
-                    Some((r, o)) if o == self.output(c) => stack.push((c, r)),
-                    _ => return Some(self.word(c)),
-                }
+        let mut state: Vec<u32> = Vec::with_capacity(self.nodes.len());
+        state.push(hyp.initial().index() as u32);
+        for (i, node) in self.nodes.iter().enumerate().skip(1) {
+            let q = StateId::new(state[node.parent as usize] as usize);
+            match hyp.transition(q, Symbol::new(node.input as usize)) {
+                Some((r, o)) if o.index() as u32 == node.output => state.push(r.index() as u32),
+                _ => return Some(self.word(NodeId(i as u32))),
             }
         }
         None

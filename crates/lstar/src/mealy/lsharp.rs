@@ -59,6 +59,8 @@ pub(crate) struct LSharp {
     k: usize,
     basis: Vec<NodeId>,
     frontier: Vec<Frontier>,
+    /// The frontier's nodes, for membership tests (the frontier has up to states x inputs).
+    in_frontier: rustc_hash::FxHashSet<NodeId>,
     /// Memoised witnesses between basis nodes (indices), smaller index first.
     witnesses: FxHashMap<(usize, usize), Word>,
     /// Frontier nodes already tested against a candidate (see [`LSharp::verify`]).
@@ -73,6 +75,7 @@ impl LSharp {
             k,
             basis: vec![NodeId::ROOT],
             frontier: Vec::new(),
+            in_frontier: rustc_hash::FxHashSet::default(),
             witnesses: FxHashMap::default(),
             verified: rustc_hash::FxHashSet::default(),
             verification,
@@ -92,7 +95,7 @@ impl LSharp {
                         self.explore(cache, b, a)?
                     }
                 };
-                if !self.basis.contains(&node) && !self.frontier.iter().any(|f| f.node == node) {
+                if !self.basis.contains(&node) && self.in_frontier.insert(node) {
                     self.frontier.push(Frontier {
                         node,
                         checked: 0,
@@ -151,6 +154,7 @@ impl LSharp {
         }
         if let Some(i) = self.frontier.iter().position(|f| f.candidates.is_empty()) {
             let f = self.frontier.swap_remove(i);
+            self.in_frontier.remove(&f.node);
             self.basis.push(f.node);
             let new = self.basis.len() - 1;
             for g in &mut self.frontier {
@@ -344,7 +348,7 @@ impl LSharp {
     ) -> Result<(), MealyError> {
         loop {
             let node = cache.walk(NodeId::ROOT, &sigma).expect("known");
-            if self.basis.contains(&node) || self.frontier.iter().any(|f| f.node == node) {
+            if self.basis.contains(&node) || self.in_frontier.contains(&node) {
                 return Ok(());
             }
             // The length of the prefix of sigma that is a frontier node.

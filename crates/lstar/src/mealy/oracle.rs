@@ -56,6 +56,41 @@ fn test_with(
     Ok(None)
 }
 
+/// What the trie says about a test word below a node the hypothesis agrees with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Known {
+    /// The trie does not know the word: it must be run.
+    Unknown,
+    /// Known, answered as the hypothesis answers.
+    Agrees,
+    /// Known, its input at this index answered otherwise.
+    Differs(usize),
+}
+
+/// Compares the trie below `node` with the hypothesis from `state` on `suffix`.
+fn compare_known(
+    cache: &Cache<'_>,
+    hyp: &Mealy,
+    mut node: NodeId,
+    mut state: StateId,
+    suffix: &[Symbol],
+) -> Known {
+    let mut first = None;
+    for (i, &a) in suffix.iter().enumerate() {
+        let Some(next) = cache.child(node, a) else {
+            return Known::Unknown;
+        };
+        node = next;
+        if first.is_none() {
+            match hyp.transition(state, a) {
+                Some((r, o)) if o == cache.output(node) => state = r,
+                _ => first = Some(i),
+            }
+        }
+    }
+    first.map_or(Known::Agrees, Known::Differs)
+}
+
 /// Shortest access words of the hypothesis' states (breadth-first, input order), by state id.
 fn state_cover(hyp: &Mealy) -> Vec<Word> {
     let mut access: Vec<Option<Word>> = vec![None; hyp.num_states()];
@@ -204,9 +239,29 @@ fn run_suite<'s>(
             let Some(q) = hyp.run_from(hyp.initial(), &w) else {
                 continue;
             };
+            // Where the trie knows `u x` and the hypothesis agrees with it there, a suffix the
+            // trie also knows is compared from that node (in later rounds most tests are words
+            // of earlier ones); the others are run whole.
+            let known = cache.walk(NodeId::ROOT, &w).filter(|_| {
+                compare_known(cache, hyp, NodeId::ROOT, hyp.initial(), &w) == Known::Agrees
+            });
             let len = w.len();
             for e in suffixes(q) {
                 w.truncate(len);
+                if let Some(n) = known {
+                    match compare_known(cache, hyp, n, q, e) {
+                        Known::Agrees => {
+                            cache.count_hit();
+                            continue;
+                        }
+                        Known::Differs(i) => {
+                            cache.count_hit();
+                            w.extend_from_slice(&e[..=i]);
+                            return Ok(Some(w));
+                        }
+                        Known::Unknown => {}
+                    }
+                }
                 w.extend_from_slice(e);
                 if let Some(cex) = test_with(cache, hyp, &w, &mut path)? {
                     return Ok(Some(cex));
