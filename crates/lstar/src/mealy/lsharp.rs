@@ -86,13 +86,21 @@ impl LSharp {
     /// basis is a frontier node. True if something was asked.
     fn extend(&mut self, cache: &mut Cache<'_>) -> Result<bool, MealyError> {
         let mut asked = false;
+        // One ADS for the whole pass: the answers of the pass add to it little that matters,
+        // and building it is most of the rule's cost on deep trees.
+        let mut ads: Option<Option<Ads>> = None;
         for b in 0..self.basis.len() {
             for a in Symbol::all(self.k) {
                 let node = match cache.child(self.basis[b], a) {
                     Some(n) => n,
                     None => {
                         asked = true;
-                        self.explore(cache, b, a)?
+                        let ads = ads.get_or_insert_with(|| {
+                            (self.basis.len() > 2)
+                                .then(|| Ads::new(cache, &self.basis))
+                                .flatten()
+                        });
+                        self.explore(cache, b, a, ads.as_ref())?
                     }
                 };
                 if !self.basis.contains(&node) && self.in_frontier.insert(node) {
@@ -108,21 +116,21 @@ impl LSharp {
         Ok(asked)
     }
 
-    /// Asks basis node `b`'s child on `a`, followed by an adaptive distinguishing sequence over
-    /// the basis (three or more nodes), else by the separating word that splits the basis most
-    /// evenly, so the one query also starts identifying the new frontier node. The child.
+    /// Asks basis node `b`'s child on `a`, followed by `ads`, an adaptive distinguishing sequence
+    /// over the basis (if it has three or more nodes the tree tells apart), else by the
+    /// separating word that splits the basis most evenly, so the one query also starts
+    /// identifying the new frontier node. The child.
     fn explore(
         &mut self,
         cache: &mut Cache<'_>,
         b: usize,
         a: Symbol,
+        ads: Option<&Ads>,
     ) -> Result<NodeId, MealyError> {
         let mut w = cache.word(self.basis[b]);
         w.push(a);
-        if self.basis.len() > 2
-            && let Some(ads) = Ads::new(cache, &self.basis)
-        {
-            cache.adaptive(&w, &ads)?;
+        if let Some(ads) = ads {
+            cache.adaptive(&w, ads)?;
         } else {
             let all: Vec<usize> = (0..self.basis.len()).collect();
             if let Some(sep) = self.best_witness(cache, &all) {
