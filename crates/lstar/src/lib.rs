@@ -26,8 +26,8 @@
 //! [`mealy`] has the machine type ([`mealy::Mealy`]: minimisation, equivalence with a shortest
 //! distinguishing word, AALpy's DOT format), the caching layer every query goes through
 //! ([`mealy::Cache`]: counts queries, steps and resets, never asks a word twice, reports a
-//! non-deterministic system), L# (the default) and L* with Rivest-Schapire processing
-//! ([`mealy::Algorithm`]), and the oracles W, Wp, random words, random walk, state-prefix and
+//! non-deterministic system), L# with adaptive distinguishing sequences (the default), L* with
+//! Rivest-Schapire processing and Kearns-Vazirani ([`mealy::Algorithm`]), and the oracles W, Wp, random words, random walk, state-prefix and
 //! exact. `guarantor learn TARGET.dot` runs them on a simulated black box; docs/learning.md says
 //! which learner and oracle to choose.
 //!
