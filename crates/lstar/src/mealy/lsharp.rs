@@ -525,3 +525,98 @@ pub(crate) fn witness(cache: &Cache<'_>, p: NodeId, q: NodeId) -> Option<Word> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::mealy::{Mealy, Simulated};
+
+    /// A machine of `n` states over 2 inputs and 2 outputs from a table of (target, output).
+    fn machine(n: usize, table: &[(usize, usize)]) -> Mealy {
+        let mut m = Mealy::new(["a", "b"]);
+        for _ in 1..n {
+            m.add_state();
+        }
+        for (i, &(to, out)) in table.iter().take(2 * n).enumerate() {
+            m.set_transition(
+                StateId::new(i / 2),
+                Symbol::new(i % 2),
+                StateId::new(to % n),
+                &format!("o{}", out % 2),
+            );
+        }
+        m
+    }
+
+    /// Naive apartness: some word below both `p` and `q`, listed from `p`'s subtree, is answered
+    /// differently at its last input.
+    fn naive_apart(cache: &Cache<'_>, p: NodeId, q: NodeId) -> bool {
+        let mut todo = vec![(p, Vec::new())];
+        while let Some((n, w)) = todo.pop() {
+            for (a, c) in cache.children(n) {
+                let mut wa: Word = w.clone();
+                wa.push(a);
+                if let Some(d) = cache.walk(q, &wa)
+                    && cache.output(c) != cache.output(d)
+                {
+                    return true;
+                }
+                todo.push((c, wa));
+            }
+        }
+        false
+    }
+
+    fn words() -> impl Strategy<Value = Vec<Vec<u8>>> {
+        proptest::collection::vec(proptest::collection::vec(0u8..2, 0..7), 1..12)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The incremental check agrees with a naive search, both from scratch and after more
+        /// answers were stored below nodes that were not apart before.
+        #[test]
+        fn apart_since_agrees_with_a_naive_search(
+            n in 1usize..5,
+            table in proptest::collection::vec((0usize..5, 0usize..2), 8),
+            first in words(),
+            second in words(),
+        ) {
+            let target = machine(n, &table);
+            let mut cache = Cache::new(Simulated::new(&target), target.input_names());
+            let ask = |cache: &mut Cache<'_>, ws: &[Vec<u8>]| {
+                for w in ws {
+                    let w: Word = w.iter().map(|&a| Symbol::new(usize::from(a))).collect();
+                    cache.ensure(&w).unwrap();
+                }
+            };
+            ask(&mut cache, &first);
+            let mut nodes = vec![NodeId::ROOT];
+            let mut i = 0;
+            while i < nodes.len() {
+                nodes.extend(cache.children(nodes[i]).map(|(_, c)| c));
+                i += 1;
+            }
+            prop_assert_eq!(nodes.len(), cache.num_known());
+            let mut not_apart = Vec::new();
+            for &p in &nodes {
+                for &q in &nodes {
+                    let apart = naive_apart(&cache, p, q);
+                    prop_assert_eq!(apart_since(&cache, p, q, 0), apart);
+                    prop_assert_eq!(witness(&cache, p, q).is_some(), apart);
+                    if !apart {
+                        not_apart.push((p, q));
+                    }
+                }
+            }
+            let since = cache.version();
+            ask(&mut cache, &second);
+            for (p, q) in not_apart {
+                prop_assert_eq!(apart_since(&cache, p, q, since), naive_apart(&cache, p, q));
+            }
+        }
+    }
+}
