@@ -6,7 +6,7 @@
 root="$(cd "$(dirname "$0")/../../.." && pwd)"
 bin="$root/target/release/guarantor"
 cd "${1:-$root/../shared/benchmarks/mealy}"
-for m in $(find . -name '*.dot' | sort); do for l in lsharp lstar; do for o in exact wp:2 w:1 random-walk:20000 random-words:2000 state-prefix:20; do
+for m in $(find . -name '*.dot' | sort); do for l in lsharp lstar kv; do for o in exact wp:2 w:1 random-walk:20000 random-words:2000 state-prefix:20; do
   out=$(timeout 60 "$bin" learn $m --learner $l --oracle $o --seed 1 --format json 2>&1); rc=$?
   eq=$(echo "$out" | python3 -c "import sys,json
 try: d=json.loads(sys.stdin.read()); print(d['equivalent'], d['states'], round(d['seconds'],3))
