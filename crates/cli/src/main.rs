@@ -238,6 +238,10 @@ struct CheckArgs {
     /// Give up (exit code 3) after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
+    /// Give up (exit code 3) before the process's resident memory passes SIZE: bytes, or with a
+    /// suffix K, M, G or T (powers of 1024), as in 512M or 2G. Linux only (elsewhere no limit).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<u64>,
     /// Threads to use (default: every core). Breadth-first searches expand wide levels on all of
     /// them, the learners answer membership batches on them; verdicts, counts and
     /// counterexamples do not depend on the number.
@@ -361,6 +365,29 @@ impl MethodChoice {
 }
 
 /// `NAME=VALUE` of `--const`.
+/// A memory size: a number of bytes, optionally with a binary suffix (`K`, `M`, `G`, `T`, with
+/// or without a trailing `B` or `iB`).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let upper = t.to_ascii_uppercase();
+    let number = upper.trim_end_matches("IB").trim_end_matches('B');
+    let (digits, shift) = match number.chars().last() {
+        Some('K') => (&number[..number.len() - 1], 10),
+        Some('M') => (&number[..number.len() - 1], 20),
+        Some('G') => (&number[..number.len() - 1], 30),
+        Some('T') => (&number[..number.len() - 1], 40),
+        _ => (number, 0),
+    };
+    let value: u64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("{t:?} is not a size such as 512M or 2G"))?;
+    value
+        .checked_mul(1u64 << shift)
+        .filter(|&b| b > 0)
+        .ok_or_else(|| format!("{t:?} is not a size between 1 byte and 16 EiB"))
+}
+
 pub(crate) fn parse_const(text: &str) -> Result<(String, i64), String> {
     let (name, value) = text
         .split_once('=')
@@ -499,6 +526,9 @@ fn config_of(args: &CheckArgs) -> Result<Config, Failure> {
     if let Some(n) = args.threads {
         config = config.with_threads(n);
     }
+    if let Some(bytes) = args.max_memory {
+        config = config.with_max_memory(bytes);
+    }
     if args.storage == StorageChoice::Compact {
         config = config.with_storage(Storage::Compact);
     }
@@ -594,13 +624,14 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Failure> {
             } else {
                 args.method.name().to_owned()
             };
-            let v = output::failure_json(
+            let mut v = output::failure_json(
                 &failure,
                 &method,
                 started.elapsed(),
                 args.timeout,
                 &warnings,
             );
+            add_peak_memory(&mut v);
             stdout::outln!("{v}");
             Ok(ExitCode::from(match failure {
                 Failure::Input(_) => 2,
@@ -608,6 +639,13 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Failure> {
             }))
         }
         result => result,
+    }
+}
+
+/// The process's peak resident set so far (`peak_rss_bytes`), where the platform reports it.
+fn add_peak_memory(v: &mut Value) {
+    if let Some(peak) = guarantor::compose::memory::peak_resident_bytes() {
+        v["peak_rss_bytes"] = serde_json::json!(peak);
     }
 }
 
@@ -693,6 +731,7 @@ fn run_check(
     if fsp_check(args) {
         v["not_checked"] = serde_json::json!(unchecked);
     }
+    add_peak_memory(&mut v);
     if store_bytes > 0 {
         v["store_bytes"] = serde_json::json!(store_bytes);
     }
@@ -817,4 +856,21 @@ fn run_export(args: &ExportArgs) -> Result<ExitCode, Failure> {
     };
     write_lts(&lts, args.dot);
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_parse_with_binary_suffixes_and_bad_ones_do_not() {
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("2G"), Ok(2 << 30));
+        assert_eq!(parse_size("2gib"), Ok(2 << 30));
+        assert_eq!(parse_size("64KB"), Ok(64 << 10));
+        for bad in ["", "M", "0", "-1G", "1.5G", "2X", "99999999999T"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
 }

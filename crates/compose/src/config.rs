@@ -4,9 +4,10 @@
 //! Budgets live in the config rather than in extra arguments so that every entry point of this crate
 //! (and of the method crates built on it) takes the same one value, and so that running out of a
 //! budget always ends in a typed error ([`ComposeError::StateLimit`], [`ComposeError::Deadline`],
-//! [`ComposeError::Cancelled`]) instead of a hang. Reading the clock costs tens of nanoseconds, which
-//! would dominate a loop that handles a state in about a hundred, so [`Budget::tick`] looks at the
-//! clock and the cancel flag only once every [`Budget::CHECK_EVERY`] ticks.
+//! [`ComposeError::Cancelled`], [`ComposeError::MemoryLimit`]) instead of a hang. Reading the clock
+//! costs tens of nanoseconds, and the resident set about a microsecond, which would dominate a loop
+//! that handles a state in about a hundred, so [`Budget::tick`] looks at the clock, the cancel flag
+//! and the memory only once every [`Budget::CHECK_EVERY`] ticks.
 
 use std::cell::Cell;
 use std::num::NonZeroUsize;
@@ -17,6 +18,7 @@ use std::time::{Duration, Instant};
 use guarantor_lts::Lts;
 
 use crate::error::ComposeError;
+use crate::memory;
 use crate::monitor::Monitor;
 
 /// How an on-the-fly safety or deadlock search (`check_system`, `check_safety`, `find_deadlock`
@@ -116,6 +118,9 @@ pub struct Config {
     /// How the on-the-fly safety and deadlock searches keep the states they have visited.
     /// Default: [`Storage::Table`].
     pub storage: Storage,
+    /// The most bytes of resident memory the whole process may hold (see
+    /// [`Config::with_max_memory`]). Default: `None`, unlimited.
+    pub max_memory: Option<u64>,
     /// When the timeout's clock started; shared by the clones of a config, so that every
     /// exploration of one check sees one deadline.
     clock: Arc<OnceLock<Instant>>,
@@ -213,6 +218,30 @@ impl Config {
         self
     }
 
+    /// Limits the process's resident memory to `bytes`: every exploration stops with
+    /// [`ComposeError::MemoryLimit`] once the resident set ([`memory::resident_bytes`]), plus the
+    /// growth its store has announced next ([`Budget::expect_growth`]: a hash table that doubles
+    /// allocates the new table beside the old one), would pass the limit. Budgets look at the
+    /// resident set with the clock, once every [`Budget::CHECK_EVERY`] ticks. The limit is on
+    /// the process, not on one exploration: what the caller holds counts too. Where the platform
+    /// does not report the resident set (only Linux does here) the limit is never reached.
+    ///
+    /// ```
+    /// use guarantor_compose::{ComposeError, Config};
+    /// // A limit below what the process already holds stops the first exploration at once.
+    /// let config = Config::default().with_max_memory(1 << 10);
+    /// if cfg!(target_os = "linux") {
+    ///     assert!(matches!(config.budget(), Err(ComposeError::MemoryLimit { limit: 1024 })));
+    /// }
+    /// ```
+    ///
+    /// [`memory::resident_bytes`]: crate::memory::resident_bytes
+    #[must_use]
+    pub fn with_max_memory(mut self, bytes: u64) -> Self {
+        self.max_memory = Some(bytes);
+        self
+    }
+
     /// Sets how the searches keep visited states ([`Config::storage`]).
     #[must_use]
     pub fn with_storage(mut self, storage: Storage) -> Self {
@@ -290,9 +319,26 @@ impl Config {
         self
     }
 
-    /// Fails if the cancel flag is set or the deadline has passed (what [`Budget::check_now`]
-    /// checks, for threads that work for one budget without holding it).
-    pub(crate) fn check_interrupt(&self) -> Result<(), ComposeError> {
+    /// Fails if the cancel flag is set, the deadline has passed or the resident memory is over
+    /// [`Config::max_memory`] (what [`Budget::check_now`] checks, for loops and threads that work
+    /// without holding a budget).
+    ///
+    /// ```
+    /// use guarantor_compose::Config;
+    /// assert!(Config::default().check_interrupt().is_ok());
+    /// ```
+    pub fn check_interrupt(&self) -> Result<(), ComposeError> {
+        self.check_interrupt_with(0)
+    }
+
+    /// [`Config::check_interrupt`] with `headroom` bytes the caller is about to allocate counted
+    /// as resident already.
+    pub(crate) fn check_interrupt_with(&self, headroom: u64) -> Result<(), ComposeError> {
+        if let Some(limit) = self.max_memory
+            && memory::resident_bytes().is_some_and(|rss| rss.saturating_add(headroom) > limit)
+        {
+            return Err(ComposeError::MemoryLimit { limit });
+        }
         if self
             .cancel
             .as_ref()
@@ -317,6 +363,7 @@ impl Config {
             config: self,
             ticks: 0,
             states: Cell::new(0),
+            growth: Cell::new(0),
         };
         budget.check_now()?;
         Ok(budget)
@@ -345,6 +392,8 @@ pub struct Budget<'c> {
     ticks: u32,
     /// The largest count passed to [`Budget::check_states`], kept for the monitor.
     states: Cell<usize>,
+    /// The bytes the exploration's next big allocation will take ([`Budget::expect_growth`]).
+    growth: Cell<u64>,
 }
 
 impl Budget<'_> {
@@ -395,12 +444,34 @@ impl Budget<'_> {
         }
     }
 
-    /// Checks the cancel flag and the deadline now.
+    /// Says that the exploration's next big allocation (a hash table's doubling, which keeps the
+    /// old table until the new one is filled) will take `bytes` more: the memory limit then
+    /// counts them as resident already, so the exploration stops before the allocation instead
+    /// of overshooting the limit by it. The latest call replaces earlier ones.
+    ///
+    /// ```
+    /// use guarantor_compose::{ComposeError, Config};
+    /// if let Some(now) = guarantor_compose::memory::resident_bytes() {
+    ///     let config = Config::default().with_max_memory(now + (1 << 30));
+    ///     let budget = config.budget()?;
+    ///     budget.expect_growth(2 << 30);
+    ///     assert!(matches!(budget.check_now(), Err(ComposeError::MemoryLimit { .. })));
+    ///     budget.expect_growth(0);
+    ///     assert!(budget.check_now().is_ok());
+    /// }
+    /// # Ok::<(), ComposeError>(())
+    /// ```
+    #[inline]
+    pub fn expect_growth(&self, bytes: usize) {
+        self.growth.set(bytes as u64);
+    }
+
+    /// Checks the cancel flag, the deadline and the memory limit now.
     pub fn check_now(&self) -> Result<(), ComposeError> {
         if let Some(monitor) = &self.config.monitor {
             monitor.record_states(self.states.get());
         }
-        self.config.check_interrupt()
+        self.config.check_interrupt_with(self.growth.get())
     }
 
     /// The config this budget enforces.

@@ -131,6 +131,7 @@ impl<'a, 'p, S: Store> Dfs<'a, 'p, S> {
             visitor.edge(top.state, action, id)?;
             if new {
                 budget.check_states(self.store.len())?;
+                budget.expect_growth(self.store.growth_bytes());
                 if let Some(hit) = self.push(id, action, visitor, budget)? {
                     return Ok(Some(hit));
                 }

@@ -26,6 +26,15 @@ pub enum ComposeError {
     /// The configured cancel flag was raised.
     #[error("cancelled")]
     Cancelled,
+    /// The process's resident memory (with the growth the exploration had announced) would pass
+    /// [`Config::max_memory`].
+    ///
+    /// [`Config::max_memory`]: crate::Config::max_memory
+    #[error("memory limit of {limit} bytes (resident set) exceeded")]
+    MemoryLimit {
+        /// The configured limit, in bytes.
+        limit: u64,
+    },
     /// A safety property (or guarantee) is not deterministic, so its error LTS is undefined.
     #[error(
         "the property is not deterministic: state {state} has a tau transition or several transitions on {action:?}"
@@ -53,6 +62,7 @@ impl ComposeError {
     pub fn is_budget(&self) -> bool {
         match self {
             Self::StateLimit { .. }
+            | Self::MemoryLimit { .. }
             | Self::Deadline
             | Self::Cancelled
             | Self::Lts(

@@ -376,6 +376,7 @@ impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
         pending: &mut Pending<S::Key>,
     ) -> Result<Option<Hit>, ComposeError> {
         pending.clear();
+        self.budget.expect_growth(self.store.growth_bytes());
         let mut stop = None;
         for id in ids {
             self.budget.tick()?;

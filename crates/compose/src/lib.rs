@@ -110,6 +110,7 @@ pub mod error;
 pub mod error_actions;
 pub mod error_lts;
 mod explore;
+pub mod memory;
 pub mod method;
 pub mod monitor;
 mod moves;

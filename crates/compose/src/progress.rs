@@ -482,6 +482,7 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
             + self.todo.capacity() * std::mem::size_of::<(u64, S::Key)>()
             + self.todo_tuples.capacity() * 4
             + self.frames.capacity() * std::mem::size_of::<Frame>();
+        budget.expect_growth(self.store.growth_bytes());
         budget.check_states(self.store.len() + Config::units_for_bytes(beside))
     }
 

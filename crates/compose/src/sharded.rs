@@ -182,6 +182,20 @@ impl<P: PackedKey> Store for ShardedStore<P> {
         let tables: usize = self.shards.iter().map(|s| s.table.bytes()).sum();
         self.keys.capacity() * size_of::<P>() + tables
     }
+
+    /// The shards fill evenly (keys are spread by hash), so they double within a few slabs of
+    /// each other: the walk soon holds every table twice over, plus one old table per growing
+    /// shard while it moves.
+    fn growth_bytes(&self) -> usize {
+        let tables: usize = self.shards.iter().map(|s| s.table.bytes()).sum();
+        let largest = self
+            .shards
+            .iter()
+            .map(|s| s.table.bytes())
+            .max()
+            .unwrap_or(0);
+        tables + 2 * largest
+    }
 }
 
 #[cfg(test)]

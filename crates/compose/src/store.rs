@@ -78,6 +78,14 @@ pub(crate) trait Store {
     /// The most bytes the store has held at once for its tables and tuples (allocated capacity;
     /// a store that does not track its growth reports what it holds now).
     fn peak_bytes(&self) -> usize;
+    /// The bytes the store's next growth allocates beside what it holds (a doubled table while
+    /// the old one is still alive), for the memory budget ([`Budget::expect_growth`]); stores
+    /// that grow in small steps say 0.
+    ///
+    /// [`Budget::expect_growth`]: crate::Budget::expect_growth
+    fn growth_bytes(&self) -> usize {
+        0
+    }
 }
 
 /// `FxHash`'s multiplier.
@@ -502,6 +510,10 @@ impl<P: PackedKey> Store for PackedStore<P> {
     fn peak_bytes(&self) -> usize {
         self.keys.capacity() * size_of::<P>() + self.table.bytes()
     }
+
+    fn growth_bytes(&self) -> usize {
+        2 * self.table.bytes()
+    }
 }
 
 /// Tuples stored as `u32` slices of one flat arena.
@@ -593,6 +605,10 @@ impl Store for WideStore {
 
     fn peak_bytes(&self) -> usize {
         self.arena.capacity() * size_of::<u32>() + self.table.bytes()
+    }
+
+    fn growth_bytes(&self) -> usize {
+        2 * self.table.bytes()
     }
 }
 

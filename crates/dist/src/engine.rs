@@ -57,6 +57,9 @@ pub(crate) struct Job {
     pub(crate) configured_limit: usize,
     pub(crate) deadline: Option<Instant>,
     pub(crate) cancel: Option<Arc<AtomicBool>>,
+    /// The resident memory each process may hold (`Config::max_memory`): every process checks
+    /// its own, since each keeps its share of the states.
+    pub(crate) max_memory: Option<u64>,
     /// Where worker 0 publishes the global state count after each level (progress reports).
     pub(crate) monitor: Option<Arc<Monitor>>,
 }
@@ -84,6 +87,7 @@ impl Job {
             configured_limit: config.max_states.unwrap_or(usize::MAX),
             deadline,
             cancel: config.cancel.clone(),
+            max_memory: config.max_memory,
             monitor: config.monitor.clone(),
         }
     }
@@ -109,6 +113,11 @@ impl Job {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Some(Stop::Deadline);
         }
+        if let Some(limit) = self.max_memory
+            && guarantor_compose::memory::resident_bytes().is_some_and(|rss| rss > limit)
+        {
+            return Some(Stop::Memory);
+        }
         None
     }
 }
@@ -119,6 +128,7 @@ pub(crate) enum Stop {
     StateLimit,
     Deadline,
     Cancelled,
+    Memory,
 }
 
 /// A transition into an error tuple: the tuple, its parent and the action, and the first failing

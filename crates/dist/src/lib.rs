@@ -227,6 +227,11 @@ fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResu
         }
         Some(Stop::Deadline) => return Err(guarantor_compose::ComposeError::Deadline),
         Some(Stop::Cancelled) => return Err(guarantor_compose::ComposeError::Cancelled),
+        Some(Stop::Memory) => {
+            return Err(guarantor_compose::ComposeError::MemoryLimit {
+                limit: job.max_memory.unwrap_or(u64::MAX),
+            });
+        }
         None => {}
     }
     let depth = global.depth as usize;

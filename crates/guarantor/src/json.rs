@@ -30,18 +30,21 @@ pub enum BudgetKind {
     Time,
     /// The cancel flag.
     Cancelled,
+    /// The memory limit (`Config::with_max_memory`, `--max-memory`).
+    Memory,
     /// Another limit: learning rounds or queries, SAT conflicts, refinement iterations, or an
     /// interrupted operation that does not say why.
     Other,
 }
 
 impl BudgetKind {
-    /// The name in the JSON schema: `states`, `time`, `cancelled` or `other`.
+    /// The name in the JSON schema: `states`, `time`, `cancelled`, `memory` or `other`.
     pub fn name(self) -> &'static str {
         match self {
             Self::States => "states",
             Self::Time => "time",
             Self::Cancelled => "cancelled",
+            Self::Memory => "memory",
             Self::Other => "other",
         }
     }
@@ -67,6 +70,7 @@ fn compose_kind(e: &ComposeError) -> Option<BudgetKind> {
         ComposeError::StateLimit { .. } => Some(BudgetKind::States),
         ComposeError::Deadline => Some(BudgetKind::Time),
         ComposeError::Cancelled => Some(BudgetKind::Cancelled),
+        ComposeError::MemoryLimit { .. } => Some(BudgetKind::Memory),
         ComposeError::Lts(l) => lts_kind(l),
         _ => None,
     }
@@ -82,7 +86,7 @@ fn lts_kind(e: &LtsError) -> Option<BudgetKind> {
 
 /// The budget behind an error of any crate, looking through wrappers (`#[error(transparent)]`
 /// hides the wrapped error from `source()`, hence the explicit cases).
-fn kind_of(e: &(dyn Error + 'static)) -> Option<BudgetKind> {
+pub(crate) fn kind_of(e: &(dyn Error + 'static)) -> Option<BudgetKind> {
     if let Some(c) = e.downcast_ref::<ComposeError>() {
         return compose_kind(c);
     }

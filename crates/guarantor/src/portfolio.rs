@@ -31,7 +31,9 @@ use std::time::Duration;
 
 use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};
 use guarantor_compose::progress::{ProgressOptions, ProgressReport};
-use guarantor_compose::{Config, Monitor, Stats};
+use guarantor_compose::{ComposeError, Config, Monitor, Stats};
+
+use crate::json::BudgetKind;
 
 /// How often the portfolio looks at the caller's cancel flag and deadline while members run.
 const POLL: Duration = Duration::from_millis(20);
@@ -359,16 +361,37 @@ impl<'p> Race<'p> {
             .iter()
             .any(|f| matches!(f, Fate::Failed(e) if e.is_budget()));
         if any_budget {
-            return MethodError::budget(
-                format!("every member ran out: {}", notes.join("; ")),
-                partial,
-            );
+            // The memory limit is the process's, shared by every member: when one member ran
+            // into it the portfolio did, and says so as the error's source (its budget kind).
+            let memory = self.fates.iter().any(|f| {
+                matches!(f, Fate::Failed(e) if crate::json::kind_of(e) == Some(BudgetKind::Memory))
+            });
+            let source = Exhausted {
+                notes: notes.join("; "),
+                memory: self
+                    .config
+                    .max_memory
+                    .filter(|_| memory)
+                    .map(|limit| ComposeError::MemoryLimit { limit }),
+            };
+            return MethodError::budget(source, partial);
         }
         match std::mem::replace(&mut self.fates[0], Fate::NotStarted) {
             Fate::Failed(e) => e,
             _ => MethodError::failed(notes.join("; ")),
         }
     }
+}
+
+/// Every member of a portfolio ran out without a verdict (at least one on a budget).
+#[derive(Debug, thiserror::Error)]
+#[error("every member ran out: {notes}")]
+struct Exhausted {
+    /// What became of each member.
+    notes: String,
+    /// The memory limit, when a member ran into it.
+    #[source]
+    memory: Option<ComposeError>,
 }
 
 #[cfg(test)]

@@ -176,6 +176,8 @@ pub fn check_cegar_with(
         {
             return Err(ComposeError::Cancelled.into());
         }
+        // The memory limit (the deadline and cancel flag are seen above, as this crate's errors).
+        budget.check_interrupt()?;
         let redone = refresh(sys, &preds, &mut cache, mode, config, &mut prover)?;
         stats.abstractions += redone.len();
         if iteration > 1 {

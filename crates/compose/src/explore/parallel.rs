@@ -318,6 +318,7 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
         ids: std::ops::Range<u32>,
         slabs: &mut Slabs<P>,
     ) -> Result<Option<Hit>, ComposeError> {
+        self.budget.expect_growth(self.store.growth_bytes());
         self.budget.check_now()?;
         let count = (ids.end - ids.start) as usize;
         let n_chunks = count.div_ceil(CHUNK);
