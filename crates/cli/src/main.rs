@@ -298,6 +298,20 @@ struct CheckArgs {
     /// Internal, set by --processes for the processes it starts: every process's address.
     #[arg(long, hide = true, value_delimiter = ',', value_name = "ADDRESSES")]
     cluster_addresses: Vec<String>,
+    /// mono, bfs: write a checkpoint of the search into DIR (created if missing; a checkpoint
+    /// already there is replaced) every --checkpoint-every seconds, from which --resume DIR
+    /// continues after the check was stopped or killed.
+    #[arg(long, value_name = "DIR", conflicts_with = "resume")]
+    checkpoint: Option<PathBuf>,
+    /// With --checkpoint or --resume: seconds between two checkpoints.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    checkpoint_every: f64,
+    /// mono, bfs: continue the check from the checkpoint in DIR, and go on writing checkpoints
+    /// there. The model, --const values and deadlock options must be those of the run that wrote
+    /// it, and so must this program's version (otherwise exit 2); budgets, threads and storage
+    /// may differ. Verdict, counts and counterexample are those of an uninterrupted check.
+    #[arg(long, value_name = "DIR")]
+    resume: Option<PathBuf>,
     /// Accept .aut files whose header declares a different number of transitions than they have
     /// (some LTSA exports do); every other check stays strict.
     #[arg(long)]
@@ -659,6 +673,16 @@ fn run_check(
     let started = Instant::now();
     let config = config_of(args)?.started();
     let distributed = dist::Mode::of(args)?;
+    if (args.checkpoint.is_some() || args.resume.is_some())
+        && (args.method.name() != "mono"
+            || distributed.is_some()
+            || args.progress.is_some()
+            || args.assertion.is_some())
+    {
+        return Err(input_error(anyhow::anyhow!(
+            "--checkpoint and --resume work with the monolithic safety and deadlock search (--method mono) on one process"
+        )));
+    }
     if let [one] = args.components.as_slice()
         && one.extension().is_some_and(|e| e == "gc")
     {

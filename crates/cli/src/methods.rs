@@ -3,9 +3,11 @@
 //! one place that turns flags into them.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use guarantor::circ::{Circ, CircConfig, Decomposition, Policy};
 use guarantor::compose::SearchOrder;
+use guarantor::compose::checkpoint::Checkpointing;
 use guarantor::compose::method::{Method, Monolithic};
 use guarantor::lstar::ag::AgConfig;
 use guarantor::lstar::{Asym, AsymN, AsymWeakest, LearnerKind, Sym};
@@ -13,7 +15,7 @@ use guarantor::lts::ComponentId;
 use guarantor::quotient::{Quotient, QuotientConfig};
 use guarantor::{Checker, MethodKind, registry};
 
-use crate::{CheckArgs, Failure, PremisePolicy, Search, component_index};
+use crate::{CheckArgs, Failure, PremisePolicy, Search, component_index, input_error};
 
 /// `--learner`: the algorithm the learning methods run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -45,10 +47,16 @@ pub(crate) fn method_of(
     checker: &Checker,
 ) -> Result<Arc<dyn Method>, Failure> {
     Ok(match kind {
-        MethodKind::Monolithic => Arc::new(Monolithic::new().with_search(match args.search {
-            Search::Bfs => SearchOrder::BreadthFirst,
-            Search::Dfs => SearchOrder::DepthFirst,
-        })),
+        MethodKind::Monolithic => {
+            let mono = Monolithic::new().with_search(match args.search {
+                Search::Bfs => SearchOrder::BreadthFirst,
+                Search::Dfs => SearchOrder::DepthFirst,
+            });
+            Arc::new(match checkpointing(args)? {
+                Some(plan) => mono.with_checkpoint(plan),
+                None => mono,
+            })
+        }
         MethodKind::Lstar => {
             let asym = Asym::new().with_config(learning(args));
             match split(args, checker)? {
@@ -63,6 +71,28 @@ pub(crate) fn method_of(
         MethodKind::Circ => circ(args, checker)?,
         _ => Arc::new(registry::auto()),
     })
+}
+
+/// `--checkpoint DIR` or `--resume DIR`, with `--checkpoint-every`, stamped with this program's
+/// version.
+fn checkpointing(args: &CheckArgs) -> Result<Option<Checkpointing>, Failure> {
+    let (dir, resume) = match (&args.checkpoint, &args.resume) {
+        (Some(dir), _) => (dir, false),
+        (None, Some(dir)) => (dir, true),
+        (None, None) => return Ok(None),
+    };
+    let every = Duration::try_from_secs_f64(args.checkpoint_every)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            input_error(anyhow::anyhow!(
+                "--checkpoint-every must be a positive number of seconds"
+            ))
+        })?;
+    let plan = Checkpointing::new(dir)
+        .with_every(every)
+        .with_version(env!("CARGO_PKG_VERSION"));
+    Ok(Some(if resume { plan.resuming() } else { plan }))
 }
 
 /// `--split`: component names or numbers, comma-separated.

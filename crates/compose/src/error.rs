@@ -45,6 +45,10 @@ pub enum ComposeError {
         /// The action name (`"tau"` for a tau transition).
         action: String,
     },
+    /// Writing a checkpoint failed, or the checkpoint to resume from is missing, damaged or of
+    /// another model, options or version.
+    #[error(transparent)]
+    Checkpoint(#[from] crate::checkpoint::CheckpointError),
     /// Building an LTS failed (for example, more product states than 32-bit ids can number).
     #[error(transparent)]
     Lts(#[from] LtsError),
@@ -68,7 +72,7 @@ impl ComposeError {
             | Self::Lts(
                 LtsError::IdOverflow(_) | LtsError::StateLimit { .. } | LtsError::Interrupted,
             ) => true,
-            Self::PropertyNotDeterministic { .. } | Self::Lts(_) => false,
+            Self::PropertyNotDeterministic { .. } | Self::Checkpoint(_) | Self::Lts(_) => false,
         }
     }
 }

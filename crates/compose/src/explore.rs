@@ -11,12 +11,14 @@
 //! expensive case, where the whole space is explored) no parent is ever stored. The rejected
 //! alternative, always storing parents, would add about a third to the memory of a passing check.
 
+mod checkpointed;
 mod parallel;
 
 use std::ops::ControlFlow;
 
 use guarantor_lts::{ActionId, StateId};
 
+use crate::checkpoint::recorder::{Cursor, Recorder};
 use crate::compact::CompactStore;
 use crate::config::{Budget, Storage};
 use crate::error::ComposeError;
@@ -62,6 +64,12 @@ pub(crate) trait Visitor {
     fn expanded(&mut self, _id: u32, _tuple: &[StateId], _successors: usize) -> Option<Violation> {
         None
     }
+    /// The first deadlock the visitor has remembered, which a checkpoint keeps.
+    fn first_deadlock(&self) -> Option<u32> {
+        None
+    }
+    /// Restores what [`Visitor::first_deadlock`] said when the checkpoint was written.
+    fn restore_deadlock(&mut self, _deadlock: Option<u32>) {}
 }
 
 /// The result of one walk.
@@ -206,6 +214,8 @@ struct Walker<'w, 'b, S, V> {
     /// The states numbered when a slab's hit ended the walk (the store holds more: the states a
     /// slab numbered past the hit).
     states_at_hit: Option<usize>,
+    /// Where a checkpointed walk records what it discovers (`explore::checkpointed`).
+    recorder: Option<Recorder>,
 }
 
 fn walk<S: Store, V: Visitor>(
@@ -309,6 +319,7 @@ impl<'w, 'b, S: Store, V: Visitor> Walker<'w, 'b, S, V> {
             parents: record_parents.then(Vec::new),
             stats: Stats::default(),
             states_at_hit: None,
+            recorder: None,
         }
     }
 
@@ -328,15 +339,21 @@ impl<'w, 'b, S: Store, V: Visitor> Walker<'w, 'b, S, V> {
 
 impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
     fn run(&mut self) -> Result<Option<Hit>, ComposeError> {
-        let mut tuple = self.product.initial();
+        let tuple = self.product.initial();
         if let ControlFlow::Break(done) = self.start(&tuple)? {
             return Ok(done);
         }
+        self.run_from(0)
+    }
+
+    /// Expands the numbered states from `next` on (all below it are expanded), writing a
+    /// checkpoint after each batch once one is due, if the walk has a recorder.
+    fn run_from(&mut self, mut next: u32) -> Result<Option<Hit>, ComposeError> {
+        let mut tuple = self.product.initial();
         let mut scratch = Scratch::new();
         let mut pending = Pending::new();
         // The store doubles as the queue: states are expanded in the order they were numbered,
         // a batch of already numbered states at a time.
-        let mut next = 0u32;
         while (next as usize) < self.store.len() {
             self.store.release_below(next);
             let end = (self.store.len() as u32).min(next.saturating_add(S::BATCH));
@@ -344,8 +361,24 @@ impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
                 return Ok(Some(hit));
             }
             next = end;
+            if self.recorder.as_ref().is_some_and(Recorder::due) {
+                self.checkpoint_at(next)?;
+            }
         }
         Ok(None)
+    }
+
+    /// Writes a checkpoint with every state below `next` expanded.
+    fn checkpoint_at(&mut self, next: u32) -> Result<(), ComposeError> {
+        let cursor = Cursor {
+            next,
+            transitions: self.stats.transitions,
+            deadlock: self.visitor.first_deadlock(),
+        };
+        if let (Some(recorder), Some(parents)) = (&mut self.recorder, &self.parents) {
+            recorder.commit(parents, cursor)?;
+        }
+        Ok(())
     }
 
     /// Stores the initial tuple `tuple`; breaks with the walk's result if it ends there (the tuple
@@ -493,6 +526,9 @@ impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
                 if let Some(parents) = &mut self.parents {
                     parents.push((source, action));
                 }
+                if let Some(recorder) = &mut self.recorder {
+                    recorder.add_state(&*self.store, id)?;
+                }
             }
             self.visitor.edge(source, action, id)?;
         }
@@ -516,6 +552,8 @@ pub(crate) fn search<V: Visitor>(
     let trace = trace_to(product, &second.parents, hit);
     Ok((Some(Counterexample::new(trace, hit.violation)), first.stats))
 }
+
+pub(crate) use checkpointed::{Fingerprints, run_checkpointed};
 
 /// The visible actions on the BFS path to `hit`, including its last step.
 pub(crate) fn trace_to(

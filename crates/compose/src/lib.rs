@@ -102,6 +102,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod ag;
+pub mod checkpoint;
 mod compact;
 pub mod compose;
 pub mod config;

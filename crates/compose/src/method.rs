@@ -44,6 +44,7 @@ use std::sync::Arc;
 
 use guarantor_lts::{ComponentId, Lts, PropertyId, StateId};
 
+use crate::checkpoint::Checkpointing;
 use crate::config::Config;
 use crate::error::ComposeError;
 use crate::monitor::{Monitor, MonitorSnapshot};
@@ -652,12 +653,14 @@ pub fn monitored<T>(
 /// The monolithic check: an on-the-fly search of the whole product for a property violation, a
 /// component's `ERROR` state or (when the problem asks) a deadlock. The reference every other
 /// method is tested against; it honours action priority.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Monolithic {
     /// The search order. Breadth first (the default) gives shortest counterexamples; depth first
     /// finds deep violations much sooner.
     pub search: SearchOrder,
+    /// Checkpoints of the (breadth-first) search, or the one to resume from. Default: `None`.
+    pub checkpoint: Option<Checkpointing>,
 }
 
 impl Monolithic {
@@ -670,6 +673,14 @@ impl Monolithic {
     #[must_use]
     pub fn with_search(mut self, search: SearchOrder) -> Self {
         self.search = search;
+        self
+    }
+
+    /// Writes checkpoints of the search, or resumes from one, as `plan` says
+    /// ([`SystemOptions::checkpoint`]).
+    #[must_use]
+    pub fn with_checkpoint(mut self, plan: Checkpointing) -> Self {
+        self.checkpoint = Some(plan);
         self
     }
 }
@@ -706,7 +717,8 @@ impl Method for Monolithic {
     }
 
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
-        let options = problem.system_options().with_search(self.search);
+        let mut options = problem.system_options().with_search(self.search);
+        options.checkpoint.clone_from(&self.checkpoint);
         let (report, _) = monitored(&config.started(), |config| {
             Ok(check_system(
                 &problem.component_lts(),

@@ -17,11 +17,14 @@
 
 use guarantor_lts::{ActionId, Lts, StateId};
 
+use crate::checkpoint::{CheckpointError, Checkpointing, model_fingerprint, options_fingerprint};
 use crate::config::{Budget, Config};
 use crate::dfs::Dfs;
 use crate::error::ComposeError;
 use crate::error_lts::error_ltss;
-use crate::explore::{Hit, Layout, Visitor, WithStore, run, trace_to, with_store};
+use crate::explore::{
+    Fingerprints, Hit, Layout, Visitor, WithStore, run, run_checkpointed, trace_to, with_store,
+};
 use crate::priority::Priority;
 use crate::product::Product;
 use crate::safety::{SafetyReport, Stats, report};
@@ -70,6 +73,10 @@ pub struct SystemOptions {
     pub priority: Option<Priority>,
     /// The search order. Default: breadth first (shortest counterexamples).
     pub search: SearchOrder,
+    /// Write checkpoints of the search, or resume from one ([`crate::checkpoint`]; breadth first
+    /// only). Verdict, counts and counterexample are those of the search without. Default:
+    /// `None`.
+    pub checkpoint: Option<Checkpointing>,
 }
 
 impl SystemOptions {
@@ -85,6 +92,13 @@ impl SystemOptions {
     #[must_use]
     pub fn with_search(mut self, search: SearchOrder) -> Self {
         self.search = search;
+        self
+    }
+
+    /// Options that write checkpoints (or resume from one) as `plan` says.
+    #[must_use]
+    pub fn with_checkpoint(mut self, plan: Checkpointing) -> Self {
+        self.checkpoint = Some(plan);
         self
     }
 
@@ -137,6 +151,26 @@ pub fn check_system(
     let all: Vec<&Lts> = components.iter().copied().chain(errs.iter()).collect();
     let product = Product::under(&all, options.priority.as_ref())?;
     let termination = Termination::ltsa(components, &options.end_states, properties);
+    if let Some(plan) = &options.checkpoint {
+        if options.search != SearchOrder::BreadthFirst {
+            return Err(CheckpointError::Unsupported {
+                search: options.search.name(),
+            }
+            .into());
+        }
+        let prints = Fingerprints {
+            model: model_fingerprint(&all),
+            options: options_fingerprint(options),
+        };
+        let mut watch = Watch::new(options, &termination, components.len(), None);
+        let walk = run_checkpointed(&product, &mut watch, &mut budget, plan, prints)?;
+        let Some(target) = target_of(walk.hit, watch.deadlock) else {
+            return Ok(report(None, walk.stats));
+        };
+        let trace = trace_to(&product, &walk.parents, target);
+        let cex = Counterexample::new(trace, target.violation);
+        return Ok(report(Some(cex), walk.stats));
+    }
     if options.search == SearchOrder::DepthFirst {
         let (cex, stats) = with_store(
             &product,
@@ -151,35 +185,16 @@ pub fn check_system(
         )?;
         return Ok(report(cex, stats));
     }
-    let mut first = Watch {
-        options,
-        termination: &termination,
-        components: components.len(),
-        stop_at: None,
-        deadlock: None,
-        stop_at_deadlock: false,
-    };
+    let mut first = Watch::new(options, &termination, components.len(), None);
     let walk = run(&product, &mut first, &mut budget, false, Layout::Auto)?;
     let stats = walk.stats;
-    let target = match (walk.hit, first.deadlock) {
-        (Some(hit), _) => hit,
-        (None, Some(dead)) => Hit {
-            state: Some(dead),
-            last: None,
-            violation: Violation::Deadlock,
-        },
-        (None, None) => return Ok(report(None, stats)),
+    let Some(target) = target_of(walk.hit, first.deadlock) else {
+        return Ok(report(None, stats));
     };
-    let mut second = Watch {
-        options,
-        termination: &termination,
-        components: components.len(),
-        stop_at: (target.violation == Violation::Deadlock)
-            .then_some(target.state)
-            .flatten(),
-        deadlock: None,
-        stop_at_deadlock: false,
-    };
+    let stop_at = (target.violation == Violation::Deadlock)
+        .then_some(target.state)
+        .flatten();
+    let mut second = Watch::new(options, &termination, components.len(), stop_at);
     let again = run(&product, &mut second, &mut budget, true, Layout::Auto)?;
     debug_assert_eq!(again.hit, Some(target), "BFS is deterministic");
     let trace = trace_to(&product, &again.parents, target);
@@ -187,6 +202,17 @@ pub fn check_system(
         Some(Counterexample::new(trace, target.violation)),
         stats,
     ))
+}
+
+/// What a breadth-first walk reports: the error tuple it stopped at, else the first deadlock.
+fn target_of(hit: Option<Hit>, deadlock: Option<u32>) -> Option<Hit> {
+    hit.or_else(|| {
+        deadlock.map(|dead| Hit {
+            state: Some(dead),
+            last: None,
+            violation: Violation::Deadlock,
+        })
+    })
 }
 
 /// The depth-first check as a [`WithStore`] job.
@@ -239,7 +265,34 @@ struct Watch<'o> {
     stop_at_deadlock: bool,
 }
 
+impl<'o> Watch<'o> {
+    /// A breadth-first watch (stopping at the deadlock `stop_at`, if given).
+    fn new(
+        options: &'o SystemOptions,
+        termination: &'o Termination,
+        components: usize,
+        stop_at: Option<u32>,
+    ) -> Self {
+        Self {
+            options,
+            termination,
+            components,
+            stop_at,
+            deadlock: None,
+            stop_at_deadlock: false,
+        }
+    }
+}
+
 impl Visitor for Watch<'_> {
+    fn first_deadlock(&self) -> Option<u32> {
+        self.deadlock
+    }
+
+    fn restore_deadlock(&mut self, deadlock: Option<u32>) {
+        self.deadlock = deadlock;
+    }
+
     fn error(&mut self, _: Option<u32>, _: ActionId, component: usize) -> Option<Violation> {
         Some(Violation::of_member(component, self.components))
     }

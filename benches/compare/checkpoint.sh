@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Checkpoints (issue 30): what a check killed with SIGKILL and resumed costs against one that
+# ran uninterrupted. Per case, one run each, wall seconds (the same options throughout):
+#   plain       `check` as a user runs it (default threads)
+#   plain-1t    `check --threads 1` (the checkpointed search runs on one thread)
+#   ckpt        `check --checkpoint DIR --checkpoint-every E`, uninterrupted (the overhead)
+#   killed      the same killed with SIGKILL at FRACTION of plain's time, then `--resume DIR`
+#               to the end: kill time + resume time (the figure issue 30 bounds by
+#               1.5 x plain + 2 s)
+# Verdicts, state and transition counts of the resumed run must be plain's ("MISMATCH" when they are not).
+#
+# Usage: benches/compare/checkpoint.sh [--every E] [--fraction F] [CASE...]
+#        CASE = family:target:N (default gas:SYS:13); E default 5 s, F default 0.5
+# Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+EVERY=5; FRACTION=0.5; CASES=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --every) EVERY=$2; shift 2 ;;
+        --fraction) FRACTION=$2; shift 2 ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        *) CASES+=("$1"); shift ;;
+    esac
+done
+[ ${#CASES[@]} -gt 0 ] || CASES=(gas:SYS:13)
+build_cli
+WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
+
+# run LABEL ARGS...: one timed run of the CLI (JSON out), wall seconds into $secs.
+run() {
+    local label=$1; shift
+    local t0 t1
+    t0=$(date +%s.%N)
+    set +e
+    "$GUARANTOR" check --quiet --format json "$@" > "$WORK/$label.json" 2> /dev/null
+    set -e
+    t1=$(date +%s.%N)
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+}
+
+echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| case | plain s | plain-1t s | ckpt s | killed at s | resume s | killed+resumed s | bound s | within | states |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"
+for case in "${CASES[@]}"; do
+    IFS=: read -r family target n <<< "$case"
+    model=(--target "$target" --const "N=$n" "$ROOT/benchmarks/$family/$family.lts")
+    run plain "${model[@]}"; plain=$secs
+    run plain1 --threads 1 "${model[@]}"; plain1=$secs
+    rm -rf "$WORK/ck"
+    run ckpt --checkpoint "$WORK/ck" --checkpoint-every "$EVERY" "${model[@]}"; ckpt=$secs
+    rm -rf "$WORK/ck"
+    kill_at=$(awk -v p="$plain" -v f="$FRACTION" 'BEGIN { printf "%.2f", p * f }')
+    t0=$(date +%s.%N)
+    set +e
+    timeout -s KILL "$kill_at" "$GUARANTOR" check --quiet --format json --checkpoint "$WORK/ck" \
+        --checkpoint-every "$EVERY" "${model[@]}" > /dev/null 2>&1
+    set -e
+    t1=$(date +%s.%N)
+    killed=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+    run resumed --resume "$WORK/ck" --checkpoint-every "$EVERY" "${model[@]}"; resume=$secs
+    total=$(awk -v a="$killed" -v b="$resume" 'BEGIN { printf "%.2f", a + b }')
+    bound=$(awk -v p="$plain" 'BEGIN { printf "%.2f", 1.5 * p + 2 }')
+    within=$(awk -v t="$total" -v b="$bound" 'BEGIN { print (t <= b) ? "yes" : "no" }')
+    a=$(cat "$WORK/plain.json"); b=$(cat "$WORK/resumed.json")
+    states=$(json_field "$a" states)
+    key() { echo "$(json_field "$1" verdict)/$(json_field "$1" states)/$(json_field "$1" transitions)"; }
+    if [ "$(key "$a")" != "$(key "$b")" ]; then
+        states="MISMATCH $states vs $(json_field "$b" states)"
+    fi
+    echo "| $family $target N=$n | $plain | $plain1 | $ckpt | $killed | $resume | $total | $bound | $within | $states |"
+done
+echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
