@@ -111,6 +111,10 @@ pub(crate) fn violations(
     parent.push((u32::MAX, ActionId::TAU));
     queue.push_back((0, start.0, start.1));
     while let Some((node, tuple, q)) = queue.pop_front() {
+        // The index doubles in one step, old and new tables alive (a slot and a control byte
+        // per entry, plus each key's tuple moved along), and the parents may be copied.
+        let slot = size_of::<((Vec<StateId>, StateId), u32)>() + 1;
+        budget.expect_growth(2 * index.capacity() * slot + parent.capacity() * 8);
         budget.tick()?;
         // Violating steps from here, each action once.
         let mut bad: Vec<ActionId> = Vec::new();

@@ -264,8 +264,10 @@ fn the_cli_prints_what_the_library_serialises() {
         assert_eq!(cli["warnings"], json!([]));
         cli.as_object_mut().unwrap().remove("warnings");
         // A measurement of the run, like `seconds`: present when a search reported it.
-        if let Some(bytes) = cli.as_object_mut().unwrap().remove("store_bytes") {
-            assert!(bytes.as_u64().is_some_and(|b| b > 0), "{args:?}");
+        for measured in ["store_bytes", "peak_rss_bytes"] {
+            if let Some(bytes) = cli.as_object_mut().unwrap().remove(measured) {
+                assert!(bytes.as_u64().is_some_and(|b| b > 0), "{args:?}");
+            }
         }
         for v in [&mut library, &mut cli] {
             assert!(v["seconds"].is_f64());
@@ -311,6 +313,7 @@ fn the_answer_does_not_depend_on_the_thread_count_or_the_storage() {
             // Measurements of the run.
             without_times(&mut v);
             v.as_object_mut().unwrap().remove("store_bytes");
+            v.as_object_mut().unwrap().remove("peak_rss_bytes");
             v
         };
         let answer = |threads: &str| answer_with(threads, "table");

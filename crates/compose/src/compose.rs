@@ -158,6 +158,12 @@ impl Recorder {
 }
 
 impl Visitor for Recorder {
+    /// Building the LTS allocates its CSR (an offset per state, 8 bytes per transition) beside
+    /// the builder's transitions.
+    fn growth_bytes(&self) -> usize {
+        self.states * 4 + self.transitions * 8
+    }
+
     // Records edges, which a slab walk does not report.
     const SLABS: bool = false;
 
@@ -264,6 +270,7 @@ fn build_product(
     budget.check_states(states + usize::from(has_error))?;
     rec.states = states + usize::from(has_error);
     budget.check_states(rec.units())?;
+    config.check_memory_for(rec.growth_bytes())?;
     let mut b = rec.builder;
     b.ensure_states(states)?;
     if has_error {

@@ -328,17 +328,42 @@ impl Config {
     /// assert!(Config::default().check_interrupt().is_ok());
     /// ```
     pub fn check_interrupt(&self) -> Result<(), ComposeError> {
-        self.check_interrupt_with(0)
+        self.check_memory_for(0)?;
+        self.check_cancel_and_deadline()
     }
 
-    /// [`Config::check_interrupt`] with `headroom` bytes the caller is about to allocate counted
-    /// as resident already.
-    pub(crate) fn check_interrupt_with(&self, headroom: u64) -> Result<(), ComposeError> {
-        if let Some(limit) = self.max_memory
-            && memory::resident_bytes().is_some_and(|rss| rss.saturating_add(headroom) > limit)
-        {
-            return Err(ComposeError::MemoryLimit { limit });
+    /// Fails with [`ComposeError::MemoryLimit`] if allocating `bytes` more (and touching them)
+    /// would take the process's resident set past [`Config::max_memory`]: for a construction
+    /// that allocates a large block in one step, between two looks of its budget (a copy of an
+    /// LTS, a table filled in one loop), to call before it. The growth every live budget of the
+    /// process has announced ([`Budget::expect_growth`]) counts too: explorations that run at
+    /// once (a portfolio's members, concurrent premise checks) share the one limit.
+    ///
+    /// ```
+    /// use guarantor_compose::{ComposeError, Config};
+    /// if let Some(now) = guarantor_compose::memory::resident_bytes() {
+    ///     let config = Config::default().with_max_memory(now + (64 << 20));
+    ///     assert!(config.check_memory_for(1 << 20).is_ok());
+    ///     assert!(matches!(config.check_memory_for(1 << 30), Err(ComposeError::MemoryLimit { .. })));
+    /// }
+    /// ```
+    pub fn check_memory_for(&self, bytes: usize) -> Result<(), ComposeError> {
+        match self.max_memory {
+            Some(limit)
+                if memory::resident_bytes().is_some_and(|rss| {
+                    rss.saturating_add(bytes as u64)
+                        .saturating_add(memory::announced())
+                        > limit
+                }) =>
+            {
+                Err(ComposeError::MemoryLimit { limit })
+            }
+            _ => Ok(()),
         }
+    }
+
+    /// The rest of [`Config::check_interrupt`]: the cancel flag and the deadline.
+    fn check_cancel_and_deadline(&self) -> Result<(), ComposeError> {
         if self
             .cancel
             .as_ref()
@@ -463,7 +488,11 @@ impl Budget<'_> {
     /// ```
     #[inline]
     pub fn expect_growth(&self, bytes: usize) {
-        self.growth.set(bytes as u64);
+        let new = bytes as u64;
+        let old = self.growth.replace(new);
+        if old != new && self.config.max_memory.is_some() {
+            memory::announce(new, old);
+        }
     }
 
     /// Checks the cancel flag, the deadline and the memory limit now.
@@ -471,7 +500,7 @@ impl Budget<'_> {
         if let Some(monitor) = &self.config.monitor {
             monitor.record_states(self.states.get());
         }
-        self.config.check_interrupt_with(self.growth.get())
+        self.config.check_interrupt()
     }
 
     /// The config this budget enforces.
@@ -482,6 +511,7 @@ impl Budget<'_> {
 
 impl Drop for Budget<'_> {
     fn drop(&mut self) {
+        self.expect_growth(0);
         if let Some(monitor) = &self.config.monitor {
             monitor.finish_exploration(self.states.get());
         }

@@ -64,6 +64,11 @@ pub(crate) trait Visitor {
     fn expanded(&mut self, _id: u32, _tuple: &[StateId], _successors: usize) -> Option<Violation> {
         None
     }
+    /// The bytes the visitor will allocate at once when the walk ends (a built LTS beside the
+    /// builder), announced to the memory budget with the store's next growth.
+    fn growth_bytes(&self) -> usize {
+        0
+    }
     /// The first deadlock the visitor has remembered, which a checkpoint keeps.
     fn first_deadlock(&self) -> Option<u32> {
         None
@@ -409,7 +414,10 @@ impl<S: Store, V: Visitor> Walker<'_, '_, S, V> {
         pending: &mut Pending<S::Key>,
     ) -> Result<Option<Hit>, ComposeError> {
         pending.clear();
-        self.budget.expect_growth(self.store.growth_bytes());
+        // The parents, when recorded, may be copied into a larger block as they grow.
+        let parents = self.parents.as_ref().map_or(0, |p| p.capacity() * 8);
+        self.budget
+            .expect_growth(self.store.growth_bytes() + self.visitor.growth_bytes() + parents);
         let mut stop = None;
         for id in ids {
             self.budget.tick()?;

@@ -73,8 +73,9 @@
 //! ```
 //!
 //! ## API themes
-//! - **Configs and budgets.** Every entry point takes a [`Config`]: `max_states`, a deadline and a
-//!   cancel flag, all unlimited by default. Running out ends in a [`ComposeError`] for which
+//! - **Configs and budgets.** Every entry point takes a [`Config`]: `max_states`, a deadline, a
+//!   cancel flag and a limit on the process's resident memory ([`memory`]), all unlimited by
+//!   default. Running out ends in a [`ComposeError`] for which
 //!   [`ComposeError::is_budget`] is true — never in a hang. [`Budget`] is the cheap checker loops
 //!   use; the method crates use it too. A [`Monitor`] attached to the config sees the state count
 //!   of every exploration run under it, for progress reports.
@@ -93,7 +94,8 @@
 //! when the components' state numbers fit in 64 bits together, of three or four `u32` words up to
 //! 128 bits, otherwise as `u32` slices of one arena; a hash table maps them to 32-bit state
 //! numbers. Parent pointers are stored only in a second search that runs when a violation was
-//! found (breadth first); depth first, the search stack is the counterexample. See
+//! found (breadth first); depth first, the search stack is the counterexample. A breadth-first
+//! [`check_system`] can write [`checkpoint`]s and resume from one after a kill. See
 //! `docs/benchmarks.md` for figures.
 //!
 //! ## Crate features

@@ -15,6 +15,7 @@
 
 use std::fs::File;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The bytes of the process's resident set now, or `None` where the platform does not say.
 ///
@@ -52,6 +53,24 @@ fn status_kb(status: &str, field: &str) -> Option<u64> {
         .trim()
         .parse()
         .ok()
+}
+
+/// The growth announced by the live budgets of the process that have a memory limit
+/// ([`Budget::expect_growth`](crate::Budget::expect_growth)), in bytes.
+static ANNOUNCED: AtomicU64 = AtomicU64::new(0);
+
+/// Replaces `old` announced bytes by `new` in the process's total.
+pub(crate) fn announce(new: u64, old: u64) {
+    if new >= old {
+        ANNOUNCED.fetch_add(new - old, Ordering::Relaxed);
+    } else {
+        ANNOUNCED.fetch_sub(old - new, Ordering::Relaxed);
+    }
+}
+
+/// The growth the process's live budgets have announced, in bytes.
+pub(crate) fn announced() -> u64 {
+    ANNOUNCED.load(Ordering::Relaxed)
 }
 
 /// The open `statm` file and the page size it counts in.

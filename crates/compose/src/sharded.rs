@@ -194,7 +194,7 @@ impl<P: PackedKey> Store for ShardedStore<P> {
             .map(|s| s.table.bytes())
             .max()
             .unwrap_or(0);
-        tables + 2 * largest
+        tables + 2 * largest + self.keys.capacity() * size_of::<P>()
     }
 }
 

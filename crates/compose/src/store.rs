@@ -79,8 +79,8 @@ pub(crate) trait Store {
     /// a store that does not track its growth reports what it holds now).
     fn peak_bytes(&self) -> usize;
     /// The bytes the store's next growth allocates beside what it holds (a doubled table while
-    /// the old one is still alive), for the memory budget ([`Budget::expect_growth`]); stores
-    /// that grow in small steps say 0.
+    /// the old one is still alive, a key vector copied into a larger block), for the memory
+    /// budget ([`Budget::expect_growth`]); stores that grow in small steps say 0.
     ///
     /// [`Budget::expect_growth`]: crate::Budget::expect_growth
     fn growth_bytes(&self) -> usize {
@@ -512,7 +512,9 @@ impl<P: PackedKey> Store for PackedStore<P> {
     }
 
     fn growth_bytes(&self) -> usize {
-        2 * self.table.bytes()
+        // A vector that outgrows its block may be copied (the allocator moves blocks below its
+        // mmap threshold, up to 32 MB), old and new alive at once.
+        2 * self.table.bytes() + self.keys.capacity() * size_of::<P>()
     }
 }
 
@@ -608,7 +610,7 @@ impl Store for WideStore {
     }
 
     fn growth_bytes(&self) -> usize {
-        2 * self.table.bytes()
+        2 * self.table.bytes() + self.arena.capacity() * size_of::<u32>()
     }
 }
 

@@ -182,6 +182,7 @@ fn weakest(
         .collect();
     let limit = config.compose.max_states.unwrap_or(StateId::LIMIT);
     // Each intermediate is dropped as soon as the next exists: the peak is two of them, not three.
+    config.compose.check_memory_for(lts_bytes(&product))?;
     let hidden = hide(&product, hidden);
     drop(product);
     let det = subset_construction(&hidden, limit, &config.compose)?;
@@ -197,6 +198,10 @@ fn weakest(
                 (det.num_states() + 1) * sigma.len() * Config::TRANSITION_BYTES,
             ),
     )?;
+    // The builder's transitions (12 bytes) and the built CSR (8) are filled in one loop.
+    config
+        .compose
+        .check_memory_for((det.num_states() + 1) * sigma.len() * Config::TRANSITION_BYTES)?;
     let mut b = LtsBuilder::new();
     let actions = sigma
         .iter()
@@ -234,7 +239,12 @@ fn weakest(
 /// The memory of `lts` in units of [`Config::max_states`] (its CSR: an offset per state, 8 bytes
 /// per transition).
 fn lts_units(lts: &Lts) -> usize {
-    Config::units_for_bytes(lts.num_states() * 4 + lts.num_transitions() * 8)
+    Config::units_for_bytes(lts_bytes(lts))
+}
+
+/// The bytes of `lts`'s CSR: an offset per state, 8 bytes per transition.
+fn lts_bytes(lts: &Lts) -> usize {
+    lts.num_states() * 4 + lts.num_transitions() * 8
 }
 
 /// What a subset construction holds, in units of [`Config::max_states`]: one per subset (its
