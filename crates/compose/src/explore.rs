@@ -563,6 +563,16 @@ pub(crate) fn search<V: Visitor>(
 
 pub(crate) use checkpointed::{Fingerprints, run_checkpointed};
 
+/// Runs `f` with walks of this thread expanding every frontier of at least `min` states as a
+/// slab (tests of the parallel walk on small systems).
+#[cfg(test)]
+pub(crate) fn with_min_slab<T>(min: usize, f: impl FnOnce() -> T) -> T {
+    parallel::TEST_MIN_SLAB.with(|m| m.set(Some(min)));
+    let out = f();
+    parallel::TEST_MIN_SLAB.with(|m| m.set(None));
+    out
+}
+
 /// The visible actions on the BFS path to `hit`, including its last step.
 pub(crate) fn trace_to(
     product: &Product<'_>,

@@ -3,6 +3,7 @@
 //! a checkpoint of another model, options or version is refused; a damaged one is an error, never
 //! a panic.
 
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -11,6 +12,7 @@ use guarantor_lts::Lts;
 use proptest::prelude::*;
 
 use super::{CheckpointError, Checkpointing};
+use crate::explore::with_min_slab;
 use crate::system::{SearchOrder, SystemOptions, check_system};
 use crate::test_util::{random_case, ring};
 use crate::{ComposeError, Config, Storage};
@@ -28,7 +30,7 @@ fn options_for(comps: &[&Lts]) -> SystemOptions {
     SystemOptions::default().with_deadlock(comps.iter().map(|c| c.states().last()).collect())
 }
 
-/// Runs with checkpoints after every batch, stopped by a budget of `stop_at` states, then
+/// Runs with checkpoints after every batch or slab, stopped by a budget of `stop_at` states, then
 /// resumes (again and again while the budget stops it, raising it each time) to the end.
 fn stopped_and_resumed(
     comps: &[&Lts],
@@ -37,10 +39,13 @@ fn stopped_and_resumed(
     stop_at: usize,
     dir: &std::path::Path,
     storage: Storage,
+    threads: NonZeroUsize,
 ) -> Result<crate::SafetyReport, ComposeError> {
     let plan = Checkpointing::new(dir).with_every(Duration::ZERO);
     let first = options.clone().with_checkpoint(plan.clone());
-    let config = Config::default().with_storage(storage);
+    let config = Config::default()
+        .with_storage(storage)
+        .with_threads(threads);
     let limited = config.clone().with_max_states(stop_at);
     match check_system(comps, props, &first, &limited) {
         Err(ComposeError::StateLimit { .. }) => {}
@@ -65,13 +70,21 @@ proptest! {
         (comps, props) in random_case(),
         stop_at in 1usize..40,
         storage in prop_oneof![Just(Storage::Table), Just(Storage::Compact)],
+        threads in 1usize..=2,
+        min_slab in 1usize..8,
     ) {
         let comps: Vec<&Lts> = comps.iter().collect();
         let props: Vec<&Lts> = props.iter().collect();
         let options = options_for(&comps);
-        let plain = check_system(&comps, &props, &options, &Config::default());
+        let one = Config::default().with_threads(NonZeroUsize::MIN);
+        let plain = check_system(&comps, &props, &options, &one);
         let dir = scratch_dir();
-        let resumed = stopped_and_resumed(&comps, &props, &options, stop_at, &dir, storage);
+        // On two threads every frontier of `min_slab` states is expanded as a slab, so
+        // checkpoints fall between slabs too.
+        let threads = NonZeroUsize::new(threads).expect("at least one");
+        let resumed = with_min_slab(min_slab, || {
+            stopped_and_resumed(&comps, &props, &options, stop_at, &dir, storage, threads)
+        });
         let _ = std::fs::remove_dir_all(&dir);
         prop_assert_eq!(format!("{plain:?}"), format!("{resumed:?}"));
     }

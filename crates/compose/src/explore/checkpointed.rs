@@ -4,19 +4,21 @@
 //! tuple. It records parents from the start (8 bytes a state), so a violation's counterexample
 //! comes from the one walk, resumed or not, instead of from a second walk from scratch; the walk
 //! numbers states as the plain one does, so verdict, counts and counterexample are the same.
-//! It runs on one thread: a checkpoint is taken between two batches, where the sequential walk's
-//! state is only its cursor.
+//! A checkpoint is taken between two batches or slabs, where the walk's state is only its
+//! cursor; the walk expands large frontiers on several threads as the plain one does.
 
 use std::ops::ControlFlow;
 
-use super::{Layout, Visitor, Walk, Walker, WithStore, with_store};
+use super::{Hit, Layout, Visitor, Walk, Walker, WithStore, parallel, with_store};
 use crate::checkpoint::Checkpointing;
 use crate::checkpoint::recorder::{Cursor, Recorder};
 use crate::compact::CompactStore;
 use crate::config::{Budget, Storage};
 use crate::error::ComposeError;
 use crate::product::Product;
-use crate::store::Store;
+use crate::sharded::ShardedStore;
+use crate::store::{Fields, PackedKey, Store};
+use crate::threads::Threads;
 
 /// The fingerprints a checkpoint records and a resume compares.
 #[derive(Clone, Copy, Debug)]
@@ -26,7 +28,9 @@ pub(crate) struct Fingerprints {
 }
 
 /// Walks `product` breadth first with checkpoints per `plan` (resuming if it says so), on the
-/// compact store if the config asks for it and the tuples fit it, else on the table store.
+/// stores the plain walk uses: the compact store if the config asks for it and the tuples fit it
+/// (one thread), else the sharded store on the config's threads when there are several and the
+/// tuples pack into 128 bits, else the table store.
 pub(crate) fn run_checkpointed<V: Visitor>(
     product: &Product<'_>,
     visitor: &mut V,
@@ -41,14 +45,27 @@ pub(crate) fn run_checkpointed<V: Visitor>(
         plan,
         prints,
     };
+    let comps = product.components();
     if job.budget.config().storage == Storage::Compact {
-        let comps = product.components();
         if let Some(mut store) = CompactStore::<u64>::new(comps) {
             return job.walk(&mut store);
         }
         if let Some(mut store) = CompactStore::<u128>::new(comps) {
             return job.walk(&mut store);
         }
+    }
+    let threads = Threads::for_config(job.budget.config());
+    if threads.is_concurrent()
+        && let Some(fields) = Fields::plan(comps, None)
+    {
+        let min = parallel::min_slab();
+        return if fields.bits() <= 64 {
+            job.walk_sharded(&mut ShardedStore::<u64>::new(fields), threads, min)
+        } else if fields.bits() <= 96 {
+            job.walk_sharded(&mut ShardedStore::<[u32; 3]>::new(fields), threads, min)
+        } else {
+            job.walk_sharded(&mut ShardedStore::<[u32; 4]>::new(fields), threads, min)
+        };
     }
     with_store(product, Layout::Auto, job)
 }
@@ -70,31 +87,65 @@ impl<V: Visitor> WithStore for Job<'_, '_, '_, V> {
 }
 
 impl<V: Visitor> Job<'_, '_, '_, V> {
+    /// The walk on the sequential walker.
     fn walk<S: Store>(&mut self, store: &mut S) -> Result<Walk, ComposeError> {
-        let (product, plan, prints) = (self.product, self.plan, self.prints);
-        let comps = product.components();
-        let mut w = Walker::new(product, store, self.visitor, self.budget, true);
-        let next = if plan.resume {
-            let (recorder, restored) =
-                Recorder::resume(plan, comps, prints.model, prints.options, w.store, w.budget)?;
-            w.parents = Some(restored.parents);
-            w.stats.transitions = restored.cursor.transitions;
-            w.visitor.restore_deadlock(restored.cursor.deadlock);
-            w.recorder = Some(recorder);
-            restored.cursor.next
-        } else {
-            let mut recorder = Recorder::create(plan, comps, prints.model, prints.options)?;
-            let tuple = product.initial();
-            if let ControlFlow::Break(done) = w.start(&tuple)? {
-                return Ok(w.finish(done));
-            }
-            recorder.add_state(&*w.store, 0)?;
-            let parents = w.parents.as_deref().unwrap_or_default();
-            recorder.commit(parents, Cursor::default())?;
-            w.recorder = Some(recorder);
-            0
+        let mut w = Walker::new(self.product, store, self.visitor, self.budget, true);
+        let next = match prepare(&mut w, self.plan, self.prints)? {
+            ControlFlow::Break(done) => return Ok(w.finish(done)),
+            ControlFlow::Continue(next) => next,
         };
         let hit = w.run_from(next)?;
         Ok(w.finish(hit))
     }
+
+    /// The walk expanding large frontiers as slabs on the threads of `pool`.
+    fn walk_sharded<P: PackedKey>(
+        &mut self,
+        store: &mut ShardedStore<P>,
+        pool: Threads,
+        min_slab: usize,
+    ) -> Result<Walk, ComposeError> {
+        let mut slabs = parallel::Slabs::new(pool, min_slab);
+        let mut w = Walker::new(self.product, store, self.visitor, self.budget, true);
+        let next = match prepare(&mut w, self.plan, self.prints)? {
+            ControlFlow::Break(done) => return Ok(w.finish(done)),
+            ControlFlow::Continue(next) => next,
+        };
+        let hit = w.run_parallel_from(&mut slabs, next)?;
+        Ok(w.finish(hit))
+    }
+}
+
+/// Gives the walk its recorder: from the checkpoint (the store refilled, parents, counters and
+/// the visitor's deadlock restored) or fresh (the initial tuple numbered and a first checkpoint
+/// written). Continues with the cursor to walk on from, or breaks with the walk's result if the
+/// initial tuple ends it.
+fn prepare<S: Store, V: Visitor>(
+    w: &mut Walker<'_, '_, S, V>,
+    plan: &Checkpointing,
+    prints: Fingerprints,
+) -> Result<ControlFlow<Option<Hit>, u32>, ComposeError> {
+    let product = w.product;
+    let comps = product.components();
+    let next = if plan.resume {
+        let (recorder, restored) =
+            Recorder::resume(plan, comps, prints.model, prints.options, w.store, w.budget)?;
+        w.parents = Some(restored.parents);
+        w.stats.transitions = restored.cursor.transitions;
+        w.visitor.restore_deadlock(restored.cursor.deadlock);
+        w.recorder = Some(recorder);
+        restored.cursor.next
+    } else {
+        let mut recorder = Recorder::create(plan, comps, prints.model, prints.options)?;
+        let tuple = product.initial();
+        if let ControlFlow::Break(done) = w.start(&tuple)? {
+            return Ok(ControlFlow::Break(done));
+        }
+        recorder.add_state(&*w.store, 0)?;
+        let parents = w.parents.as_deref().unwrap_or_default();
+        recorder.commit(parents, Cursor::default())?;
+        w.recorder = Some(recorder);
+        0
+    };
+    Ok(ControlFlow::Continue(next))
 }

@@ -43,6 +43,7 @@ use guarantor_lts::{ActionId, StateId};
 use rayon::prelude::*;
 
 use super::{Hit, Pending, Visitor, Walker};
+use crate::checkpoint::recorder::Recorder;
 use crate::config::Config;
 use crate::error::ComposeError;
 use crate::product::Scratch;
@@ -285,13 +286,24 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
         &mut self,
         slabs: &mut Slabs<P>,
     ) -> Result<Option<Hit>, ComposeError> {
-        let mut tuple = self.product.initial();
+        let tuple = self.product.initial();
         if let ControlFlow::Break(done) = self.start(&tuple)? {
             return Ok(done);
         }
+        self.run_parallel_from(slabs, 0)
+    }
+
+    /// The walk of [`Walker::run_from`] on slabs: expands the numbered states from `next` on
+    /// (all below it are expanded), writing a checkpoint between two slabs or batches once one
+    /// is due, if the walk has a recorder.
+    pub(crate) fn run_parallel_from(
+        &mut self,
+        slabs: &mut Slabs<P>,
+        mut next: u32,
+    ) -> Result<Option<Hit>, ComposeError> {
+        let mut tuple = self.product.initial();
         let mut scratch = Scratch::new();
         let mut pending = Pending::new();
-        let mut next = 0u32;
         while (next as usize) < self.store.len() {
             let ready = self.store.len() - next as usize;
             let end = if ready >= slabs.min {
@@ -308,6 +320,9 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
                 return Ok(hit);
             }
             next = end;
+            if self.recorder.as_ref().is_some_and(Recorder::due) {
+                self.checkpoint_at(next)?;
+            }
         }
         Ok(None)
     }
@@ -382,6 +397,9 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
                         step.target = self.store.push_key(step.key)?;
                         if let Some(parents) = &mut self.parents {
                             parents.push((source, step.action));
+                        }
+                        if let Some(recorder) = &mut self.recorder {
+                            recorder.add_state(&*self.store, step.target)?;
                         }
                     }
                 }
