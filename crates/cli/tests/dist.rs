@@ -135,3 +135,34 @@ fn other_methods_and_searches_are_refused() {
     let out = guarantor(&["check", "--workers", "2", "examples/order/Input.aut"]);
     assert_exit(&out, 2);
 }
+
+/// `--max-memory` stops a local cluster as it stops the plain check: exit 3, `reason.kind`
+/// `memory`, the first process's peak resident set (its `VmHWM`, as it reports it) within 10 %
+/// of the limit (each process checks its own resident set).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_memory_limit_stops_a_local_cluster() {
+    let out = guarantor(&[
+        "check",
+        "--quiet",
+        "--format",
+        "json",
+        "--no-deadlock",
+        "--timeout",
+        "120",
+        "--const",
+        "N=10",
+        "--target",
+        "SYS",
+        "--max-memory",
+        "64M",
+        "--processes",
+        "2",
+        "benchmarks/gas/gas.lts",
+    ]);
+    assert_exit(&out, 3);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["reason"]["kind"], "memory", "{v}");
+    let peak = v["peak_rss_bytes"].as_u64().expect("reported on Linux");
+    assert!(peak * 10 <= (64 << 20) * 11, "peak {} MB", peak >> 20);
+}

@@ -102,7 +102,9 @@ impl Job {
         self.termination.is_terminal(tuple)
     }
 
-    fn interrupted(&self) -> Option<Stop> {
+    /// Why the search must stop now, if it must: the cancel flag, the deadline, or the memory
+    /// limit with `headroom` bytes about to be allocated counted as resident.
+    fn interrupted(&self, headroom: u64) -> Option<Stop> {
         if self
             .cancel
             .as_ref()
@@ -114,7 +116,8 @@ impl Job {
             return Some(Stop::Deadline);
         }
         if let Some(limit) = self.max_memory
-            && guarantor_compose::memory::resident_bytes().is_some_and(|rss| rss > limit)
+            && guarantor_compose::memory::resident_bytes()
+                .is_some_and(|rss| rss.saturating_add(headroom) > limit)
         {
             return Some(Stop::Memory);
         }
@@ -458,8 +461,12 @@ impl Level<'_> {
                 // Arrived before this worker ran the level before, which stored it.
                 continue;
             }
+            // The shard's index doubles in one step (old and new tables alive) and its parents
+            // may be copied into a larger block: the memory limit counts them ahead.
+            let growth = 2 * shard.ids.capacity() * (size_of::<(Box<[u32]>, u32)>() + 1)
+                + shard.parents.capacity() * size_of::<(Ref, u32)>();
             if n % 256 == 0
-                && let Some(stop) = self.job.interrupted()
+                && let Some(stop) = self.job.interrupted(growth as u64)
             {
                 report.stop = Some(stop);
                 break;

@@ -147,6 +147,8 @@ impl CheckError {
             CheckError::Method(e) => kind_of(e),
             CheckError::Program(e) => kind_of(e),
             CheckError::Lts(e) => lts_kind(e),
+            #[cfg(feature = "dist")]
+            CheckError::Dist(guarantor_dist::DistError::Compose(e)) => compose_kind(e),
             _ => None,
         };
         Some(kind.unwrap_or(BudgetKind::Other))
