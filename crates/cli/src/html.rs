@@ -6,11 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use guarantor::Checker;
-use guarantor::compose::Config;
 use guarantor::view::page::Report;
 
-use crate::{Failure, classify, display_name, fsp_input, input_error, load, load_fsp_with};
+use crate::Failure;
 
 /// `guarantor animate`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -66,26 +64,12 @@ pub(crate) fn write(
 
 /// `guarantor animate`.
 pub(crate) fn run_animate(args: &AnimateArgs) -> Result<ExitCode, Failure> {
-    let config = Config::default();
-    let mut checker = match fsp_input(&args.inputs)? {
-        Some(path) => {
-            let system = load_fsp_with(path, args.target.as_deref(), false, &args.consts)?;
-            Checker::from_fsp(&system, &config).map_err(classify)?
-        }
-        None => {
-            if args.target.is_some() {
-                return Err(input_error(anyhow::anyhow!("--target needs an FSP model")));
-            }
-            let mut checker = Checker::new();
-            for path in &args.inputs {
-                checker = checker.component(display_name(path), load(path, false)?);
-            }
-            checker
-        }
-    };
-    for path in &args.properties {
-        checker = checker.property(display_name(path), load(path, false)?);
-    }
+    let checker = crate::checker_of_inputs(
+        &args.inputs,
+        args.target.as_deref(),
+        &args.consts,
+        &args.properties,
+    )?;
     let title = format!(
         "{}: animator",
         question(&args.inputs, args.target.as_deref())

@@ -803,32 +803,48 @@ fn write_lts(lts: &Lts, dot: bool) {
     stdout::settle(written);
 }
 
-fn run_assume(args: &AssumeArgs) -> Result<ExitCode, Failure> {
-    let config = Config::default();
-    let mut checker = match fsp_input(&args.inputs)? {
+/// The checker of a command that takes an FSP model (with `--target` and `-D` constants) or
+/// `.aut` components, and `.aut` properties: `assume` and `animate`.
+pub(crate) fn checker_of_inputs(
+    inputs: &[PathBuf],
+    target: Option<&str>,
+    consts: &[(String, i64)],
+    properties: &[PathBuf],
+) -> Result<Checker, Failure> {
+    let mut checker = match fsp_input(inputs)? {
         Some(path) => {
-            let system = load_fsp_with(path, args.target.as_deref(), false, &args.consts)?;
-            Checker::from_fsp(&system, &config).map_err(classify)?
+            let system = load_fsp_with(path, target, false, consts)?;
+            Checker::from_fsp(&system, &Config::default()).map_err(classify)?
         }
         None => {
-            if args.target.is_some() {
+            if target.is_some() {
                 return Err(input_error(anyhow::anyhow!("--target needs an FSP model")));
             }
             let mut checker = Checker::new();
-            for path in &args.inputs {
+            for path in inputs {
                 checker = checker.component(display_name(path), load(path, false)?);
             }
             checker
         }
     };
-    for path in &args.properties {
+    for path in properties {
         checker = checker.property(display_name(path), load(path, false)?);
     }
+    Ok(checker)
+}
+
+fn run_assume(args: &AssumeArgs) -> Result<ExitCode, Failure> {
+    let checker = checker_of_inputs(
+        &args.inputs,
+        args.target.as_deref(),
+        &args.consts,
+        &args.properties,
+    )?;
     let component = component_index(&checker, &args.component)?;
     match args.method {
         AssumeMethod::Lstar => {
             let lts = checker
-                .weakest_assumption(component, args.extra_states, &config)
+                .weakest_assumption(component, args.extra_states, &Config::default())
                 .map_err(classify)?;
             write_lts(&lts, args.dot);
         }
