@@ -294,6 +294,24 @@ impl<'a> Cache<'a> {
         Ok(self.path_outputs(node))
     }
 
+    /// The position of the first input of `word` on which the system's output differs from
+    /// `hyp`'s (asked through the cache); `None` if they agree on all of it, or if `hyp` cannot
+    /// run `word`. What a learner makes of an equivalence query's counterexample starts here.
+    ///
+    /// # Errors
+    /// As [`Cache::outputs`].
+    pub(crate) fn first_disagreement(
+        &mut self,
+        hyp: &Mealy,
+        word: &[Symbol],
+    ) -> Result<Option<usize>, MealyError> {
+        let out = self.outputs(word)?;
+        let Some(expected) = hyp.outputs(word) else {
+            return Ok(None);
+        };
+        Ok(out.iter().zip(&expected).position(|(x, y)| x != y))
+    }
+
     /// The outputs on `word` if the cache knows them.
     pub fn known(&self, word: &[Symbol]) -> Option<Vec<OutputId>> {
         self.walk(NodeId::ROOT, word).map(|n| self.path_outputs(n))

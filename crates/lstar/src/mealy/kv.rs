@@ -189,11 +189,7 @@ impl Engine for Kv {
         hyp: &Mealy,
         word: &[Symbol],
     ) -> Result<(), MealyError> {
-        let out = cache.outputs(word)?;
-        let Some(expected) = hyp.outputs(word) else {
-            return Ok(());
-        };
-        let Some(first) = out.iter().zip(&expected).position(|(x, y)| x != y) else {
+        let Some(first) = cache.first_disagreement(hyp, word)? else {
             return Ok(());
         };
         let cex = &word[..=first];

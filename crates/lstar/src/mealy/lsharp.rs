@@ -413,11 +413,7 @@ impl Engine for LSharp {
         hyp: &Mealy,
         word: &[Symbol],
     ) -> Result<(), MealyError> {
-        let out = cache.outputs(word)?;
-        let Some(expected) = hyp.outputs(word) else {
-            return Ok(());
-        };
-        let Some(i) = out.iter().zip(&expected).position(|(a, b)| a != b) else {
+        let Some(i) = cache.first_disagreement(hyp, word)? else {
             return Ok(());
         };
         // The node of word[..i] is apart from its hypothesis state, with witness word[i].
