@@ -402,11 +402,7 @@ impl Checker {
     /// transition in which not every component has terminated (LTSA's definition). Properties do
     /// not take part.
     pub fn find_deadlock(&self) -> Result<Option<Counterexample>, CheckError> {
-        self.find_deadlock_under(&self.config)
-    }
-
-    /// [`Checker::find_deadlock`] under `config` (a check's, whose clock has started).
-    fn find_deadlock_under(&self, config: &Config) -> Result<Option<Counterexample>, CheckError> {
+        let config = &self.config;
         if self.components.is_empty() {
             return Err(CheckError::NoComponents);
         }
@@ -465,11 +461,12 @@ impl Checker {
         } else {
             let question = Question::of(self.has_safety_check(), in_walk);
             let problem = self.problem().with_deadlock(in_walk);
-            let mut outcome = self.run_phase(&*method, question, &problem, &config)?;
+            let outcome = self.run_phase(&*method, question, &problem, &config)?;
             if self.deadlock && !in_walk && outcome.verdict.is_holds() {
-                outcome.add_deadlock_phase(self.ask_deadlock(&config)?);
+                outcome.with_deadlock_phase(self.ask_deadlock(&config)?)
+            } else {
+                outcome
             }
-            outcome
         };
         self.fill_steps(&mut outcome);
         outcome.elapsed = start.elapsed();
@@ -777,18 +774,18 @@ impl Outcome {
         }
     }
 
-    /// Adds the deadlock phase that followed this `holds` ([`Checker::check`]): its phases, its
-    /// notes, the larger product, and its deadlock as the verdict if it found one.
-    fn add_deadlock_phase(&mut self, found: Outcome) {
+    /// This `holds` with the deadlock phase that followed it ([`Checker::check`]): its phases,
+    /// its notes, the larger product, and its deadlock as the verdict
+    /// ([`Outcome::with_deadlock`]) if it found one.
+    fn with_deadlock_phase(mut self, found: Outcome) -> Self {
         self.states = self.states.max(found.states);
         self.transitions = self.transitions.max(found.transitions);
         self.phases.extend(found.phases);
         self.notes
             .extend(found.notes.iter().map(|note| in_deadlock_phase(note)));
-        if let Verdict::Violated(deadlock) = found.verdict {
-            self.violated = Some("deadlock".to_owned());
-            self.steps.clear();
-            self.verdict = Verdict::Violated(deadlock);
+        match found.verdict {
+            Verdict::Violated(deadlock) => self.with_deadlock(deadlock),
+            _ => self,
         }
     }
 }
