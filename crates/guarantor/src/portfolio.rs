@@ -143,6 +143,15 @@ impl Method for Portfolio {
     }
 }
 
+/// Whether the caller of a race cancelled it or its deadline passed (then the members stop).
+fn caller_stopped(config: &Config) -> bool {
+    let cancelled = config
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(Ordering::Relaxed));
+    cancelled || config.is_past_deadline()
+}
+
 /// A member's progress answer, by position.
 type ProgressFinished = (usize, Result<ProgressReport, MethodError>);
 
@@ -184,11 +193,7 @@ fn race_progress(
             }
             Ok((i, Err(e))) => errors.push((i, e)),
             Err(RecvTimeoutError::Timeout) => {
-                let cancelled = config
-                    .cancel
-                    .as_ref()
-                    .is_some_and(|c| c.load(Ordering::Relaxed));
-                if cancelled || config.is_past_deadline() {
+                if caller_stopped(config) {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -306,12 +311,7 @@ impl<'p> Race<'p> {
 
     /// Passes the caller's cancellation and deadline on to the members (they share one flag).
     fn forward_caller_stop(&self) {
-        let cancelled = self
-            .config
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed));
-        if cancelled || self.config.is_past_deadline() {
+        if caller_stopped(self.config) {
             self.stop.store(true, Ordering::Relaxed);
         }
     }
