@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Progress by compositional minimisation (issue 25): side by side in one invocation, on each case
+# the time of `check --progress` (the default progress property: every action can always
+# eventually occur) with `--method mono`, `--method reduce` and `--method auto` (the two raced),
+# with verdicts and peak memory.
+#
+# Usage: benches/compare/progress-reduce.sh [--timeout S] [CASE...]
+#   CASE: family:target:N[:ACTION] (default: dining:SYS:9 clientserver:SYS:14 mer:SYS:8
+#         gas:SYS:10 bakery:SYS:3). With ACTION (an FSP action such as phil[0].eat) the model gets
+#         `progress T = {ACTION}` and the check is `--progress T`: a declared test, which keeps
+#         one action visible, instead of the default property (every action).
+# Appends to benchmarks/results/progress-reduce.csv and prints a Markdown table.
+# Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+TIMEOUT=120; CASES=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --timeout) TIMEOUT=$2; shift 2 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        *) CASES+=("$1"); shift ;;
+    esac
+done
+[ ${#CASES[@]} -gt 0 ] ||
+    CASES=(dining:SYS:9 clientserver:SYS:14 mer:SYS:8 gas:SYS:10 bakery:SYS:3)
+RUNS=("mono=--method mono" "reduce=--method reduce" "auto=--method auto")
+
+build_cli
+WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$ROOT/benchmarks/results"
+CSV="$ROOT/benchmarks/results/progress-reduce.csv"
+[ -f "$CSV" ] || echo "family,target,n,test,run,verdict,seconds,peak_kb" > "$CSV"
+echo "| case | mono | reduce | auto |"
+echo "|---|---|---|---|"
+for case in "${CASES[@]}"; do
+    IFS=: read -r family target n action <<< "$case"
+    model="$WORK/$family-$n.lts"
+    generate "$family" "$n" "$model"
+    test=default
+    if [ -n "$action" ]; then
+        echo "progress T = {$action}" >> "$model"
+        test=$action
+    fi
+    row="| $family $target N=$n, $test |"
+    for run in "${RUNS[@]}"; do
+        label=${run%%=*}
+        read -r -a options <<< "${run#*=}"
+        if [ -n "$action" ]; then
+            timed_check --progress T "${options[@]}" --target "$target" "$model"
+        else
+            timed_check --progress "${options[@]}" --target "$target" "$model"
+        fi
+        echo "$family,$target,$n,$test,$label,$verdict,$secs,$kb" >> "$CSV"
+        row+=" $verdict, $secs s, $((kb / 1024)) MB |"
+        echo "$case $label: $verdict in $secs s, $kb kB" >&2
+    done
+    echo "$row"
+done
