@@ -23,6 +23,7 @@ use crate::format::{
 use crate::inclusion::inclusion;
 use crate::machine::{Act, Actions, Kind, Machine, Member, TAU};
 use crate::model::Model;
+use crate::reduction::{self, Context, Reductions};
 use crate::report::{CertifyError, Outcome, Rejection, Report};
 use crate::search::{Circular, search};
 
@@ -128,6 +129,8 @@ struct Checker<'a> {
     states: usize,
     /// Which assumptions [`Self::derive`] has derived (or failed to).
     derived: RefCell<HashMap<usize, bool>>,
+    /// The `reduction` premises checked so far (rule `reduce`).
+    reductions: Reductions,
 }
 
 impl<'a> Checker<'a> {
@@ -145,6 +148,21 @@ impl<'a> Checker<'a> {
             premises_checked: 0,
             states: 0,
             derived: RefCell::new(HashMap::new()),
+            reductions: Reductions::new(
+                cert.premises
+                    .iter()
+                    .any(|p| matches!(p, Premise::NoDeadlock)),
+            ),
+        }
+    }
+
+    /// What the `reduce` rule's checks need of this checker.
+    fn reduction_context(&mut self) -> Context<'_> {
+        Context {
+            model: self.model,
+            components: &self.components,
+            properties: &self.leaves,
+            actions: &mut self.actions,
         }
     }
 
@@ -566,6 +584,31 @@ impl<'a> Checker<'a> {
                     .map_or(0, |x| x.lts.states);
                 homomorphism(n, a, declared, classes, &self.actions).map_err(|r| (r, None))
             }
+            Premise::Reduction {
+                of,
+                hidden,
+                alphabet,
+                result,
+                error,
+                ended,
+                map,
+            } => {
+                let premise = reduction::Premise {
+                    of,
+                    hidden,
+                    alphabet,
+                    result,
+                    error: *error,
+                    ended,
+                    map,
+                };
+                let mut reductions = std::mem::take(&mut self.reductions);
+                let walked = reductions.reduction(&mut self.reduction_context(), &premise);
+                self.reductions = reductions;
+                self.states += walked.map_err(|r| (r, None))?;
+                Ok(())
+            }
+            Premise::NoDeadlock => self.reductions.no_deadlock().map_err(|r| (r, None)),
         }
     }
 
@@ -656,7 +699,10 @@ impl<'a> Checker<'a> {
                 assumption,
                 ..
             } => *goal == Goal::Assumption(*assumption) && cs.len() == 1 && cs.contains(component.as_str()),
-            Premise::Circular { .. } | Premise::Inclusion { .. } => false,
+            Premise::Circular { .. }
+            | Premise::Inclusion { .. }
+            | Premise::Reduction { .. }
+            | Premise::NoDeadlock => false,
         })
     }
 
@@ -686,6 +732,7 @@ impl<'a> Checker<'a> {
             Rule::Quotient if count("homomorphism") != 1 || count("triple") != ps.len() - 1 => {
                 return Err(self.rule_error("needs one homomorphism and triples"));
             }
+            Rule::Reduce => return self.reduce(),
             Rule::Sym => return self.sym(&goal),
             Rule::Circ => return self.circ(&goal),
             Rule::Program => {
@@ -701,6 +748,29 @@ impl<'a> Checker<'a> {
                  (a triple's components, assumptions or guarantee do not fit)",
             ))
         }
+    }
+
+    /// Rule `reduce` ([`crate::reduction`]): reductions only (and `no-deadlock`), on the model as
+    /// given.
+    fn reduce(&self) -> Result<(), Rejection> {
+        if !self.cert.transformations.is_empty() || !self.cert.assumptions.is_empty() {
+            return Err(self.rule_error("takes no transformations and no assumptions"));
+        }
+        let others = self
+            .cert
+            .premises
+            .iter()
+            .any(|p| !matches!(p, Premise::Reduction { .. } | Premise::NoDeadlock));
+        if others {
+            return Err(self.rule_error("takes reduction and no-deadlock premises only"));
+        }
+        let cx = Context {
+            model: self.model,
+            components: &self.components,
+            properties: &self.leaves,
+            actions: &mut Actions::new(),
+        };
+        self.reductions.rule(&cx).map_err(|r| self.rule_error(&r))
     }
 
     /// Whether every name is a component of the system after the transformations.
@@ -900,6 +970,22 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// LTSA's rule 1 for end states: some component can end (its end state is not its initial
+/// state), and every action of the components that cannot, and of the properties, belongs to
+/// one that can. `comps` are the components with their end states.
+pub(crate) fn can_terminate(comps: &[(&Machine, Option<usize>)], props: &[&Machine]) -> bool {
+    let can_end = |c: &(&Machine, Option<usize>)| c.1.is_some_and(|e| e != c.0.initial);
+    let ending: BTreeSet<Act> = comps
+        .iter()
+        .filter(|c| can_end(c))
+        .flat_map(|c| c.0.alphabet.iter().copied())
+        .collect();
+    let covered = |m: &Machine| m.alphabet.is_subset(&ending);
+    comps.iter().any(can_end)
+        && comps.iter().filter(|c| !can_end(c)).all(|c| covered(c.0))
+        && props.iter().all(|p| covered(p))
+}
+
 /// A counterexample being replayed: the model's components (name, machine, end state) and
 /// properties (name, error machine), and where each is.
 struct Run<'a> {
@@ -914,21 +1000,9 @@ impl Run<'_> {
     /// state is not its initial state); every action of the components that cannot, and of the
     /// properties, belongs to one that can; and every component with an end state is at it.
     fn terminated(&self) -> bool {
-        let can_end = |c: &(&str, &Machine, Option<usize>)| c.2.is_some_and(|e| e != c.1.initial);
-        let ending: BTreeSet<Act> = self
-            .comps
-            .iter()
-            .filter(|c| can_end(c))
-            .flat_map(|c| c.1.alphabet.iter().copied())
-            .collect();
-        let covered = |m: &Machine| m.alphabet.is_subset(&ending);
-        self.comps.iter().any(can_end)
-            && self
-                .comps
-                .iter()
-                .filter(|c| !can_end(c))
-                .all(|c| covered(c.1))
-            && self.props.iter().all(|p| covered(&p.1))
+        let comps: Vec<(&Machine, Option<usize>)> = self.comps.iter().map(|c| (c.1, c.2)).collect();
+        let props: Vec<&Machine> = self.props.iter().map(|p| &p.1).collect();
+        can_terminate(&comps, &props)
             && self
                 .comps
                 .iter()

@@ -184,6 +184,11 @@ pub enum Rule {
     /// system's check ([`ProgramEvidence`]); checked by [`crate::program::check_program`] against
     /// the program.
     Program,
+    /// Compositional minimisation: a tree of `reduction` premises, each a part (a component, a
+    /// property's error form, or the product of two earlier parts) with some actions hidden,
+    /// mapped onto a smaller LTS; the last part reaches no error, and with a `no-deadlock`
+    /// premise has no deadlock ([`crate::reduction`]).
+    Reduce,
 }
 
 impl Rule {
@@ -198,6 +203,7 @@ impl Rule {
             Self::Circ => "circ",
             Self::Quotient => "quotient",
             Self::Program => "program",
+            Self::Reduce => "reduce",
         }
     }
 }
@@ -427,6 +433,50 @@ pub enum Premise {
         /// The class of each state of the component.
         classes: Vec<u64>,
     },
+    /// Rule `reduce`: the part `of`, with the actions `hidden` made internal, is mapped by `map`
+    /// onto `result`, an LTS over `alphabet` (the part's visible actions minus `hidden`) with
+    /// its error state and the states where the system may have ended (LTSA's `END` rule). The
+    /// map sends the part's initial state to `result`'s, every step to a weak step on the same
+    /// action (a hidden step to tau steps), the error to the error; under `no-deadlock` every
+    /// stable state (no tau step) to a stable state offering the same actions and ended alike.
+    /// So `result` has every run, error and deadlock of the part in any context
+    /// ([`crate::reduction`] gives the argument).
+    Reduction {
+        /// What is reduced.
+        of: Reduced,
+        /// The actions made internal; none may be used by a component or property outside the
+        /// part.
+        hidden: Vec<String>,
+        /// The visible alphabet of `result`.
+        alphabet: Vec<String>,
+        /// The smaller LTS.
+        result: LtsData,
+        /// Its error state, if the part can reach an error.
+        error: Option<u64>,
+        /// Its states where the system may have ended, ascending.
+        ended: Vec<u64>,
+        /// One entry per reachable, non-error state of the part: `[state, image]` for a
+        /// component or property (the property's own states; its pi maps to the error), `[left,
+        /// right, image]` for a pair (the states of the two earlier results).
+        map: Vec<Vec<u64>>,
+    },
+    /// Rule `reduce`: the last `reduction`'s result has no deadlock (a reachable state without
+    /// moves that is neither the error nor ended), so neither has the system.
+    NoDeadlock,
+}
+
+/// What a `reduction` premise reduces.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+#[non_exhaustive]
+pub enum Reduced {
+    /// A component of the model, by name (`{"component": "P"}`).
+    Component(String),
+    /// The error form of a property of the model, by name (`{"property": "Safe"}`).
+    Property(String),
+    /// The product of the results of two earlier `reduction` premises, by index
+    /// (`{"pair": [0, 3]}`).
+    Pair([usize; 2]),
 }
 
 impl Premise {
@@ -438,6 +488,8 @@ impl Premise {
             Self::Circular { .. } => "circular",
             Self::Inclusion { .. } => "inclusion",
             Self::Homomorphism { .. } => "homomorphism",
+            Self::Reduction { .. } => "reduction",
+            Self::NoDeadlock => "no-deadlock",
         }
     }
 }

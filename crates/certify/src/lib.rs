@@ -48,6 +48,7 @@ mod machine;
 pub mod model;
 mod packing;
 pub mod program;
+pub mod reduction;
 pub mod report;
 mod search;
 pub mod skeleton;

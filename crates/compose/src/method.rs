@@ -279,6 +279,22 @@ impl Problem {
         })
     }
 
+    /// The model a certificate about this problem is checked against: the components (with
+    /// their end states) and properties by name, for `guarantor_certify::check`.
+    pub fn certify_model(&self) -> guarantor_certify::Model {
+        let mut model = guarantor_certify::Model::new();
+        for ((_, name, lts), end) in self.components().zip(self.end_states()) {
+            model = match end {
+                Some(end) => model.component_with_end(name, lts.clone(), end),
+                None => model.component(name, lts.clone()),
+            };
+        }
+        for (_, name, lts) in self.properties() {
+            model = model.property(name, lts.clone());
+        }
+        model
+    }
+
     /// The options of [`check_system`] that say what this problem looks for (priority, deadlock
     /// and end states), with breadth-first search.
     pub fn system_options(&self) -> SystemOptions {
@@ -405,76 +421,64 @@ pub trait Method: fmt::Debug + Send + Sync {
     fn answers_progress(&self) -> bool {
         false
     }
-}
 
-impl<M: Method + ?Sized> Method for &M {
-    fn name(&self) -> Cow<'_, str> {
-        (**self).name()
-    }
-    fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
-        (**self).check(problem, config)
-    }
-    fn searches_deadlocks(&self) -> bool {
-        (**self).searches_deadlocks()
-    }
-    fn check_progress(
+    /// The certificate of a `holds` this method reported for `problem` (`report` is what
+    /// [`Method::check`] returned), in the format of the independent checker
+    /// `guarantor-certify`, which re-checks it against the problem's components and properties
+    /// ([`Problem::certify_model`]) without trusting the method. A method proves its answer with
+    /// its own rule, so it writes the premises itself; `config` bounds any work that takes.
+    ///
+    /// The default, `Ok(None)`, writes none: a checker then uses what it knows of the method
+    /// (the built-in rules of the `guarantor` facade), or says that the `holds` cannot be
+    /// certified. A violation needs no hook: its run is certified from the counterexample.
+    fn certificate(
         &self,
         problem: &Problem,
-        options: &ProgressOptions,
+        report: &MethodReport,
         config: &Config,
-    ) -> Result<ProgressReport, MethodError> {
-        (**self).check_progress(problem, options, config)
-    }
-    fn answers_progress(&self) -> bool {
-        (**self).answers_progress()
+    ) -> Result<Option<guarantor_certify::Certificate>, MethodError> {
+        let _ = (problem, report, config);
+        Ok(None)
     }
 }
 
-impl<M: Method + ?Sized> Method for Box<M> {
-    fn name(&self) -> Cow<'_, str> {
-        (**self).name()
-    }
-    fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
-        (**self).check(problem, config)
-    }
-    fn searches_deadlocks(&self) -> bool {
-        (**self).searches_deadlocks()
-    }
-    fn check_progress(
-        &self,
-        problem: &Problem,
-        options: &ProgressOptions,
-        config: &Config,
-    ) -> Result<ProgressReport, MethodError> {
-        (**self).check_progress(problem, options, config)
-    }
-    fn answers_progress(&self) -> bool {
-        (**self).answers_progress()
-    }
+/// `Method` for a reference or smart pointer to a method: every call goes to the method.
+macro_rules! forward_method {
+    ($($pointer:ty),*) => {$(
+        impl<M: Method + ?Sized> Method for $pointer {
+            fn name(&self) -> Cow<'_, str> {
+                (**self).name()
+            }
+            fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+                (**self).check(problem, config)
+            }
+            fn searches_deadlocks(&self) -> bool {
+                (**self).searches_deadlocks()
+            }
+            fn check_progress(
+                &self,
+                problem: &Problem,
+                options: &ProgressOptions,
+                config: &Config,
+            ) -> Result<ProgressReport, MethodError> {
+                (**self).check_progress(problem, options, config)
+            }
+            fn answers_progress(&self) -> bool {
+                (**self).answers_progress()
+            }
+            fn certificate(
+                &self,
+                problem: &Problem,
+                report: &MethodReport,
+                config: &Config,
+            ) -> Result<Option<guarantor_certify::Certificate>, MethodError> {
+                (**self).certificate(problem, report, config)
+            }
+        }
+    )*};
 }
 
-impl<M: Method + ?Sized> Method for Arc<M> {
-    fn name(&self) -> Cow<'_, str> {
-        (**self).name()
-    }
-    fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
-        (**self).check(problem, config)
-    }
-    fn searches_deadlocks(&self) -> bool {
-        (**self).searches_deadlocks()
-    }
-    fn check_progress(
-        &self,
-        problem: &Problem,
-        options: &ProgressOptions,
-        config: &Config,
-    ) -> Result<ProgressReport, MethodError> {
-        (**self).check_progress(problem, options, config)
-    }
-    fn answers_progress(&self) -> bool {
-        (**self).answers_progress()
-    }
-}
+forward_method!(&M, Box<M>, Arc<M>);
 
 /// A named figure a method measured (membership queries, iterations, SAT calls, ...).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,12 +10,18 @@
 //! 2. in a [`Portfolio`] beside the built-in methods (the first verdict wins),
 //! 3. directly on a [`Problem`],
 //!
+//! and its `holds` gets a certificate ([`Method::certificate`]) that the independent checker of
+//! `guarantor verify` accepts,
+//!
 //! and the workspace's manifest suite runs it on every case (crates/testkit/tests/suite.rs
 //! includes this file). Run it with `cargo run -p guarantor --example custom_method`.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use guarantor::certify::Certificate;
+use guarantor::certify::fingerprint::model_print;
+use guarantor::certify::format::{Premise, Rule, VerdictKind};
 use guarantor::compose::method::monitored;
 use guarantor::compose::{Config, Monolithic, SystemOptions, check_system};
 use guarantor::lts::Lts;
@@ -63,6 +69,27 @@ impl Method for Minimised {
         })?;
         Ok(MethodReport::new(report.verdict, report.stats)
             .with_counter("states_before_minimising", count_states(problem)))
+    }
+
+    /// The proof of a `holds`, for the independent checker (`guarantor verify`): this method's
+    /// argument is "the product has no error", so its certificate is rule `mono`, which the
+    /// checker re-checks by its own walk of the product of the components *as given* (it
+    /// trusts neither the minimisation nor the search above). A method with a proof rule of its
+    /// own writes that rule's premises here (the `reduce` method writes one premise per step).
+    fn certificate(
+        &self,
+        problem: &Problem,
+        report: &MethodReport,
+        _config: &Config,
+    ) -> Result<Option<Certificate>, MethodError> {
+        if !report.verdict.is_holds() {
+            return Ok(None); // a violation is certified from its counterexample
+        }
+        let (fingerprint, print) = model_print(&problem.certify_model());
+        Ok(Some(
+            Certificate::new(VerdictKind::Holds, Rule::Mono, fingerprint, print)
+                .with_premise(Premise::Monolithic),
+        ))
     }
 }
 
@@ -119,6 +146,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let outcome = mutex(false)?.with_method(Minimised).check()?;
     let cex = outcome.verdict.counterexample().ok_or("a violation")?;
     println!("facade, broken lock: violated by {:?}", cex.trace);
+
+    // ... and its `holds` certified: the certificate `guarantor check --certificate` would write,
+    // accepted by the independent checker that `guarantor verify` runs.
+    let checker = mutex(true)?.with_method(Minimised);
+    let outcome = checker.check()?;
+    let certificate = checker.certificate(&outcome)?;
+    let report = checker.verify(&certificate)?;
+    println!(
+        "facade, correct lock: certificate accepted = {}",
+        report.is_accepted()
+    );
+    assert!(report.is_accepted());
 
     // 2. In a portfolio, raced against the monolithic search.
     let race = Portfolio::new([

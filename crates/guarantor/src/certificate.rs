@@ -14,16 +14,20 @@
 //! | `circ`, `circ-neighbours` | `circ` | `error-as-action` per component with `ERROR` (`__circ_error_<c>`), `environment` for property actions no component has, one `circular` premise per guarantee (assuming every other guarantee) and `<G1 .. Gm> <P..>` |
 //! | `quotient` | `quotient` | `error-as-action` on the replaced component if it has `ERROR`, the `homomorphism` of the component onto its quotient, and `<A> rest <P..>` |
 //!
-//! `auto` gives the certificate of the member that answered ([`Outcome::method`]). Every
+//! | `reduce` | `reduce` | written by the method itself ([`Method::certificate`]): one `reduction` per minimisation step with its map, and `no-deadlock` when deadlocks were searched |
+//!
+//! A method that writes its own certificate ([`Method::certificate`], as `reduce` does, or a
+//! user's method) is asked first; the table's other rows are built here from the assumptions in
+//! the method's verdict. `auto` gives the certificate of the member that answered ([`Outcome::method`]). Every
 //! assumption is written in its safety reading (a learned DFA without its rejecting sink). A
 //! violation gives a `violated` certificate: the counterexample's run with every component's
 //! state after every step (tau steps included), found by a search guided by the trace.
 //!
-//! A method without a known rule (one of the user's own) gets a certificate for its violations
-//! only: a `holds` of it is [`CertificateError::UnknownRule`], never a monolithic certificate in
-//! its name. Action priority cannot be expressed in version 1, so a `holds` of a prioritised
-//! system is [`CertificateError::Priority`]; the `holds` of a monolithic check with
-//! [`Checker::deadlock`] certifies safety only (deadlock freedom is not a premise of version 1).
+//! A method without a known rule that writes no certificate of its own gets a certificate for
+//! its violations only: a `holds` of it is [`CertificateError::UnknownRule`], never a monolithic
+//! certificate in its name. Action priority cannot be expressed in version 1, so a `holds` of a
+//! prioritised system is [`CertificateError::Priority`]; deadlock freedom is certified by rule
+//! `reduce` only (the `holds` of a monolithic check with [`Checker::deadlock`] certifies safety).
 //!
 //! ```
 //! use guarantor::{Checker, MethodKind};
@@ -52,8 +56,8 @@ use guarantor_certify::format::{
 use guarantor_certify::{CertifyError, Model, Report};
 use guarantor_compose::ag::safety_assumption;
 use guarantor_compose::error_actions::ErrorActions;
-use guarantor_compose::method::Problem;
-use guarantor_compose::{Assumption, ComposeError, Counterexample, Verdict, Violation};
+use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};
+use guarantor_compose::{Assumption, ComposeError, Counterexample, Stats, Verdict, Violation};
 use guarantor_lts::{ActionId, ComponentId, Lts, LtsBuilder, StateId};
 
 use crate::checker::{Checker, Outcome};
@@ -87,6 +91,9 @@ pub enum CertificateError {
     /// No run of the components follows the counterexample's trace to its violation.
     #[error("no run of the components follows the counterexample: {0}")]
     Run(String),
+    /// The method failed to write its certificate (a budget ran out re-running it, ...).
+    #[error("the method could not write its certificate: {0}")]
+    Method(#[source] MethodError),
     /// Rebuilding a transformed component failed.
     #[error(transparent)]
     Compose(#[from] ComposeError),
@@ -102,18 +109,7 @@ impl Checker {
     /// The model a certificate of this checker is about: its components (with end states) and
     /// properties, by name, for [`guarantor_certify::check()`].
     pub fn certify_model(&self) -> Model {
-        let problem = self.problem();
-        let mut model = Model::new();
-        for ((_, name, lts), end) in problem.components().zip(problem.end_states()) {
-            model = match end {
-                Some(end) => model.component_with_end(name, lts.clone(), end),
-                None => model.component(name, lts.clone()),
-            };
-        }
-        for (_, name, lts) in problem.properties() {
-            model = model.property(name, lts.clone());
-        }
-        model
+        self.problem().certify_model()
     }
 
     /// The certificate of an outcome of this checker (see the [module docs](self) for what each
@@ -135,6 +131,9 @@ impl Checker {
                 )
             }
             Verdict::Holds(cert) => {
+                if let Some(certificate) = self.method_certificate(outcome)? {
+                    return Ok(certificate);
+                }
                 let Some(rule) = rule_of(&outcome.method) else {
                     return Err(CertificateError::UnknownRule {
                         method: outcome.method.clone(),
@@ -144,6 +143,30 @@ impl Checker {
             }
             _ => Err(CertificateError::Run("an unknown verdict".to_owned())),
         }
+    }
+
+    /// The certificate the method that answered writes itself ([`Method::certificate`]), if it
+    /// does: the method given with [`Checker::with_method`] or the built-in one of that name.
+    fn method_certificate(
+        &self,
+        outcome: &Outcome,
+    ) -> Result<Option<Certificate>, CertificateError> {
+        let problem = self.problem();
+        if problem.priority().is_some() {
+            return Err(CertificateError::Priority);
+        }
+        let method = match &self.custom {
+            Some(m) if m.name() == outcome.method => Some(std::sync::Arc::clone(m)),
+            _ => crate::registry::method_named(&outcome.method),
+        };
+        let Some(method) = method else {
+            return Ok(None);
+        };
+        let stats = Stats::new(outcome.states, outcome.transitions);
+        let report = MethodReport::new(outcome.verdict.clone(), stats);
+        method
+            .certificate(&problem, &report, &self.config)
+            .map_err(CertificateError::Method)
     }
 
     /// The `holds` certificate of `rule` with these assumptions, its premises derived as for a
@@ -221,9 +244,9 @@ impl Checker {
 /// The proof rule of a built-in method, by the name it reports.
 fn rule_of(method: &str) -> Option<Rule> {
     Some(match method {
-        // Compositional minimisation's "holds" is re-checked by exploring the product
-        // (no premise of its own yet).
-        "mono" | "monolithic" | "reduce" => Rule::Mono,
+        "mono" | "monolithic" => Rule::Mono,
+        // Its `holds` is written by the method itself (`Method::certificate`).
+        "reduce" => Rule::Reduce,
         "lstar" => Rule::Asym,
         "lstar-nway" => Rule::AsymN,
         "lstar-weakest" => Rule::Weakest,

@@ -250,8 +250,8 @@ pub struct Checker {
     deadlock: bool,
     method: MethodKind,
     /// A method value given with [`Checker::with_method`]; it wins over `method`.
-    custom: Option<Arc<dyn Method>>,
-    config: Config,
+    pub(crate) custom: Option<Arc<dyn Method>>,
+    pub(crate) config: Config,
 }
 
 impl Checker {

@@ -23,6 +23,7 @@ use guarantor_compose::Config;
 use guarantor_compose::method::{Method, MethodError, MethodReport, Monolithic, Problem};
 use guarantor_compose::progress::{ProgressOptions, ProgressReport};
 use guarantor_lstar::{Asym, AsymN, AsymWeakest, Sym};
+use guarantor_por::Por;
 use guarantor_quotient::Quotient;
 use guarantor_reduce::Reduce;
 
@@ -102,6 +103,11 @@ pub static BUILTIN: &[Entry] = &[
         make: || Arc::new(Reduce::new()),
     },
     Entry {
+        name: "por",
+        summary: "deadlock search with stubborn sets: the product with independent moves explored once (deadlock question only)",
+        make: || Arc::new(Por::new()),
+    },
+    Entry {
         name: "auto",
         summary: "a portfolio: the methods above raced on threads, the first verdict wins",
         make: || Arc::new(auto()),
@@ -126,6 +132,7 @@ pub fn auto() -> Portfolio {
         Arc::new(Monolithic::new()) as Arc<dyn Method>,
         circ_neighbours(),
         Arc::new(Reduce::new()),
+        Arc::new(Por::new()),
         Arc::new(Circ::new()),
         Arc::new(AsymN::new()),
         Arc::new(Quotient::new()),

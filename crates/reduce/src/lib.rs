@@ -44,6 +44,7 @@
 
 #![warn(missing_docs)]
 
+mod certificate;
 mod error;
 mod method;
 pub mod minimise;

@@ -26,8 +26,11 @@ use guarantor_compose::{
 use guarantor_lts::Lts;
 use guarantor_lts::ops::hide;
 
+use guarantor_certify::format::Reduced;
+
+use crate::certificate::Recording;
 use crate::error::ReduceError;
-use crate::minimise::{Flagged, has_deadlock, minimise_within, reaches_error};
+use crate::minimise::{Flagged, has_deadlock, minimise_mapped, reaches_error};
 use crate::order::{Shape, hidden_after, next_pair};
 
 /// Compositional minimisation (module docs), the `reduce` method.
@@ -123,6 +126,20 @@ impl Method for Reduce {
         crate::progress::check(self, problem, options, config)
     }
 
+    /// Rule `reduce` of `guarantor-certify`: the construction run again, each step's map
+    /// recorded (see the private module `certificate`).
+    fn certificate(
+        &self,
+        problem: &Problem,
+        report: &MethodReport,
+        config: &Config,
+    ) -> Result<Option<guarantor_certify::Certificate>, MethodError> {
+        if !report.verdict.is_holds() || problem.priority().is_some() {
+            return Ok(None);
+        }
+        crate::certificate::write(self, problem, config)
+    }
+
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
         if problem.priority().is_some() {
             return Err(MethodError::Unsupported {
@@ -170,6 +187,18 @@ pub(crate) fn run(
     keep: &BTreeSet<String>,
     sensitive: bool,
 ) -> Result<Outcome, ComposeError> {
+    run_recorded(problem, config, limits, keep, sensitive, None)
+}
+
+/// [`run`], writing each step into `record` for a certificate ([`crate::certificate`]).
+pub(crate) fn run_recorded(
+    problem: &Problem,
+    config: &Config,
+    limits: &Reduce,
+    keep: &BTreeSet<String>,
+    sensitive: bool,
+    mut record: Option<&mut Recording>,
+) -> Result<Outcome, ComposeError> {
     let deadlock = sensitive;
     let cap = limits.max_closure_pairs;
     // The construction's own bound on a step, under the caller's.
@@ -179,12 +208,18 @@ pub(crate) fn run(
             .map_or(limits.max_part_states, |m| m.min(limits.max_part_states)),
     );
     let mut parts = initial_parts(problem)?;
+    // Per part, the premise that recorded it (when recording).
+    let mut premise: Vec<usize> = Vec::with_capacity(parts.len());
     let mut largest = Stats::default();
     let shapes = |parts: &[Flagged]| -> Vec<Shape> { parts.iter().map(shape).collect() };
     for i in 0..parts.len() {
         let mut local = hidden_alone(&shapes(&parts), i);
         local.retain(|a| !keep.contains(a));
-        parts[i] = reduce(&parts[i], &local, deadlock, cap)?;
+        let (part, map) = reduce(&parts[i], &local, deadlock, cap)?;
+        if let Some(record) = record.as_deref_mut() {
+            premise.push(record.leaf(leaf_name(problem, i), &local, &part, &map));
+        }
+        parts[i] = part;
     }
     let mut steps = 0;
     while parts.len() > 1 {
@@ -195,11 +230,17 @@ pub(crate) fn run(
         hidden.retain(|a| !keep.contains(a));
         let b = parts.swap_remove(j);
         let a = parts.swap_remove(i);
-        let product = compose_pair(&a, &b, &step_config)?;
+        let (product, tuples) = compose_pair(&a, &b, &step_config)?;
         largest.states = largest.states.max(product.lts.num_states());
         largest.transitions = largest.transitions.max(product.lts.num_transitions());
         config.budget()?.check_now()?;
-        parts.push(reduce(&product, &hidden, deadlock, cap)?);
+        let (part, map) = reduce(&product, &hidden, deadlock, cap)?;
+        if let Some(record) = record.as_deref_mut() {
+            let pb = premise.swap_remove(j);
+            let pa = premise.swap_remove(i);
+            premise.push(record.pair([pa, pb], &hidden, &part, &tuples, &map));
+        }
+        parts.push(part);
         steps += 1;
     }
     let last = match parts.pop() {
@@ -278,34 +319,57 @@ fn shape(part: &Flagged) -> Shape {
     }
 }
 
-/// `part` with `hidden` hidden, then minimised.
+/// The part the construction starts from at `i` ([`initial_parts`]'s order): a component, then
+/// the properties.
+fn leaf_name(problem: &Problem, i: usize) -> Reduced {
+    let components = problem.num_components();
+    match problem.components().nth(i) {
+        Some((_, name, _)) => Reduced::Component(name.to_owned()),
+        None => Reduced::Property(
+            problem
+                .properties()
+                .nth(i - components)
+                .map_or_else(String::new, |(_, name, _)| name.to_owned()),
+        ),
+    }
+}
+
+/// `part` with `hidden` hidden, then minimised; with the state each of `part`'s became.
 fn reduce(
     part: &Flagged,
     hidden: &BTreeSet<String>,
     deadlock: bool,
     cap: usize,
-) -> Result<Flagged, ComposeError> {
+) -> Result<(Flagged, Vec<Option<u32>>), ComposeError> {
     let lts = hide(&part.lts, hidden.iter().map(String::as_str));
     let hidden = Flagged {
         lts,
         ended: part.ended.clone(),
     };
-    Ok(minimise_within(&hidden, deadlock, cap)?)
+    Ok(minimise_mapped(&hidden, deadlock, cap)?)
 }
 
-/// The product of two parts; a state is ended when both of its parts' states are.
-fn compose_pair(a: &Flagged, b: &Flagged, config: &Config) -> Result<Flagged, ComposeError> {
+/// Per state of a product of two parts, the pair of their states behind it (none for the error).
+type Tuples = Vec<Option<[u32; 2]>>;
+
+/// The product of two parts, with the pair of states behind each of its states (none for the
+/// error state); a state is ended when both of its parts' states are.
+fn compose_pair(
+    a: &Flagged,
+    b: &Flagged,
+    config: &Config,
+) -> Result<(Flagged, Tuples), ComposeError> {
     let composition = compose_with_tuples(&[&a.lts, &b.lts], config)?;
     let lts = composition.lts().clone();
-    let ended = lts
+    let tuples: Vec<Option<[u32; 2]>> = lts
         .states()
-        .map(|s| {
-            composition
-                .tuple(s)
-                .is_some_and(|t| a.ended[t[0].index()] && b.ended[t[1].index()])
-        })
+        .map(|s| composition.tuple(s).map(|t| [t[0].as_u32(), t[1].as_u32()]))
         .collect();
-    Ok(Flagged { lts, ended })
+    let ended = tuples
+        .iter()
+        .map(|t| t.is_some_and(|[x, y]| a.ended[x as usize] && b.ended[y as usize]))
+        .collect();
+    Ok((Flagged { lts, ended }, tuples))
 }
 
 /// The monolithic search's counterexample for a violation the construction found.

@@ -3,6 +3,8 @@
 //! compositional minimisation gives the monolithic check's verdict, and its counterexamples
 //! replay in every component.
 
+use guarantor_certify::Certificate;
+use guarantor_certify::format::{Premise, Reduced};
 use guarantor_compose::replay::replay;
 use guarantor_compose::{Config, Method, Monolithic, Problem};
 use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
@@ -81,6 +83,9 @@ fn check_one(
             "{:?}",
             problem
         );
+        if ours.verdict.is_holds() {
+            certificate_is_accepted(problem, method, &ours)?;
+        }
         if let Some(cex) = ours.verdict.counterexample() {
             prop_assert_eq!(Some(cex), mono.verdict.counterexample());
             // The trace runs in the components (a property's violating last step is its own).
@@ -92,6 +97,112 @@ fn check_one(
         }
     }
     Ok(())
+}
+
+/// A `holds` comes with a certificate of rule `reduce` that the independent checker accepts; a
+/// certificate whose first step maps the initial state elsewhere, or hides an action of a part
+/// outside its own, is rejected.
+fn certificate_is_accepted(
+    problem: &Problem,
+    method: Reduce,
+    report: &guarantor_compose::MethodReport,
+) -> Result<(), TestCaseError> {
+    let config = Config::default();
+    let certificate = method
+        .certificate(problem, report, &config)
+        .unwrap()
+        .unwrap();
+    let model = problem.certify_model();
+    let verdict = guarantor_certify::check(&certificate, &model).unwrap();
+    prop_assert!(
+        verdict.is_accepted(),
+        "{:?}\n{:?}",
+        verdict.rejection(),
+        problem
+    );
+    for mutant in mutants(&certificate, problem) {
+        let verdict = guarantor_certify::check(&mutant, &model).unwrap();
+        prop_assert!(
+            !verdict.is_accepted(),
+            "a mutant was accepted: {:?}",
+            problem
+        );
+    }
+    Ok(())
+}
+
+/// Mutants of a valid certificate that no checker may accept.
+fn mutants(certificate: &Certificate, problem: &Problem) -> Vec<Certificate> {
+    let mut out = Vec::new();
+    for (i, p) in certificate.premises.iter().enumerate() {
+        let Premise::Reduction {
+            result,
+            map,
+            of,
+            hidden,
+            ..
+        } = p
+        else {
+            continue;
+        };
+        // The initial state's image moved (when there is somewhere else to go).
+        if result.states > 1 {
+            let mut m = certificate.clone();
+            if let Premise::Reduction { map, result, .. } = &mut m.premises[i] {
+                let initial = result.initial;
+                for entry in map.iter_mut() {
+                    let image = entry.last_mut().unwrap();
+                    if *image == initial {
+                        *image = (initial + 1) % result.states;
+                    }
+                }
+            }
+            out.push(m);
+        }
+        // A leaf hides an action of another component.
+        if let Reduced::Component(name) = of {
+            let foreign = problem
+                .components()
+                .filter(|(_, n, _)| n != name)
+                .flat_map(|(_, _, lts)| {
+                    lts.alphabet()
+                        .iter()
+                        .filter(|(a, _)| !a.is_tau())
+                        .map(|(_, n)| n.to_owned())
+                        .collect::<Vec<_>>()
+                })
+                .find(|a| !hidden.contains(a));
+            if let Some(a) = foreign {
+                let mut m = certificate.clone();
+                if let Premise::Reduction { hidden, .. } = &mut m.premises[i] {
+                    hidden.push(a);
+                }
+                out.push(m);
+            }
+        }
+        let _ = map;
+    }
+    out
+}
+
+proptest! {
+    // Most random systems either violate safety or have no deadlock: allow many rejects.
+    #![proptest_config(ProptestConfig { cases: 120, max_global_rejects: 8192, ..ProptestConfig::default() })]
+
+    /// A certificate of the safety question alone, given a `no-deadlock` premise it never proved,
+    /// is rejected whenever the system has a deadlock.
+    #[test]
+    fn a_deadlock_freedom_never_proved_is_rejected(problem in arb_problem()) {
+        let safety = problem.clone().with_deadlock(false);
+        let config = Config::default();
+        let report = Reduce::new().check(&safety, &config).unwrap();
+        let deadlocks = Monolithic::new().check(&problem.clone().with_deadlock(true), &config).unwrap();
+        prop_assume!(report.verdict.is_holds() && deadlocks.verdict.is_violated());
+        let mut certificate = Reduce::new().certificate(&safety, &report, &config).unwrap().unwrap();
+        certificate = certificate.with_premise(Premise::NoDeadlock);
+        let verdict = guarantor_certify::check(&certificate, &problem.certify_model()).unwrap();
+        prop_assert!(!verdict.is_accepted(), "{:?}", problem);
+    }
 }
 
 /// Priority is refused with a typed error, never answered.

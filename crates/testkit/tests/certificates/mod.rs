@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use guarantor::certify::format::{Certificate, VerdictKind};
+use guarantor::certify::format::{Certificate, Premise, VerdictKind};
 use guarantor::certify::{Model, Rejection, Report};
 use guarantor::lts::{Lts, LtsBuilder, StateId};
 use guarantor::{CertificateError, Checker, Outcome};
@@ -189,18 +189,29 @@ fn mutate(checker: &Checker, cert: &Certificate, tally: &Tally) -> Result<(), St
 
 type Expect<'a> = dyn FnMut(&str, &Report, &dyn Fn(&Rejection) -> bool) + 'a;
 
-/// Drops transitions of the assumptions one at a time until one is rejected.
+/// Drops transitions of the assumptions (of rule `reduce`: of the reductions' results) one at a
+/// time until one is rejected.
 fn drop_transition(checker: &Checker, cert: &Certificate, tally: &Tally, expect: &mut Expect<'_>) {
     let mut tried = 0;
-    for (i, a) in cert.assumptions.iter().enumerate() {
-        for t in 0..a.lts.transitions.len() {
+    for (i, count) in transition_counts(cert) {
+        for t in 0..count {
             if tried == TRIES {
                 tally.add("drop: none of the first 6 needed");
                 return;
             }
             tried += 1;
             let mut m = cert.clone();
-            m.assumptions[i].lts.transitions.remove(t);
+            match m.assumptions.get_mut(i) {
+                Some(a) => {
+                    a.lts.transitions.remove(t);
+                }
+                None => {
+                    let k = i - cert.assumptions.len();
+                    if let Some(Premise::Reduction { result, .. }) = m.premises.get_mut(k) {
+                        result.transitions.remove(t);
+                    }
+                }
+            }
             let report = run(checker, &m);
             if report.rejection().is_some() {
                 expect("drop", &report, &|r| matches!(r, Rejection::Premise { .. }));
@@ -209,6 +220,26 @@ fn drop_transition(checker: &Checker, cert: &Certificate, tally: &Tally, expect:
         }
     }
     tally.add("drop: none of the first 6 needed");
+}
+
+/// The LTSs a mutation may drop transitions of: `(i, transitions)` for each assumption `i`, then
+/// for each premise `k` that is a reduction, `(assumptions + k, transitions of its result)`.
+fn transition_counts(cert: &Certificate) -> Vec<(usize, usize)> {
+    let n = cert.assumptions.len();
+    let assumptions = cert
+        .assumptions
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (i, a.lts.transitions.len()));
+    let reductions = cert
+        .premises
+        .iter()
+        .enumerate()
+        .filter_map(|(k, p)| match p {
+            Premise::Reduction { result, .. } => Some((n + k, result.transitions.len())),
+            _ => None,
+        });
+    assumptions.chain(reductions).collect()
 }
 
 /// Renames actions of the assumptions one at a time until one is rejected.
