@@ -279,6 +279,43 @@ impl Problem {
         })
     }
 
+    /// The deadlock question of this problem on its own: the components (with their end states
+    /// and the priority), no property (a property's error form never blocks), deadlocks asked
+    /// for. With `safety_holds` (the safety question of this problem was answered `holds`), every
+    /// move into a component's `ERROR` is dropped too: none can happen in the product, so the
+    /// reachable states and deadlocks are the same, and a search that keeps such moves in view
+    /// (the stubborn sets of `guarantor-por`) need not.
+    ///
+    /// ```
+    /// use guarantor_compose::Problem;
+    /// use guarantor_lts::Lts;
+    /// let mut b = guarantor_lts::LtsBuilder::new();
+    /// let [s0, s1] = [b.add_state()?, b.add_state()?];
+    /// b.add_transition_named(s0, "a", s0)?;
+    /// b.add_transition_named(s0, "b", s1)?;
+    /// b.set_error(s1)?;
+    /// let problem = Problem::new().with_component("C", b.build()?).with_property("P", Lts::from_edges([(0, "a", 0)])?);
+    /// let question = problem.deadlock_question(true);
+    /// assert!(question.deadlock() && question.num_properties() == 0);
+    /// assert_eq!(question.component_lts()[0].num_transitions(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn deadlock_question(&self, safety_holds: bool) -> Problem {
+        let mut question = Problem::new()
+            .with_priority(self.priority.clone())
+            .with_deadlock(true);
+        for c in &self.components {
+            let lts = if safety_holds {
+                without_error_moves(&c.lts)
+            } else {
+                c.lts.clone()
+            };
+            question.add_component_with_end(c.name.clone(), lts, c.end);
+        }
+        question
+    }
+
     /// The model a certificate about this problem is checked against: the components (with
     /// their end states) and properties by name, for `guarantor_certify::check`.
     pub fn certify_model(&self) -> guarantor_certify::Model {
@@ -307,6 +344,24 @@ impl Problem {
         }
         options
     }
+}
+
+/// `lts` without its moves into its error state (the same LTS when it has none).
+fn without_error_moves(lts: &Lts) -> Lts {
+    let Some(error) = lts.error_state() else {
+        return lts.clone();
+    };
+    let rebuilt = (|| {
+        let mut b = guarantor_lts::LtsBuilder::with_alphabet(lts.alphabet().clone());
+        b.ensure_states(lts.num_states())?;
+        b.set_initial(lts.initial())?;
+        for t in lts.transitions().filter(|t| t.target != error) {
+            b.add_transition(t.source, t.action, t.target)?;
+        }
+        b.build()
+    })();
+    // The same states and actions as `lts`, so building cannot fail.
+    rebuilt.unwrap_or_else(|_: guarantor_lts::LtsError| lts.clone())
 }
 
 /// A way to decide whether a [`Problem`]'s components satisfy its properties, under a budget.
@@ -513,6 +568,40 @@ pub struct MethodReport {
     pub answered_by: Option<String>,
     /// Free-form remarks for people (for a portfolio: how far each other member got).
     pub notes: Vec<String>,
+    /// For a method that answered the deadlock question in a second phase (a portfolio whose
+    /// `holds` for the safety question came from a member that does not search deadlocks): that
+    /// phase. [`MethodReport::verdict`] is already the whole answer; [`MethodReport::stats`]
+    /// and [`MethodReport::answered_by`] are the first phase's.
+    pub deadlock_phase: Option<Box<DeadlockPhase>>,
+}
+
+/// The second phase of a report ([`MethodReport::deadlock_phase`]): the deadlock question alone
+/// ([`Problem::deadlock_question`]), who answered it, and how long it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct DeadlockPhase {
+    /// The report of the phase (its verdict: a deadlock, or holds).
+    pub report: MethodReport,
+    /// The method that answered it.
+    pub method: String,
+    /// Its wall-clock time.
+    pub elapsed: std::time::Duration,
+}
+
+impl DeadlockPhase {
+    /// The phase `method` answered with `report` in `elapsed`.
+    pub fn new(
+        report: MethodReport,
+        method: impl Into<String>,
+        elapsed: std::time::Duration,
+    ) -> Self {
+        Self {
+            report,
+            method: method.into(),
+            elapsed,
+        }
+    }
 }
 
 impl MethodReport {
@@ -524,6 +613,7 @@ impl MethodReport {
             counters: Vec::new(),
             answered_by: None,
             notes: Vec::new(),
+            deadlock_phase: None,
         }
     }
 

@@ -16,7 +16,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use guarantor_circ::CircError;
-use guarantor_compose::method::{Counter, Method, MethodError, MethodReport, Monolithic, Problem};
+use guarantor_compose::method::{
+    Counter, DeadlockPhase, Method, MethodError, MethodReport, Monolithic, Problem,
+};
 use guarantor_compose::replay::{first_violation, replay};
 use guarantor_compose::{
     ComposeError, Config, Counterexample, Priority, SystemOptions, Verdict, Violation,
@@ -483,21 +485,33 @@ impl Checker {
         config: &Config,
     ) -> Result<Outcome, CheckError> {
         let start = Instant::now();
-        let report = method.check(problem, config)?;
+        let mut report = method.check(problem, config)?;
+        let second = report.deadlock_phase.take();
         let mut outcome = Outcome::from_report(report, &method.name());
+        let question = if second.is_some() {
+            Question::Safety
+        } else {
+            question
+        };
+        let first_took = start
+            .elapsed()
+            .saturating_sub(second.as_ref().map_or(Duration::ZERO, |d| d.elapsed));
+        self.name_assumptions(&mut outcome);
+        outcome.phases.push(Phase::new(
+            question,
+            outcome.method.clone(),
+            first_took,
+            outcome.states,
+            outcome.transitions,
+        ));
+        if let Some(second) = second {
+            outcome = outcome.with_deadlock_phase(Outcome::of_deadlock_phase(*second));
+        }
         self.confirm_counterexample(&mut outcome)?;
         outcome.violated = outcome
             .verdict
             .counterexample()
             .map(|cex| self.describe(&cex.violation));
-        self.name_assumptions(&mut outcome);
-        outcome.phases.push(Phase::new(
-            question,
-            outcome.method.clone(),
-            start.elapsed(),
-            outcome.states,
-            outcome.transitions,
-        ));
         Ok(outcome)
     }
 
@@ -510,7 +524,9 @@ impl Checker {
             custom: None,
             ..self.clone()
         };
-        let problem = components.problem().with_deadlock(true);
+        // Asked after the safety half held, or with no safety question at all (then no
+        // component has an ERROR state to drop).
+        let problem = self.problem().deadlock_question(true);
         let searchers = registry::auto().retaining(|m| m.searches_deadlocks());
         components.run_phase(&searchers, Question::Deadlock, &problem, config)
     }
@@ -772,6 +788,20 @@ impl Outcome {
             steps: Vec::new(),
             phases: Vec::new(),
         }
+    }
+
+    /// The outcome of a method's own deadlock phase ([`MethodReport::deadlock_phase`]), with
+    /// that phase recorded.
+    fn of_deadlock_phase(phase: DeadlockPhase) -> Self {
+        let mut found = Outcome::from_report(phase.report, &phase.method);
+        found.phases.push(Phase::new(
+            Question::Deadlock,
+            found.method.clone(),
+            phase.elapsed,
+            found.states,
+            found.transitions,
+        ));
+        found
     }
 
     /// This `holds` with the deadlock phase that followed it ([`Checker::check`]): its phases,

@@ -27,9 +27,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};
+use guarantor_compose::method::{DeadlockPhase, Method, MethodError, MethodReport, Problem};
 use guarantor_compose::progress::{ProgressOptions, ProgressReport};
 use guarantor_compose::{ComposeError, Config, Monitor, Stats};
 
@@ -112,12 +112,27 @@ impl Method for Portfolio {
                 "a portfolio needs at least one member".into(),
             ));
         }
+        if problem.deadlock() && !self.searches_deadlocks() {
+            return Err(MethodError::Unsupported {
+                method: "auto".to_owned(),
+                reason: "no member searches for deadlocks".to_owned(),
+            });
+        }
         // One clock for every member: the timeout counts from the start of the race.
-        Race::new(self, problem, &config.started()).run()
+        let config = config.started();
+        let (winner, report) = Race::new(self, problem, &config).run()?;
+        let whole = !problem.deadlock() || self.members[winner].searches_deadlocks();
+        if whole || !report.verdict.is_holds() {
+            return Ok(report);
+        }
+        self.ask_deadlock(problem, report, &config)
     }
 
-    /// Whether some member searches deadlocks in its own walk; asked for deadlocks, the
-    /// portfolio races only those members (the others are skipped, and the report says so).
+    /// Whether some member searches deadlocks in its own walk. Asked for deadlocks, the
+    /// portfolio races every member: those that search deadlocks on the whole question, the
+    /// others on its safety half; when one of the latter wins with `holds`, the members that
+    /// search deadlocks race again on the deadlock question alone
+    /// ([`MethodReport::deadlock_phase`]).
     fn searches_deadlocks(&self) -> bool {
         self.members
             .iter()
@@ -140,6 +155,29 @@ impl Method for Portfolio {
         config: &Config,
     ) -> Result<ProgressReport, MethodError> {
         race_progress(self, problem, options, &config.started())
+    }
+}
+
+impl Portfolio {
+    /// The second phase of [`Portfolio::check`]: the deadlock question alone
+    /// ([`Problem::deadlock_question`], the safety half having held), raced by the members that
+    /// search deadlocks; its deadlock, if any, becomes the verdict of `safety`.
+    fn ask_deadlock(
+        &self,
+        problem: &Problem,
+        mut safety: MethodReport,
+        config: &Config,
+    ) -> Result<MethodReport, MethodError> {
+        let started = Instant::now();
+        let searchers = self.clone().retaining(|m| m.searches_deadlocks());
+        let question = problem.deadlock_question(true);
+        let (winner, found) = Race::new(&searchers, &question, config).run()?;
+        let name = searchers.members[winner].name().into_owned();
+        if found.verdict.is_violated() {
+            safety.verdict = found.verdict.clone();
+        }
+        safety.deadlock_phase = Some(Box::new(DeadlockPhase::new(found, name, started.elapsed())));
+        Ok(safety)
     }
 }
 
@@ -217,6 +255,8 @@ fn race_progress(
 struct Race<'p> {
     portfolio: &'p Portfolio,
     problem: Arc<Problem>,
+    /// The problem without the deadlock question, for the members that do not search deadlocks.
+    safety_half: Arc<Problem>,
     config: &'p Config,
     stop: Arc<AtomicBool>,
     monitors: Vec<Arc<Monitor>>,
@@ -238,6 +278,7 @@ impl<'p> Race<'p> {
         Self {
             portfolio,
             problem: Arc::new(problem.clone()),
+            safety_half: Arc::new(problem.clone().with_deadlock(false)),
             config,
             stop: Arc::new(AtomicBool::new(false)),
             monitors,
@@ -247,7 +288,8 @@ impl<'p> Race<'p> {
         }
     }
 
-    fn run(mut self) -> Result<MethodReport, MethodError> {
+    /// The winner's position and report, or why every member gave up.
+    fn run(mut self) -> Result<(usize, MethodReport), MethodError> {
         let (done, results) = mpsc::channel::<Finished>();
         self.start_more(&done);
         if self.running == 0 {
@@ -257,7 +299,7 @@ impl<'p> Race<'p> {
             match results.recv_timeout(POLL) {
                 Ok((i, Ok(report))) => {
                     self.stop.store(true, Ordering::Relaxed);
-                    return Ok(self.won(i, report));
+                    return Ok((i, self.won(i, report)));
                 }
                 Ok((i, Err(e))) => {
                     self.running -= 1;
@@ -279,19 +321,16 @@ impl<'p> Race<'p> {
         while self.running < self.portfolio.parallel && self.next < self.portfolio.members.len() {
             let i = self.next;
             self.next += 1;
-            if self.problem.deadlock() && !self.portfolio.members[i].searches_deadlocks() {
-                // The whole question, or not at all: a member that reasons about traces would
-                // leave the deadlock half to a separate walk of the whole product.
-                self.fates[i] = Fate::Failed(MethodError::Unsupported {
-                    method: self.portfolio.members[i].name().into_owned(),
-                    reason: "it does not search for deadlocks".to_owned(),
-                });
-                continue;
-            }
             self.running += 1;
             self.fates[i] = Fate::Running;
             let member = Arc::clone(&self.portfolio.members[i]);
-            let problem = Arc::clone(&self.problem);
+            // A member that does not search deadlocks answers the safety half; its `holds` is
+            // followed by a deadlock phase (`Portfolio::ask_deadlock`).
+            let problem = if self.problem.deadlock() && !member.searches_deadlocks() {
+                Arc::clone(&self.safety_half)
+            } else {
+                Arc::clone(&self.problem)
+            };
             let config = self
                 .config
                 .clone()
@@ -475,29 +514,48 @@ mod tests {
     /// Issue 25: asked for deadlocks, the race is between the members that answer the whole
     /// question; the others are skipped, never left to a hidden walk of the whole product.
     #[test]
-    fn asked_for_deadlocks_only_members_that_search_them_run() {
+    fn asked_for_deadlocks_a_safety_holds_is_followed_by_a_deadlock_phase() {
+        // `Holds` answers the safety half at once; the system deadlocks after `a, a`.
+        let stuck = Lts::from_edges([(0, "a", 1), (1, "a", 2)]).unwrap();
+        let problem = Problem::new()
+            .with_component("C", stuck)
+            .with_deadlock(true);
         let portfolio = Portfolio::new([
-            Arc::new(Sleeper) as Arc<dyn Method>,
+            Arc::new(Holds) as Arc<dyn Method>,
             Arc::new(Monolithic::new()),
         ])
         .with_parallel(1);
         assert!(portfolio.searches_deadlocks());
-        let report = portfolio
-            .check(&counter().with_deadlock(true), &Config::default())
-            .unwrap();
-        assert_eq!(report.answered_by.as_deref(), Some("mono"));
-        assert!(
-            report.notes[0].contains("does not search for deadlocks"),
-            "{:?}",
-            report.notes
-        );
-        // Only members that cannot: an error that says why, at once.
+        let report = portfolio.check(&problem, &Config::default()).unwrap();
+        assert_eq!(report.answered_by.as_deref(), Some("holds"));
+        let phase = report.deadlock_phase.as_deref().expect("a deadlock phase");
+        assert_eq!(phase.method, "mono");
+        let cex = report.verdict.counterexample().expect("the deadlock");
+        assert_eq!(cex.trace, ["a", "a"]);
+        // Only members that cannot search deadlocks: an error that says why, at once.
         let sleepers = Portfolio::new([Arc::new(Sleeper) as Arc<dyn Method>]);
         assert!(!sleepers.searches_deadlocks());
         let err = sleepers
             .check(&counter().with_deadlock(true), &Config::default())
             .unwrap_err();
         assert!(matches!(err, MethodError::Unsupported { .. }), "{err}");
+    }
+
+    /// A member that answers every safety question `holds` at once (and no deadlock question).
+    #[derive(Debug)]
+    struct Holds;
+
+    impl Method for Holds {
+        fn name(&self) -> Cow<'_, str> {
+            Cow::Borrowed("holds")
+        }
+        fn check(&self, problem: &Problem, _: &Config) -> Result<MethodReport, MethodError> {
+            assert!(!problem.deadlock(), "asked the safety half only");
+            Ok(MethodReport::new(
+                guarantor_compose::Verdict::Holds(guarantor_compose::Certificate::monolithic()),
+                Stats::default(),
+            ))
+        }
     }
 
     #[test]
