@@ -669,6 +669,43 @@ impl<Q: Word> CompactStore<Q> {
             .is_ok()
     }
 
+    /// `tuple` packed into this store's word (for callers that keep tuples packed, such as the
+    /// visited sets of [`crate::visited`]).
+    #[inline]
+    pub(crate) fn pack(&self, tuple: &[StateId]) -> Q {
+        Q::pack(&self.layout, tuple)
+    }
+
+    /// The tuple of a word [`CompactStore::pack`] made.
+    #[inline]
+    pub(crate) fn unpack(&self, packed: Q, out: &mut [StateId]) {
+        packed.unpack(&self.layout, out);
+    }
+
+    /// Whether the packed tuple is stored.
+    #[inline]
+    pub(crate) fn contains_packed(&self, packed: Q) -> bool {
+        self.contains(self.place_of(packed))
+    }
+
+    /// Reads the slots a lookup of the packed tuple starts at (see [`Store::touch`]).
+    #[inline]
+    pub(crate) fn touch_packed(&self, packed: Q) -> u64 {
+        let place = self.place_of(packed);
+        self.touch(u64::from(place.sub) << 32 | u64::from(place.home_bits))
+    }
+
+    /// Stores the packed tuple without queueing it (a set that never loads states back); returns
+    /// whether it was new.
+    #[inline]
+    pub(crate) fn add_packed(&mut self, packed: Q) -> bool {
+        let added = self.add_new(self.place_of(packed));
+        if added {
+            self.len += 1;
+        }
+        added
+    }
+
     fn note_peak(&mut self) {
         let bytes = self.bytes();
         if bytes > self.peak_bytes {

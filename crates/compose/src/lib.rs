@@ -132,6 +132,7 @@ pub mod termination;
 mod test_util;
 pub mod threads;
 pub mod verdict;
+pub mod visited;
 
 pub use ag::{check_circular_premise, check_triple};
 pub use compose::{
@@ -152,6 +153,7 @@ pub use safety::{SafetyReport, Stats, check_safety, find_deadlock, find_deadlock
 pub use subproblem::SubProblem;
 pub use system::{SearchOrder, SystemOptions, check_system};
 pub use verdict::{Assumption, Certificate, Counterexample, Verdict, Violation};
+pub use visited::TupleSet;
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.
 #[doc = include_str!("../README.md")]

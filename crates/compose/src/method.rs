@@ -547,6 +547,20 @@ pub struct Counter {
 }
 
 impl Counter {
+    /// A counter called `name` (`snake_case`) with this value (saturating at `u64::MAX`).
+    ///
+    /// ```
+    /// use guarantor_compose::method::Counter;
+    /// let c = Counter::new("bytes_sent", 42usize);
+    /// assert_eq!(Counter::find(&[c], "bytes_sent"), Some(42));
+    /// ```
+    pub fn new(name: impl Into<Cow<'static, str>>, value: impl TryInto<u64>) -> Self {
+        Self {
+            name: name.into(),
+            value: value.try_into().unwrap_or(u64::MAX),
+        }
+    }
+
     /// The value of the counter called `name` among `counters`, if there is one.
     pub fn find(counters: &[Counter], name: &str) -> Option<u64> {
         counters.iter().find(|c| c.name == name).map(|c| c.value)

@@ -418,7 +418,7 @@ impl Fields {
     }
 
     #[inline]
-    fn pack(&self, tuple: &[StateId]) -> (u64, u64) {
+    pub(crate) fn pack(&self, tuple: &[StateId]) -> (u64, u64) {
         let field = |(s, &sh): (&StateId, &u32)| u64::from(s.as_u32()).wrapping_shl(sh);
         let (low, high) = tuple.split_at(self.split.min(tuple.len()));
         let (ls, hs) = self.shifts.split_at(self.split);
@@ -464,6 +464,16 @@ impl<P: PackedKey> PackedStore<P> {
             table: Table::new(),
             fields,
         }
+    }
+}
+
+impl<P: PackedKey> PackedStore<P> {
+    /// Whether the packed key is stored.
+    #[inline]
+    pub(crate) fn contains_key(&self, key: P) -> bool {
+        self.table
+            .probe(key.hash(), |s| P::key_of(s) == key)
+            .is_ok()
     }
 }
 

@@ -6,23 +6,29 @@
 //! parent references) through an `Rc<RefCell<_>>`: the search fills it, the walk reads it.
 //!
 //! The search's one operator receives [`Msg`]s of one level (its timestamp) through an exchange
-//! that routes a candidate state to the worker owning its hash and a control message to the
-//! worker it names, and waits until timely's progress tracking says the level is complete before
-//! it decides anything: only then has it seen every candidate for a state and every worker's
-//! report on the level before. A level's reports go to every worker, so every worker keeps the
-//! same global view ([`Global`]): totals, the best error and deadlock, and whether to stop.
+//! that routes each message to the worker it names, and waits until timely's progress tracking
+//! says the level is complete before it decides anything: only then has it seen every candidate
+//! for a state and every worker's report on the level before. A level's reports go to every
+//! worker, so every worker keeps the same global view ([`Global`]): totals, the best error and
+//! deadlock, and whether to stop.
+//!
+//! What makes it cheap per state (it once cost 6-14 us a state against the monolithic search's
+//! 1-1.6, with one process, allocating and hashing a vector per candidate): tuples travel and are
+//! stored packed (compose's [`TupleSet`], its compact store when a tuple fits in 74 bits, as the
+//! visited set); candidates for one destination are collected into one flat batch of words
+//! (successor key, parent key, action and parent index) of up to [`FLUSH_WORDS`] words, so
+//! timely sees a few large messages per level instead of one per transition; and a successor
+//! this worker owns never enters the exchange: it goes straight into what has arrived for the
+//! next level, kept alive by a capability for that level.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
-use std::ops::ControlFlow;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use guarantor_compose::product::{Product, Scratch};
+use guarantor_compose::product::Product;
 use guarantor_compose::termination::Termination;
 use guarantor_compose::{Monitor, Priority, SystemOptions};
 use guarantor_lts::{ActionId, Lts, StateId};
@@ -34,11 +40,13 @@ use timely::dataflow::operators::vec::ToStream;
 use timely::dataflow::operators::{Capability, Concat, ConnectLoop, Feedback, Probe};
 use timely::worker::Worker;
 
+use crate::level::{Arrived, Buffers, Key, Level, Place, Shard};
+
 /// A reference to a stored state: `(worker, index in that worker's shard)`.
 pub(crate) type Ref = (u32, u32);
 
 /// The parent reference of the initial state.
-const ROOT: Ref = (u32::MAX, u32::MAX);
+pub(crate) const ROOT: Ref = (u32::MAX, u32::MAX);
 
 /// What a worker needs to run its share of a check; the same in every worker and process.
 #[derive(Clone, Debug)]
@@ -62,6 +70,9 @@ pub(crate) struct Job {
     pub(crate) max_memory: Option<u64>,
     /// Where worker 0 publishes the global state count after each level (progress reports).
     pub(crate) monitor: Option<Arc<Monitor>>,
+    /// Worker threads per process (timely numbers a process's workers consecutively), to tell
+    /// the bytes that leave a process from those that stay in it.
+    pub(crate) workers_per_process: usize,
 }
 
 impl Job {
@@ -89,6 +100,7 @@ impl Job {
             cancel: config.cancel.clone(),
             max_memory: config.max_memory,
             monitor: config.monitor.clone(),
+            workers_per_process: 1,
         }
     }
 
@@ -98,13 +110,13 @@ impl Job {
         Product::under(&refs, self.priority.as_ref()).expect("checked before the workers start")
     }
 
-    fn is_terminal(&self, tuple: &[StateId]) -> bool {
+    pub(crate) fn is_terminal(&self, tuple: &[StateId]) -> bool {
         self.termination.is_terminal(tuple)
     }
 
     /// Why the search must stop now, if it must: the cancel flag, the deadline, or the memory
     /// limit with `headroom` bytes about to be allocated counted as resident.
-    fn interrupted(&self, headroom: u64) -> Option<Stop> {
+    pub(crate) fn interrupted(&self, headroom: u64) -> Option<Stop> {
         if self
             .cancel
             .as_ref()
@@ -156,32 +168,63 @@ pub(crate) struct DeadHit {
 /// One worker's report on one level, sent to every worker.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Report {
-    states: u64,
-    transitions: u64,
-    error: Option<ErrorHit>,
-    deadlock: Option<DeadHit>,
-    stop: Option<Stop>,
+    pub(crate) states: u64,
+    pub(crate) transitions: u64,
+    pub(crate) error: Option<ErrorHit>,
+    pub(crate) deadlock: Option<DeadHit>,
+    pub(crate) stop: Option<Stop>,
+    /// The sender's running totals (what its process reports, not what decides the search).
+    tally: Tally,
 }
 
 impl Report {
+    /// Whether the report says nothing that changes the search (its tally aside): such a report
+    /// is not sent, or the loop would never end.
     fn is_empty(&self) -> bool {
-        *self == Self::default()
+        self.states == 0
+            && self.transitions == 0
+            && self.error.is_none()
+            && self.deadlock.is_none()
+            && self.stop.is_none()
     }
+}
+
+/// One worker's running totals: what [`crate::ProcessTally`] adds up per process.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Tally {
+    pub(crate) worker: u32,
+    /// States this worker stored.
+    pub(crate) states: u64,
+    /// Bytes of candidate batches this worker sent to workers of other processes.
+    pub(crate) bytes_sent: u64,
+    /// Nanoseconds spent storing, expanding and filtering candidates.
+    pub(crate) explore_nanos: u64,
+    /// Nanoseconds spent between levels: waiting for the level to complete everywhere (the
+    /// exchange, timely's progress messages, slower peers).
+    pub(crate) exchange_nanos: u64,
 }
 
 /// What travels around the search loop.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) enum Msg {
-    /// A successor tuple of a parent tuple (stored at `from`) on `action`, for the successor's
-    /// owner: `words` holds the successor then the parent (nothing for the initial state's), in
-    /// one vector so that a candidate costs one allocation.
-    Cand {
-        words: Vec<u32>,
-        action: u32,
-        from: Ref,
+    /// Candidates for worker `to`: the `seq`-th batch of worker `from`'s stream for it at this
+    /// level, as groups (see [`crate::level`]).
+    Batch {
+        to: u32,
+        from: u32,
+        seq: u32,
+        words: Vec<u64>,
     },
     /// A worker's report on the level before, for worker `to`.
     Control { to: u32, report: Report },
+}
+
+impl Msg {
+    fn to(&self) -> u32 {
+        match self {
+            Self::Batch { to, .. } | Self::Control { to, .. } => *to,
+        }
+    }
 }
 
 /// The global view every worker keeps, identical in all of them.
@@ -194,6 +237,8 @@ pub(crate) struct Global {
     pub(crate) stop: Option<Stop>,
     /// The deepest level any state was stored at.
     pub(crate) depth: u32,
+    /// Every worker's latest tally, by worker.
+    pub(crate) tallies: BTreeMap<u32, Tally>,
 }
 
 impl Global {
@@ -213,107 +258,58 @@ impl Global {
         if let Some(s) = report.stop {
             self.stop = Some(self.stop.map_or(s, |t| t.min(s)));
         }
-    }
-}
-
-/// A worker's visited states: tuple to index, and per index its parent reference and action.
-#[derive(Debug, Default)]
-pub(crate) struct Shard {
-    ids: TupleMap<Box<[u32]>, u32>,
-    parents: Vec<(Ref, u32)>,
-}
-
-/// A hasher for tuples: Fx's multiply-rotate per word, then a 64-bit finaliser (splitmix64), so
-/// that both the low bits (timely routes on them) and the high bits (hashbrown's tags) are well
-/// mixed; plain Fx on runs of small `u32`s left long probe chains in the visited maps.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct TupleHasher(u64);
-
-impl Hasher for TupleHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(4) {
-            let mut word = [0u8; 4];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u32(u32::from_le_bytes(word));
+        let tally = report.tally;
+        let entry = self.tallies.entry(tally.worker).or_default();
+        if tally.states >= entry.states {
+            *entry = tally;
         }
-    }
-
-    fn write_u32(&mut self, x: u32) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(x)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_usize(&mut self, x: usize) {
-        self.write_u32(x as u32);
-    }
-
-    fn finish(&self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 30;
-        x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x ^= x >> 27;
-        x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-        x ^ (x >> 31)
-    }
-}
-
-/// Maps keyed by tuples, hashed with [`TupleHasher`].
-type TupleMap<K, V> = HashMap<K, V, BuildHasherDefault<TupleHasher>>;
-
-/// The owner hash of a tuple: a fixed function of the tuple, the same in every process.
-pub(crate) fn owner_hash(tuple: &[u32]) -> u64 {
-    let mut h = TupleHasher::default();
-    tuple.hash(&mut h);
-    h.finish()
-}
-
-fn route(msg: &Msg, width: usize) -> u64 {
-    match msg {
-        Msg::Cand { words, .. } => owner_hash(&words[..width]),
-        Msg::Control { to, .. } => u64::from(*to),
     }
 }
 
 /// Runs the search on this worker until every worker agrees it is over; returns the global view.
-pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Shard>>) -> Global {
-    let index = worker.index() as u32;
-    let peers = worker.peers() as u32;
+pub(crate) fn explore<K: Key>(
+    worker: &mut Worker,
+    job: &Arc<Job>,
+    shard: &Rc<RefCell<Shard>>,
+) -> Global {
+    let place = Place {
+        index: worker.index() as u32,
+        peers: worker.peers() as u32,
+        per_process: job.workers_per_process.max(1) as u32,
+    };
     let global = Rc::new(RefCell::new(Global::default()));
     let probe = ProbeHandle::new();
-    let width = job.all.len();
-    let initial: Vec<u32> = {
+    let seed: Vec<Msg> = if place.index == 0 {
         let product = job.product();
-        product.initial().iter().map(|s| s.as_u32()).collect()
+        let set = &shard.borrow().set;
+        let mut key = vec![0; set.key_words()];
+        set.pack(&product.initial(), &mut key);
+        vec![crate::level::seed(&key, place.owner(&key))]
+    } else {
+        Vec::new()
     };
     worker.dataflow::<u32, _, _>(|scope| {
-        let seed: Vec<Msg> = if index == 0 {
-            vec![Msg::Cand {
-                words: initial,
-                action: 0,
-                from: ROOT,
-            }]
-        } else {
-            Vec::new()
-        };
         let (handle, cycle) = scope.feedback::<Vec<Msg>>(1);
         let job = Arc::clone(job);
         let shard = Rc::clone(shard);
         let view = Rc::clone(&global);
         let out = seed.to_stream(scope).concat(cycle).unary_frontier(
-            Exchange::new(move |m: &Msg| route(m, width)),
+            Exchange::new(|m: &Msg| u64::from(m.to())),
             "Level",
             move |_, _| {
                 let mut pending: BTreeMap<u32, (Capability<u32>, Arrived)> = BTreeMap::new();
                 let mut halted = false;
+                let mut clock = Clock::new(place.index);
+                let mut buffers = Buffers::<K>::default();
                 move |(input, frontier), output| {
                     input.for_each_stamp(|cap, data| {
                         if let Some(cap) = cap.retain_least(output.output_index()) {
                             let entry = pending
                                 .entry(*cap.time())
                                 .or_insert_with(|| (cap, Arrived::default()));
-                            let stored = shard.borrow();
                             for batch in data {
                                 for msg in batch.drain(..) {
-                                    entry.1.take(msg, &stored, width);
+                                    entry.1.take(msg);
                                 }
                             }
                         }
@@ -322,19 +318,34 @@ pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Sh
                         if frontier.frontier().less_equal(&time) {
                             break;
                         }
-                        let (cap, arrived) = pending.remove(&time).expect("present");
+                        let (cap, mut arrived) = pending.remove(&time).expect("present");
                         if halted {
                             continue;
                         }
-                        let mut session = output.session(&cap);
-                        halted = complete_level(
-                            &job,
-                            (time, index, peers),
-                            arrived,
-                            &shard,
-                            &mut view.borrow_mut(),
-                            |m| session.give(m),
-                        );
+                        // Successors this worker owns skip the exchange: they join what has
+                        // arrived for the next level here, which a capability keeps open.
+                        let (next_cap, mut next) = match pending.remove(&(time + 1)) {
+                            Some((c, a)) => (Some(c), a),
+                            None => (None, Arrived::default()),
+                        };
+                        {
+                            let mut session = output.session(&cap);
+                            halted = complete_level(
+                                &Level {
+                                    job: &job,
+                                    time,
+                                    place,
+                                },
+                                (&mut arrived, &mut next),
+                                (&shard, &mut clock, &mut buffers),
+                                &mut view.borrow_mut(),
+                                |m| session.give(m),
+                            );
+                        }
+                        if next_cap.is_some() || next.has_candidates() {
+                            let cap = next_cap.unwrap_or_else(|| cap.delayed(&(time + 1)));
+                            pending.insert(time + 1, (cap, next));
+                        }
                     }
                 }
             },
@@ -347,28 +358,47 @@ pub(crate) fn explore(worker: &mut Worker, job: &Arc<Job>, shard: &Rc<RefCell<Sh
     global.take()
 }
 
-/// Level `time` on worker `index` of `peers`, once timely says it is complete: absorbs the
-/// reports on the level before and, unless they say stop, stores the new candidates, expands them
-/// (successors to `emit`) and sends this worker's report to every worker. Returns whether the
-/// search stops here.
-fn complete_level(
-    job: &Job,
-    (time, index, peers): (u32, u32, u32),
-    arrived: Arrived,
-    shard: &RefCell<Shard>,
+/// Where a worker's time goes: exploring (claiming and expanding states) or between levels (the
+/// exchange).
+#[derive(Debug)]
+struct Clock {
+    tally: Tally,
+    /// When this worker last finished a level (the exchange time runs from there).
+    idle_since: Instant,
+}
+
+impl Clock {
+    fn new(worker: u32) -> Self {
+        Self {
+            tally: Tally {
+                worker,
+                ..Tally::default()
+            },
+            idle_since: Instant::now(),
+        }
+    }
+}
+
+/// A level on this worker, once timely says it is complete: absorbs the reports on the level
+/// before and, unless they say stop, claims the new states among the candidates, expands them
+/// (successors owned elsewhere to `emit`, those owned here into `next`) and sends this worker's
+/// report to every worker. Returns whether the search stops here.
+fn complete_level<K: Key>(
+    level: &Level<'_>,
+    (arrived, next): (&mut Arrived, &mut Arrived),
+    (shard, clock, buffers): (&RefCell<Shard>, &mut Clock, &mut Buffers<K>),
     view: &mut Global,
     mut emit: impl FnMut(Msg),
 ) -> bool {
-    for report in arrived.reports {
+    let (job, place) = (level.job, level.place);
+    let started = Instant::now();
+    clock.tally.exchange_nanos += started
+        .saturating_duration_since(clock.idle_since)
+        .as_nanos() as u64;
+    for report in arrived.reports.drain(..) {
         view.absorb(report);
     }
-    let level = Level {
-        job,
-        time,
-        index,
-        best: arrived.best,
-    };
-    if let Some(monitor) = job.monitor.as_ref().filter(|_| index == 0) {
+    if let Some(monitor) = job.monitor.as_ref().filter(|_| place.index == 0) {
         monitor.record_states(usize::try_from(view.states).unwrap_or(usize::MAX));
     }
     if view.error.is_some() || view.stop.is_some() {
@@ -378,12 +408,21 @@ fn complete_level(
         view.stop = Some(Stop::StateLimit);
         return true;
     }
-    let report = level.run(&mut shard.borrow_mut(), view.states, &mut emit);
+    let mut report = level.run(
+        (arrived, next),
+        &mut shard.borrow_mut(),
+        view.states,
+        (buffers, &mut clock.tally),
+        &mut emit,
+    );
     if report.states > 0 {
-        view.depth = view.depth.max(time);
+        view.depth = view.depth.max(level.time);
     }
+    clock.tally.explore_nanos += started.elapsed().as_nanos() as u64;
+    clock.idle_since = Instant::now();
     if !report.is_empty() {
-        for to in 0..peers {
+        report.tally = clock.tally;
+        for to in 0..place.peers {
             emit(Msg::Control {
                 to,
                 report: report.clone(),
@@ -391,145 +430,6 @@ fn complete_level(
         }
     }
     false
-}
-
-/// What arrived for one level, sorted as it arrives: the reports on the level before, and per
-/// candidate tuple not stored yet its best `(parent, action, from)` so far.
-#[derive(Debug, Default)]
-struct Arrived {
-    reports: Vec<Report>,
-    best: TupleMap<Vec<u32>, Choice>,
-}
-
-impl Arrived {
-    /// Takes one message of tuples `width` wide. Candidates for states already in `stored` (most
-    /// of them: every edge back into the explored part) are dropped at once; states stored at
-    /// this very level are not in `stored` yet, and are dropped when the level is run.
-    fn take(&mut self, msg: Msg, stored: &Shard, width: usize) {
-        match msg {
-            Msg::Control { report, .. } => self.reports.push(report),
-            Msg::Cand {
-                mut words,
-                action,
-                from,
-            } => {
-                if stored.ids.contains_key(&words[..width]) {
-                    return;
-                }
-                let parent = words.split_off(width);
-                match self.best.entry(words) {
-                    std::collections::hash_map::Entry::Vacant(v) => {
-                        v.insert((parent, action, from));
-                    }
-                    std::collections::hash_map::Entry::Occupied(mut o) => {
-                        let cur = o.get();
-                        if (&parent, action) < (&cur.0, cur.1) {
-                            o.insert((parent, action, from));
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// A candidate's parent tuple, action and parent reference.
-type Choice = (Vec<u32>, u32, Ref);
-
-/// One level's work on one worker: the candidates it received, then storing and expanding the
-/// new ones.
-struct Level<'j> {
-    job: &'j Job,
-    time: u32,
-    index: u32,
-    /// Per candidate tuple, its best `(parent, action, from)`.
-    best: TupleMap<Vec<u32>, Choice>,
-}
-
-impl Level<'_> {
-    /// Stores the new candidates in `shard`, expands them and sends their successors to `emit`.
-    fn run(self, shard: &mut Shard, known: u64, mut emit: impl FnMut(Msg)) -> Report {
-        let mut report = Report::default();
-        if self.best.is_empty() {
-            return report;
-        }
-        let product = self.job.product();
-        let mut scratch = Scratch::new();
-        let mut ids = Vec::new();
-        for (n, (tuple, (_, action, from))) in self.best.into_iter().enumerate() {
-            if shard.ids.contains_key(tuple.as_slice()) {
-                // Arrived before this worker ran the level before, which stored it.
-                continue;
-            }
-            // The shard's index doubles in one step (old and new tables alive) and its parents
-            // may be copied into a larger block: the memory limit counts them ahead.
-            let growth = 2 * shard.ids.capacity() * (size_of::<(Box<[u32]>, u32)>() + 1)
-                + shard.parents.capacity() * size_of::<(Ref, u32)>();
-            if n % 256 == 0
-                && let Some(stop) = self.job.interrupted(growth as u64)
-            {
-                report.stop = Some(stop);
-                break;
-            }
-            ids.clear();
-            ids.extend(tuple.iter().map(|&s| StateId::from_u32(s)));
-            let id = shard.parents.len() as u32;
-            shard.ids.insert(tuple.into_boxed_slice(), id);
-            shard.parents.push((from, action));
-            report.states += 1;
-            if self
-                .job
-                .limit
-                .is_some_and(|l| known + report.states > l as u64)
-            {
-                report.stop = Some(Stop::StateLimit);
-                break;
-            }
-            let at = (self.index, id);
-            let mut successors = 0u64;
-            let _ = product.for_each_successor(&ids, &mut scratch, |a, target| {
-                successors += 1;
-                if let Some(member) = product.error_component(target) {
-                    let hit = ErrorHit {
-                        tuple: words(target),
-                        parent: words(&ids),
-                        action: a.as_u32(),
-                        from: at,
-                        member: member as u32,
-                    };
-                    if report.error.as_ref().is_none_or(|b| hit < *b) {
-                        report.error = Some(hit);
-                    }
-                } else {
-                    let mut both = Vec::with_capacity(2 * ids.len());
-                    both.extend(target.iter().chain(&ids).map(|s| s.as_u32()));
-                    emit(Msg::Cand {
-                        words: both,
-                        action: a.as_u32(),
-                        from: at,
-                    });
-                }
-                ControlFlow::<()>::Continue(())
-            });
-            report.transitions += successors;
-            if successors == 0 && self.job.deadlock && !self.job.is_terminal(&ids) {
-                let hit = DeadHit {
-                    level: self.time,
-                    tuple: words(&ids),
-                    at,
-                };
-                if report.deadlock.as_ref().is_none_or(|b| hit < *b) {
-                    report.deadlock = Some(hit);
-                }
-            }
-        }
-        report
-    }
-}
-
-/// A tuple as raw words.
-fn words(tuple: &[StateId]) -> Vec<u32> {
-    tuple.iter().map(|s| s.as_u32()).collect()
 }
 
 /// What travels around the walk-back loop.

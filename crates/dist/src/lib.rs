@@ -84,11 +84,14 @@
 mod config;
 mod engine;
 mod error;
+mod level;
 mod net;
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::Duration;
 
 use guarantor_compose::error_lts::error_ltss;
 use guarantor_compose::product::Product;
@@ -100,7 +103,8 @@ use guarantor_lts::{ActionId, Lts};
 pub use config::{Cluster, DistConfig};
 pub use error::DistError;
 
-use engine::{Job, Shard, Stop};
+use engine::{Job, Stop};
+use level::Shard;
 
 /// The result of a distributed check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,6 +120,32 @@ pub struct DistReport {
     pub depth: usize,
     /// Workers over all processes.
     pub workers: usize,
+    /// Per process, in process order: its states and what its time went to.
+    pub processes: Vec<ProcessTally>,
+}
+
+/// What one process of a distributed check did: the states it stored, the bytes it sent to
+/// other processes, and where its workers' time went (the slowest worker's figures when a process
+/// runs several).
+///
+/// ```
+/// use guarantor_dist::ProcessTally;
+/// let tally = ProcessTally::default();
+/// assert_eq!((tally.states, tally.bytes_sent), (0, 0));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProcessTally {
+    /// States this process stored (its share of the visited set).
+    pub states: u64,
+    /// Bytes of candidate states it sent to other processes (the payload, before timely's
+    /// framing).
+    pub bytes_sent: u64,
+    /// Time spent storing, expanding and filtering states.
+    pub explore: Duration,
+    /// Time spent between levels, waiting for the level to be complete everywhere: the
+    /// exchange, timely's progress messages and slower peers.
+    pub exchange: Duration,
 }
 
 /// Checks `components` against `properties`, and for deadlocks if `options` ask, exploring the
@@ -151,13 +181,15 @@ pub fn check_distributed(
     config.budget()?;
     let errs = error_ltss(properties.iter().copied())?;
     let all: Vec<Lts> = components.iter().map(|&c| c.clone()).chain(errs).collect();
-    let job = Arc::new(Job::new(
+    let mut job = Job::new(
         Arc::new(all),
         components.len(),
         options,
         &config,
         config.effective_deadline(),
-    ));
+    );
+    job.workers_per_process = dist.workers;
+    let job = Arc::new(job);
     let workers = dist.total_workers();
     {
         // Validates the product once here, so that the workers may build it without failing, and
@@ -173,6 +205,7 @@ pub fn check_distributed(
                 stats: Stats::new(0, 0),
                 depth: 0,
                 workers,
+                processes: Vec::new(),
             });
         }
     }
@@ -196,22 +229,49 @@ pub fn check_distributed(
         let result = result.map_err(DistError::Worker)?;
         first.get_or_insert(result);
     }
-    let (verdict, stats, depth) =
+    let (verdict, stats, depth, processes) =
         first.ok_or_else(|| DistError::Worker("no worker ran".into()))??;
     Ok(DistReport {
         verdict,
         stats,
         depth,
         workers,
+        processes,
     })
 }
 
 /// What one worker returns: every worker returns the same.
-type WorkerResult = Result<(Verdict, Stats, usize), guarantor_compose::ComposeError>;
+type WorkerResult =
+    Result<(Verdict, Stats, usize, Vec<ProcessTally>), guarantor_compose::ComposeError>;
+
+/// The workers' tallies added up per process.
+fn per_process(tallies: &BTreeMap<u32, engine::Tally>, per_process: usize) -> Vec<ProcessTally> {
+    let mut out: Vec<ProcessTally> = Vec::new();
+    for tally in tallies.values() {
+        let p = tally.worker as usize / per_process.max(1);
+        if out.len() <= p {
+            out.resize(p + 1, ProcessTally::default());
+        }
+        let entry = &mut out[p];
+        entry.states += tally.states;
+        entry.bytes_sent += tally.bytes_sent;
+        entry.explore = entry.explore.max(Duration::from_nanos(tally.explore_nanos));
+        entry.exchange = entry
+            .exchange
+            .max(Duration::from_nanos(tally.exchange_nanos));
+    }
+    out
+}
 
 fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResult {
-    let shard = Rc::new(RefCell::new(Shard::default()));
-    let global = engine::explore(worker, job, &shard);
+    let shard = Rc::new(RefCell::new(Shard::new(job)));
+    let key_words = shard.borrow().set.key_words();
+    let global = match key_words {
+        1 => engine::explore::<[u64; 1]>(worker, job, &shard),
+        2 => engine::explore::<[u64; 2]>(worker, job, &shard),
+        _ => engine::explore::<Box<[u64]>>(worker, job, &shard),
+    };
+    let processes = per_process(&global.tallies, job.workers_per_process);
     let stats = Stats::new(
         usize::try_from(global.states).unwrap_or(usize::MAX),
         usize::try_from(global.transitions).unwrap_or(usize::MAX),
@@ -244,7 +304,12 @@ fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResu
     } else if let Some(dead) = &global.deadlock {
         (dead.at, None, Violation::Deadlock)
     } else {
-        return Ok((Verdict::Holds(Certificate::monolithic()), stats, depth));
+        return Ok((
+            Verdict::Holds(Certificate::monolithic()),
+            stats,
+            depth,
+            processes,
+        ));
     };
     let mut actions = engine::walk_back(worker, start, &shard);
     actions.extend(last);
@@ -258,6 +323,7 @@ fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResu
         Verdict::Violated(Counterexample::new(trace, violation)),
         stats,
         depth,
+        processes,
     ))
 }
 

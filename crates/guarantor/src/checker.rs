@@ -583,6 +583,7 @@ impl Checker {
             &config,
             dist,
         )?;
+        let counters = dist_counters(&report.processes);
         let mut outcome = Outcome {
             verdict: report.verdict,
             method: "mono".to_owned(),
@@ -590,7 +591,7 @@ impl Checker {
             transitions: report.stats.transitions,
             elapsed: Duration::ZERO,
             assumptions: Vec::new(),
-            counters: Vec::new(),
+            counters,
             notes: Vec::new(),
             violated: None,
             steps: Vec::new(),
@@ -830,6 +831,28 @@ fn in_deadlock_phase(note: &str) -> String {
     } else {
         format!("note: deadlock phase: {note}")
     }
+}
+
+/// A distributed check's figures as counters (JSON fields): per process `p` its states and the
+/// milliseconds its workers spent exploring and in the exchange, and the bytes all processes
+/// sent to each other.
+#[cfg(feature = "dist")]
+fn dist_counters(processes: &[guarantor_dist::ProcessTally]) -> Vec<Counter> {
+    let mut counters = Vec::with_capacity(3 * processes.len() + 1);
+    for (p, tally) in processes.iter().enumerate() {
+        counters.push(Counter::new(format!("process_{p}_states"), tally.states));
+        counters.push(Counter::new(
+            format!("process_{p}_explore_ms"),
+            tally.explore.as_millis(),
+        ));
+        counters.push(Counter::new(
+            format!("process_{p}_exchange_ms"),
+            tally.exchange.as_millis(),
+        ));
+    }
+    let sent: u64 = processes.iter().map(|t| t.bytes_sent).sum();
+    counters.push(Counter::new("bytes_sent", sent));
+    counters
 }
 
 #[cfg(test)]
