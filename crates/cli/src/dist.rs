@@ -22,6 +22,10 @@ use crate::{CheckArgs, Failure, MethodChoice, Search, classify, input_error};
 /// How long the local processes may take to connect (they only have to start).
 const CONNECT: Duration = Duration::from_secs(10);
 
+/// How long process 0 waits for its own check to name a lost process when a process it started
+/// exits with an error code (within a heartbeat timeout, or at once when a process died).
+const LOST_GRACE: Duration = Duration::from_secs(4);
+
 /// How long process 0 waits for the processes it started once it has its result.
 const GRACE: Duration = Duration::from_secs(30);
 
@@ -151,6 +155,12 @@ fn run_local(checker: &Checker, processes: usize, workers: usize) -> Result<Outc
     };
     while !run.is_finished() {
         if let Some((i, status)) = failed_child(&mut children) {
+            // A process that exits with an error code may only have lost another one: the
+            // check here then names the lost process, if given a moment.
+            if status.code().is_some() && finishes_within(&run, LOST_GRACE) {
+                break;
+            }
+            let (i, status) = failed_child(&mut children).unwrap_or((i, status));
             stop(&mut children);
             let e = anyhow::anyhow!("process {i} of {processes} failed ({status})");
             return Err(if status.code() == Some(3) {
@@ -199,16 +209,35 @@ fn run_local(checker: &Checker, processes: usize, workers: usize) -> Result<Outc
     outcome
 }
 
-/// The first started process that has ended with neither verdict code (0 holds, 1 violated),
-/// with its index.
+/// The started processes that have ended with neither verdict code (0 holds, 1 violated), with
+/// their index: the first killed by a signal if any (the others may only have lost it), else the
+/// first.
 fn failed_child(children: &mut [Child]) -> Option<(usize, std::process::ExitStatus)> {
-    children
+    let failed: Vec<(usize, std::process::ExitStatus)> = children
         .iter_mut()
         .enumerate()
-        .find_map(|(i, child)| match child.try_wait() {
+        .filter_map(|(i, child)| match child.try_wait() {
             Ok(Some(status)) if status.code().is_none_or(|c| c > 1) => Some((i + 1, status)),
             _ => None,
         })
+        .collect();
+    failed
+        .iter()
+        .find(|(_, status)| status.code().is_none())
+        .or(failed.first())
+        .copied()
+}
+
+/// Waits up to `grace` for the check's thread to end; returns whether it did.
+fn finishes_within<T>(run: &std::thread::JoinHandle<T>, grace: Duration) -> bool {
+    let deadline = Instant::now() + grace;
+    while !run.is_finished() {
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    true
 }
 
 /// Kills and reaps the processes this one started.

@@ -155,7 +155,7 @@ fn a_memory_limit_stops_a_local_cluster() {
         "--target",
         "SYS",
         "--max-memory",
-        "64M",
+        "40M",
         "--processes",
         "2",
         "benchmarks/gas/gas.lts",
@@ -164,5 +164,5 @@ fn a_memory_limit_stops_a_local_cluster() {
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(v["reason"]["kind"], "memory", "{v}");
     let peak = v["peak_rss_bytes"].as_u64().expect("reported on Linux");
-    assert!(peak * 10 <= (64 << 20) * 11, "peak {} MB", peak >> 20);
+    assert!(peak * 10 <= (40 << 20) * 11, "peak {} MB", peak >> 20);
 }

@@ -31,6 +31,10 @@ pub struct Cluster {
     /// How long this process waits for the others to connect before it gives up with
     /// [`DistError::Network`]. Default: 30 seconds.
     pub connect_timeout: Duration,
+    /// How long this process waits for a heartbeat of another process, once connected, before
+    /// it stops with [`DistError::PeerLost`] naming it (heartbeats are written every 200 ms;
+    /// a process that dies is seen at once, when its connections close). Default: 3 seconds.
+    pub heartbeat_timeout: Duration,
 }
 
 impl Cluster {
@@ -52,6 +56,7 @@ impl Cluster {
             addresses,
             process,
             connect_timeout: Duration::from_secs(30),
+            heartbeat_timeout: Duration::from_secs(3),
         })
     }
 
@@ -74,6 +79,13 @@ impl Cluster {
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
             .map(str::to_owned)
             .collect()
+    }
+
+    /// This cluster with another heartbeat timeout (see [`Cluster::heartbeat_timeout`]).
+    #[must_use]
+    pub fn with_heartbeat_timeout(mut self, timeout: Duration) -> Self {
+        self.heartbeat_timeout = timeout;
+        self
     }
 
     /// This cluster with another connection timeout.

@@ -22,6 +22,18 @@ pub enum DistError {
     /// The processes of a cluster could not connect to each other in time.
     #[error("cluster network: {0}")]
     Network(String),
+    /// Another process of the cluster was lost while the check ran: its connection closed
+    /// without its "finished" (it died or failed), or it sent no heartbeat for
+    /// [`Cluster::heartbeat_timeout`](crate::Cluster::heartbeat_timeout).
+    #[error("process {process} of the cluster ({address}) was lost: {reason}")]
+    PeerLost {
+        /// The lost process's index in the cluster.
+        process: usize,
+        /// Its address.
+        address: String,
+        /// What was seen: its connection closed, no heartbeat, or another process lost it.
+        reason: String,
+    },
     /// A worker thread failed (timely reports a panic in a worker as an error here).
     #[error("worker failed: {0}")]
     Worker(String),

@@ -225,6 +225,12 @@ impl Level<'_> {
         emit: &mut impl FnMut(Msg),
     ) -> Report {
         let mut report = Report::default();
+        // Merging copies the arrived candidates into one buffer, about half as large again.
+        let arrived_words: usize = arrived.batches.iter().map(|b| b.2.len()).sum();
+        if let Some(stop) = self.job.interrupted(12 * arrived_words as u64) {
+            report.stop = Some(stop);
+            return report;
+        }
         merge(arrived, shard.set.key_words(), &mut buffers.merged);
         self.claim(shard, known, buffers, &mut report, tally);
         if report.stop.is_none() {
@@ -314,7 +320,15 @@ impl Level<'_> {
         let set = &shard.set;
         let mut target_key = vec![0u64; set.key_words()];
         let mut outbox = Outbox::new(self.place);
-        for (key, id) in claimed {
+        for (n, (key, id)) in claimed.iter().enumerate() {
+            // The batches for the next level are this level's new memory: each may double.
+            if n % 256 == 0 {
+                let headroom: usize = outbox.batches.iter().map(|b| 8 * b.capacity()).sum();
+                if let Some(stop) = self.job.interrupted(headroom as u64) {
+                    report.stop = Some(stop);
+                    break;
+                }
+            }
             set.unpack(key.words(), &mut ids);
             let at = (self.place.index, *id);
             outbox.start_parent(key.words(), *id);

@@ -49,10 +49,14 @@
 //! # Failures
 //!
 //! Processes that cannot connect within [`Cluster::connect_timeout`] give up with
-//! [`DistError::Network`]. Once running there is no fault tolerance (timely has none): a process
-//! that dies mid-run makes its peers' network threads panic, and their workers may wait for its
-//! messages for good; the CLI's `--processes` therefore watches the processes it starts and ends
-//! the run when one fails. A worker that panics is reported as [`DistError::Worker`].
+//! [`DistError::Network`]. timely itself has no fault tolerance, so the processes of a cluster
+//! also exchange heartbeats on connections of their own: a process that dies (its connections
+//! close) or stops answering (no heartbeat for [`Cluster::heartbeat_timeout`]) makes every other
+//! process return [`DistError::PeerLost`] naming it, within a heartbeat timeout at most, instead
+//! of waiting for its messages for good; the lost process's peers tell each other which process
+//! they lost, so all name the same one. The worker threads of a process that returns this error
+//! are left behind (they may be waiting on the lost process) and end with the process. A worker
+//! that panics is reported as [`DistError::Worker`].
 //!
 //! # Example
 //!
@@ -162,6 +166,7 @@ pub struct ProcessTally {
 /// [`DistError::Compose`] for a nondeterministic property or an exhausted budget of `config`;
 /// [`DistError::Config`] for zero workers or a depth-first `options.search`;
 /// [`DistError::Network`] when the processes of a cluster cannot connect;
+/// [`DistError::PeerLost`] when another process of the cluster dies or stops answering;
 /// [`DistError::Worker`] when a worker thread fails.
 pub fn check_distributed(
     components: &[&Lts],
@@ -213,19 +218,21 @@ pub fn check_distributed(
         let job = Arc::clone(&job);
         move |worker: &mut timely::worker::Worker| run_worker(worker, &job)
     };
-    let guards = match &dist.cluster {
-        Some(cluster) => net::execute_cluster(cluster, dist.workers, work)?,
+    let results = match &dist.cluster {
+        Some(cluster) => net::run_cluster(cluster, dist.workers, work)?,
         None => {
             let timely_config = if dist.workers == 1 {
                 timely::Config::thread()
             } else {
                 timely::Config::process(dist.workers)
             };
-            timely::execute(timely_config, work).map_err(DistError::Worker)?
+            timely::execute(timely_config, work)
+                .map_err(DistError::Worker)?
+                .join()
         }
     };
     let mut first = None;
-    for result in guards.join() {
+    for result in results {
         let result = result.map_err(DistError::Worker)?;
         first.get_or_insert(result);
     }

@@ -1,6 +1,6 @@
 //! Several "processes" of one cluster inside this test process (one thread each, connected over
-//! loopback), and the budgets: the same reports as a single process, typed errors on budgets and
-//! on a peer that never comes up.
+//! loopback), and the budgets: the same reports as a single process, typed errors on budgets, on
+//! a peer that never comes up and on one that stops answering.
 
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
@@ -154,6 +154,64 @@ fn a_missing_peer_is_a_network_error_not_a_hang() {
     .unwrap_err();
     assert!(matches!(err, DistError::Network(_)), "{err}");
     assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+/// Process 1 of a two-process cluster played by the test: it connects to process 0 as a real
+/// process would (a data and a heartbeat connection, each with its index and kind), then says
+/// nothing more; `silent` holds its sockets open meanwhile.
+fn fake_peer(address: &str, silent: Duration) {
+    use std::io::Write;
+    let connect = || loop {
+        if let Ok(stream) = std::net::TcpStream::connect(address) {
+            return stream;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut streams = Vec::new();
+    for kind in [0u8, 1] {
+        let mut stream = connect();
+        let mut hello = 1u64.to_be_bytes().to_vec();
+        hello.push(kind);
+        stream.write_all(&hello).unwrap();
+        streams.push(stream);
+    }
+    std::thread::sleep(silent);
+}
+
+#[test]
+fn a_silent_peer_is_lost_after_the_heartbeat_timeout_not_a_hang() {
+    let (comps, props) = system(6, false);
+    let refs: Vec<&Lts> = comps.iter().collect();
+    let prefs: Vec<&Lts> = props.iter().collect();
+    let addresses = free_addresses(2);
+    let peer = {
+        let address = addresses[0].clone();
+        std::thread::spawn(move || fake_peer(&address, Duration::from_secs(10)))
+    };
+    let cluster = Cluster::new(addresses.clone(), 0)
+        .unwrap()
+        .with_connect_timeout(Duration::from_secs(10))
+        .with_heartbeat_timeout(Duration::from_millis(500));
+    let started = Instant::now();
+    let err = check_distributed(
+        &refs,
+        &prefs,
+        &SystemOptions::default(),
+        &Config::default(),
+        &DistConfig::default().with_cluster(cluster),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&err, DistError::PeerLost { process: 1, address, .. } if *address == addresses[1]),
+        "{err}"
+    );
+    assert!(err.to_string().contains("no heartbeat"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(peer);
 }
 
 #[test]
