@@ -83,11 +83,6 @@ impl Mode {
                 },
             )));
         }
-        if args.storage != crate::StorageChoice::Table {
-            return Err(input_error(anyhow::anyhow!(
-                "--processes and --hostfile keep the visited states in the distributed engine's own store; --storage is for the plain check"
-            )));
-        }
         if args.progress.is_some() || args.assertion.is_some() {
             return Err(input_error(anyhow::anyhow!(
                 "--processes and --hostfile run the safety check only, not --progress or --assert"

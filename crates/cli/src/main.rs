@@ -249,7 +249,8 @@ struct CheckArgs {
     threads: Option<std::num::NonZeroUsize>,
     /// How the safety and deadlock searches keep visited states: `table` (fastest, 40-70 bytes
     /// per state, shared out on every thread) or `compact` (10-16 bytes per state where a
-    /// state packs into 74 bits; explores on one thread). Verdicts, counts and counterexamples
+    /// state packs into 74 bits; explores on one thread). With `--processes` or `--hostfile`,
+    /// the store of each process's share of the states. Verdicts, counts and counterexamples
     /// are the same.
     #[arg(long, value_enum, default_value_t = StorageChoice::Table)]
     storage: StorageChoice,

@@ -1,9 +1,10 @@
 //! [`TupleSet`]: a set of product tuples kept packed, for search engines outside this crate (the
 //! distributed engine of `guarantor-dist` keeps one per worker as its visited set).
 //!
-//! It is this crate's own stores behind a small public face, not a second copy of them: the
-//! compact store (`compact`, 6-8 bytes per state) when the tuples pack into at most 74 bits, the
-//! packed table store (`store::PackedStore`) up to 128 bits, and the wide arena store beyond. A
+//! It is this crate's own stores behind a small public face, not a second copy of them, chosen as
+//! [`Storage`] says: the packed table store (`store::PackedStore`, the fastest lookups, 30-40
+//! bytes per state) or the compact store (`compact`, 6-8 bytes per state, where the tuples pack
+//! into at most 74 bits; the table beyond), and the wide arena store past 128 bits. A
 //! tuple travels as its *key*: [`TupleSet::key_words`] `u64` words, the same packing the store
 //! uses, so an engine that ships states between processes sends the key and the receiver looks
 //! it up without repacking. Unlike the stores inside this crate, a `TupleSet` does not number or
@@ -12,6 +13,7 @@
 use guarantor_lts::{Lts, StateId};
 
 use crate::compact::CompactStore;
+use crate::config::Storage;
 use crate::error::ComposeError;
 use crate::store::{Fields, PackedKey, PackedStore, Store, WideStore};
 
@@ -23,6 +25,7 @@ use crate::store::{Fields, PackedKey, PackedStore, Store, WideStore};
 /// let a = Lts::from_edges([(0, "x", 1), (1, "y", 2)])?;
 /// let b = Lts::from_edges([(0, "y", 1)])?;
 /// let mut set = TupleSet::new(&[&a, &b]);
+/// // `TupleSet::with_storage(&[&a, &b], Storage::Compact)` keeps fewer bytes per state.
 /// let mut key = vec![0; set.key_words()];
 /// set.pack(&[StateId::must(2), StateId::must(1)], &mut key);
 /// assert!(!set.contains(&key));
@@ -48,6 +51,8 @@ enum Kind {
     Compact64(CompactStore<u64>),
     /// 65 to 74 bits: the compact store, two words.
     Compact128(CompactStore<u128>),
+    /// Up to 64 bits: the packed table store, one word.
+    Table64(PackedStore<u64>, Fields),
     /// Up to 128 bits: the packed table store, two words.
     Table(PackedStore<[u32; 4]>, Fields),
     /// Wider: the arena store; a key is the tuple's states, two to a word.
@@ -55,13 +60,24 @@ enum Kind {
 }
 
 impl TupleSet {
-    /// An empty set for tuples of states of `components`, in their order.
+    /// An empty set for tuples of states of `components`, in their order, in the table store
+    /// (the default [`Storage`]).
     pub fn new(components: &[&Lts]) -> Self {
-        let kind = if let Some(store) = CompactStore::<u64>::new(components) {
+        Self::with_storage(components, Storage::Table)
+    }
+
+    /// An empty set for tuples of states of `components` in the store `storage` asks for (the
+    /// compact store only takes tuples of at most 74 bits: wider ones go to the table).
+    pub fn with_storage(components: &[&Lts], storage: Storage) -> Self {
+        let compact = storage == Storage::Compact;
+        let fields = Fields::plan(components, None);
+        let kind = if let Some(store) = CompactStore::<u64>::new(components).filter(|_| compact) {
             Kind::Compact64(store)
-        } else if let Some(store) = CompactStore::<u128>::new(components) {
+        } else if let Some(store) = CompactStore::<u128>::new(components).filter(|_| compact) {
             Kind::Compact128(store)
-        } else if let Some(fields) = Fields::plan(components, None) {
+        } else if let Some(fields) = fields.as_ref().filter(|f| f.bits() <= 64) {
+            Kind::Table64(PackedStore::new(fields.clone()), fields.clone())
+        } else if let Some(fields) = fields {
             Kind::Table(PackedStore::new(fields.clone()), fields)
         } else {
             Kind::Arena(WideStore::new(components.len()))
@@ -77,7 +93,7 @@ impl TupleSet {
     /// components.
     pub fn key_words(&self) -> usize {
         match self.kind {
-            Kind::Compact64(_) => 1,
+            Kind::Compact64(_) | Kind::Table64(..) => 1,
             Kind::Compact128(_) | Kind::Table(..) => 2,
             Kind::Arena(_) => self.width.div_ceil(2),
         }
@@ -93,6 +109,7 @@ impl TupleSet {
                 out[0] = packed as u64;
                 out[1] = (packed >> 64) as u64;
             }
+            Kind::Table64(_, fields) => out[0] = fields.pack(tuple).0,
             Kind::Table(_, fields) => (out[0], out[1]) = fields.pack(tuple),
             Kind::Arena(_) => {
                 for (o, pair) in out.iter_mut().zip(tuple.chunks(2)) {
@@ -109,6 +126,7 @@ impl TupleSet {
         match &self.kind {
             Kind::Compact64(store) => store.unpack(key[0], out),
             Kind::Compact128(store) => store.unpack(wide(key), out),
+            Kind::Table64(_, fields) => fields.unpack((key[0], 0), out),
             Kind::Table(_, fields) => fields.unpack((key[0], key[1]), out),
             Kind::Arena(_) => {
                 for (i, o) in out.iter_mut().enumerate() {
@@ -124,6 +142,7 @@ impl TupleSet {
         match &self.kind {
             Kind::Compact64(store) => store.contains_packed(key[0]),
             Kind::Compact128(store) => store.contains_packed(wide(key)),
+            Kind::Table64(store, _) => store.contains_key(key[0]),
             Kind::Table(store, _) => store.contains_key(<[u32; 4]>::from_halves(key[0], key[1])),
             Kind::Arena(store) => store.find(&self.tuple(key)).is_some(),
         }
@@ -137,6 +156,7 @@ impl TupleSet {
         match &self.kind {
             Kind::Compact64(store) => store.touch_packed(key[0]),
             Kind::Compact128(store) => store.touch_packed(wide(key)),
+            Kind::Table64(store, _) => store.touch(key[0].hash()),
             Kind::Table(store, _) => store.touch(<[u32; 4]>::from_halves(key[0], key[1]).hash()),
             Kind::Arena(_) => 0,
         }
@@ -146,12 +166,13 @@ impl TupleSet {
     ///
     /// # Errors
     /// A [`ComposeError`] when the table or arena store, which number their states, would need
-    /// a state number past `u32::MAX - 1` (tuples wider than 74 bits only).
+    /// a state number past `u32::MAX - 1`.
     #[inline]
     pub fn insert(&mut self, key: &[u64]) -> Result<bool, ComposeError> {
         let new = match &mut self.kind {
             Kind::Compact64(store) => store.add_packed(key[0]),
             Kind::Compact128(store) => store.add_packed(wide(key)),
+            Kind::Table64(store, _) => store.insert_at(&[], key[0].hash(), key[0])?.1,
             Kind::Table(store, _) => {
                 let packed = <[u32; 4]>::from_halves(key[0], key[1]);
                 store.insert_at(&[], packed.hash(), packed)?.1
@@ -183,6 +204,7 @@ impl TupleSet {
         match &self.kind {
             Kind::Compact64(store) => store.bytes(),
             Kind::Compact128(store) => store.bytes(),
+            Kind::Table64(store, _) => store.peak_bytes(),
             Kind::Table(store, _) => store.peak_bytes(),
             Kind::Arena(store) => store.peak_bytes(),
         }
@@ -194,6 +216,7 @@ impl TupleSet {
         match &self.kind {
             Kind::Compact64(store) => store.bytes() + store.bytes() / 128,
             Kind::Compact128(store) => store.bytes() + store.bytes() / 128,
+            Kind::Table64(store, _) => store.growth_bytes(),
             Kind::Table(store, _) => store.growth_bytes(),
             Kind::Arena(store) => store.growth_bytes(),
         }
@@ -229,10 +252,14 @@ mod tests {
         Lts::from_edges(edges).expect("a chain is well formed")
     }
 
-    fn check_against_oracle(sizes: &[usize], picks: &[Vec<u32>]) -> Result<(), TestCaseError> {
+    fn check_against_oracle(
+        sizes: &[usize],
+        picks: &[Vec<u32>],
+        storage: Storage,
+    ) -> Result<(), TestCaseError> {
         let comps: Vec<Lts> = sizes.iter().map(|&n| chain(n)).collect();
         let refs: Vec<&Lts> = comps.iter().collect();
-        let mut set = TupleSet::new(&refs);
+        let mut set = TupleSet::with_storage(&refs, storage);
         let mut oracle = HashSet::new();
         let mut key = vec![0; set.key_words()];
         let mut back = vec![StateId::from_u32(0); sizes.len()];
@@ -258,11 +285,13 @@ mod tests {
         fn sets_of_every_width_agree_with_a_hash_set(
             width in prop_oneof![Just(3usize), Just(9), Just(12), Just(20), Just(40)],
             picks in proptest::collection::vec(proptest::collection::vec(any::<u32>(), 40), 1..300),
+            compact in any::<bool>(),
         ) {
-            // Components of 200 states (8 bits): 3 -> 24 bits (one word, compact), 9 -> 72
-            // (compact, two words), 12 -> 96 (table), 20 -> 160 and 40 -> 320 (arena).
+            // Components of 200 states (8 bits): 3 -> 24 bits (one word), 9 -> 72 (two words;
+            // compact if asked), 12 -> 96 (table), 20 -> 160 and 40 -> 320 (arena).
             let sizes = vec![200; width];
-            check_against_oracle(&sizes, &picks)?;
+            let storage = if compact { Storage::Compact } else { Storage::Table };
+            check_against_oracle(&sizes, &picks, storage)?;
         }
     }
 
@@ -272,7 +301,10 @@ mod tests {
         for (width, words) in kinds {
             let comps: Vec<Lts> = (0..width).map(|_| chain(200)).collect();
             let refs: Vec<&Lts> = comps.iter().collect();
-            assert_eq!(TupleSet::new(&refs).key_words(), words, "{width}");
+            for storage in [Storage::Table, Storage::Compact] {
+                let set = TupleSet::with_storage(&refs, storage);
+                assert_eq!(set.key_words(), words, "{width}");
+            }
         }
     }
 }

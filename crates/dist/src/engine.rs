@@ -14,12 +14,13 @@
 //!
 //! What makes it cheap per state (it once cost 6-14 us a state against the monolithic search's
 //! 1-1.6, with one process, allocating and hashing a vector per candidate): tuples travel and are
-//! stored packed (compose's [`TupleSet`], its compact store when a tuple fits in 74 bits, as the
-//! visited set); candidates for one destination are collected into one flat batch of words
-//! (successor key, parent key, action and parent index) of up to [`FLUSH_WORDS`] words, so
-//! timely sees a few large messages per level instead of one per transition; and a successor
-//! this worker owns never enters the exchange: it goes straight into what has arrived for the
-//! next level, kept alive by a capability for that level.
+//! stored packed (compose's `TupleSet` as the visited set: the table store, or the compact store
+//! when `Config::storage` asks); the candidates for one destination travel in flat batches of
+//! words, grouped by parent, up to `level::FLUSH_WORDS` words each, so timely sees a few large
+//! messages per level instead of one per transition; the owner claims states by merging its
+//! senders' streams, one visited-set probe per candidate (see [`crate::level`]); and a successor
+//! this worker owns never enters the exchange: it waits in this worker's candidates for the next
+//! level, kept alive by a capability for that level.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -73,6 +74,8 @@ pub(crate) struct Job {
     /// Worker threads per process (timely numbers a process's workers consecutively), to tell
     /// the bytes that leave a process from those that stay in it.
     pub(crate) workers_per_process: usize,
+    /// The visited set's store (`Config::storage`).
+    pub(crate) storage: guarantor_compose::Storage,
 }
 
 impl Job {
@@ -101,6 +104,7 @@ impl Job {
             max_memory: config.max_memory,
             monitor: config.monitor.clone(),
             workers_per_process: 1,
+            storage: config.storage,
         }
     }
 

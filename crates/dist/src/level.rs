@@ -38,9 +38,9 @@ pub(crate) const FLUSH_WORDS: usize = 1 << 16;
 /// of the visited set's lookups overlap (the monolithic walk batches its lookups for this).
 const TOUCH_AHEAD: usize = 32;
 
-/// A worker's visited states, as packed keys in compose's [`TupleSet`] (its compact store when
-/// the tuples fit in 74 bits), and per state, in the order stored, its parent reference and
-/// action.
+/// A worker's visited states, as packed keys in compose's [`TupleSet`] (its table store, or its
+/// compact store when the config asks and the tuples fit in 74 bits), and per state, in the
+/// order stored, its parent reference and action.
 #[derive(Debug)]
 pub(crate) struct Shard {
     pub(crate) set: TupleSet,
@@ -51,7 +51,7 @@ impl Shard {
     pub(crate) fn new(job: &Job) -> Self {
         let refs: Vec<&Lts> = job.all.iter().collect();
         Self {
-            set: TupleSet::new(&refs),
+            set: TupleSet::with_storage(&refs, job.storage),
             parents: Vec::new(),
         }
     }
