@@ -6,24 +6,28 @@
 # median wall seconds of R whole CLI runs and its ratio to mono's median. Per distributed run the
 # CLI's JSON gives the states each process stored, the bytes sent between processes, and each
 # process's milliseconds exploring and in the exchange; the table shows them for the median run.
-# The states must agree with mono's ("MISMATCH" when they do not). Cases are FAMILY:TARGET:N
+# The states must agree with mono's ("MISMATCH" when they do not). The header names the store,
+# the repeats, the date and the commit; per process: states, seconds exploring / in the exchange;
+# load: the 1-minute load average before-after the case. Cases are FAMILY:TARGET:N
 # (benchmarks/families.tsv). The 1-minute load average is read before and after each case: this
 # machine has 2 cores and is shared, so 2 processes against one thread is only fair on an idle
 # machine (under load the two processes compete with other work for the same 2 cores).
 #
-# Usage: benches/compare/dist.sh [--repeat R] [--timeout S] [--write] [CASE...]
-#   --write  splice the table into docs/benchmarks.md (between the dist markers)
+# Usage: benches/compare/dist.sh [--repeat R] [--timeout S] [--storage table|compact] [--write] [CASE...]
+#   --storage  the visited-state store of every engine (default: the CLI's, table)
+#   --write    splice the table into docs/benchmarks.md (between the dist markers)
 # Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-REPEAT=5; TIMEOUT=600; WRITE=""; CASES=()
+REPEAT=5; TIMEOUT=600; WRITE=""; STORAGE=table; CASES=()
 while [ $# -gt 0 ]; do
     case $1 in
         --repeat) REPEAT=$2; shift 2 ;;
         --timeout) TIMEOUT=$2; shift 2 ;;
+        --storage) STORAGE=$2; shift 2 ;;
         --write) WRITE=1; shift ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) CASES+=("$1"); shift ;;
     esac
 done
@@ -40,7 +44,7 @@ ENGINES=("--threads 1" "--processes 1" "--processes 2")
 one_run() {
     local i=$1 engine=$2 json p extra=""
     # shellcheck disable=SC2086 # the engine's flags are two words
-    timed_check "$WORK/m.lts" --target "$target" --no-deadlock $engine
+    timed_check "$WORK/m.lts" --target "$target" --no-deadlock --storage "$STORAGE" $engine
     json=$(cat "$WORK/out.json")
     if [ "$i" -gt 0 ]; then
         for ((p = 0; ; p++)); do
@@ -63,7 +67,7 @@ load1() { cut -d' ' -f1 /proc/loadavg; }
 
 TABLE="$WORK/table.md"
 {
-    echo "| case | states | mono 1 thread | dist 1 process | dist 2 processes | per process (2 p): states, explore / exchange | bytes sent / state (2 p) | load |"
+    echo "| case ($STORAGE store, median of $REPEAT; $(date -u '+%Y-%m-%d %H:%M UTC'), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "no git")) | states | mono 1 thread | dist 1 process | dist 2 processes | per process (2 p): states, explore / exchange | bytes sent / state (2 p) | load |"
     echo "|---|---:|---:|---:|---:|---|---:|---|"
 } > "$TABLE"
 for case in "${CASES[@]}"; do
@@ -75,6 +79,17 @@ for case in "${CASES[@]}"; do
         for i in "${!ENGINES[@]}"; do one_run "$i" "${ENGINES[$i]}"; done
     done
     load_after=$(load1)
+    for i in "${!ENGINES[@]}"; do
+        while read -r secs states rest; do
+            read -ra parts <<< "$rest"
+            procs="" bytes=""
+            if [ ${#parts[@]} -gt 0 ]; then
+                bytes=${parts[${#parts[@]}-1]}
+                procs=$(printf '%s ' "${parts[@]:0:${#parts[@]}-1}" | sed 's/ $//')
+            fi
+            echo "$fam $target N=$n,${ENGINES[$i]},$secs,$states,$procs,$bytes,$load_before,$load_after,$(date -u '+%Y-%m-%d %H:%M')" >> "$WORK/csv"
+        done < "$WORK/runs.$i"
+    done
     read -r base base_states _ < <(median_line 0)
     row="| $fam $target N=$n | $base_states | $(awk -v s="$base" -v n="$base_states" 'BEGIN { printf "%.2f s, %.2f us/state", s, (n > 0 ? s * 1e6 / n : 0) }')"
     for i in 1 2; do
@@ -92,9 +107,12 @@ for case in "${CASES[@]}"; do
     row="$row | $per | $(awk -v b="$bytes" -v n="$two_states" 'BEGIN { printf "%.1f", (n > 0 ? b / n : 0) }') | $load_before-$load_after |"
     echo "$row" >> "$TABLE"
 done
-{
-    echo
-    echo "Median wall seconds of $REPEAT runs per engine, the three engines in turn within each repeat; ratio to mono's median; per process: states stored, seconds exploring / in the exchange (the median 2-process run); load: 1-minute load average before-after the case (2 cores)."
-    echo "$(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")."
-} >> "$TABLE"
+if [ -n "$WRITE" ]; then
+    # Every run, for benchmarks/results/: case, engine, seconds, states, then per process
+    # "states/explore ms/exchange ms" (space separated) and the bytes sent between processes.
+    CSV="$ROOT/benchmarks/results/dist-$STORAGE.csv"
+    echo "case,engine,seconds,states,processes,bytes_sent,load_before,load_after,date" > "$CSV"
+    cat "$WORK/csv" >> "$CSV"
+    echo "runs written to $CSV"
+fi
 if [ -n "$WRITE" ]; then write_doc_table dist "$TABLE"; else cat "$TABLE"; fi
