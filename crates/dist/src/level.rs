@@ -225,14 +225,17 @@ impl Level<'_> {
         emit: &mut impl FnMut(Msg),
     ) -> Report {
         let mut report = Report::default();
-        // Merging copies the arrived candidates into one buffer, about half as large again.
-        let arrived_words: usize = arrived.batches.iter().map(|b| b.2.len()).sum();
-        if let Some(stop) = self.job.interrupted(12 * arrived_words as u64) {
-            report.stop = Some(stop);
-            return report;
+        arrived.batches.sort_unstable_by_key(|b| (b.0, b.1));
+        // Merged and claimed a chunk at a time: the merged copy never holds more than a chunk.
+        let mut merger = Merger::new(&arrived.batches, shard.set.key_words());
+        loop {
+            let more = merger.fill(&mut buffers.merged, MERGE_CHUNK);
+            self.claim(shard, known, buffers, &mut report, tally);
+            if report.stop.is_some() || !more {
+                break;
+            }
         }
-        merge(arrived, shard.set.key_words(), &mut buffers.merged);
-        self.claim(shard, known, buffers, &mut report, tally);
+        arrived.batches.clear();
         if report.stop.is_none() {
             buffers.claimed.sort_unstable();
             self.expand(shard, &buffers.claimed, next, &mut report, tally, emit);
@@ -369,45 +372,62 @@ impl Level<'_> {
     }
 }
 
-/// Merges the streams of `arrived` by parent key into `merged` (see the module docs), emptying
-/// its batches.
-fn merge(arrived: &mut Arrived, kw: usize, merged: &mut Vec<u64>) {
-    arrived.batches.sort_unstable_by_key(|b| (b.0, b.1));
-    let mut streams: Vec<Stream<'_>> = Vec::new();
-    for (from, _, words) in &arrived.batches {
-        if words.is_empty() {
-            continue;
-        }
-        match streams.last_mut() {
-            Some(s) if s.from == *from => s.batches.push(words),
-            _ => streams.push(Stream {
-                from: *from,
-                batches: vec![words],
-                at: (0, 0),
-            }),
-        }
-    }
-    loop {
-        let mut best: Option<(usize, &[u64])> = None;
-        for (i, s) in streams.iter().enumerate() {
-            if let Some(head) = s.head(kw)
-                && best.is_none_or(|(_, b)| head < b)
-            {
-                best = Some((i, head));
+/// Candidates merged and claimed at a time (see [`Level::run`]).
+const MERGE_CHUNK: usize = 1 << 14;
+
+/// The streams of a level's batches, merged by parent key (see the module docs).
+struct Merger<'a> {
+    streams: Vec<Stream<'a>>,
+    kw: usize,
+}
+
+impl<'a> Merger<'a> {
+    /// The streams of `batches`, sorted by sender and batch number.
+    fn new(batches: &'a [(u32, u32, Vec<u64>)], kw: usize) -> Self {
+        let mut streams: Vec<Stream<'a>> = Vec::new();
+        for (from, _, words) in batches {
+            if words.is_empty() {
+                continue;
+            }
+            match streams.last_mut() {
+                Some(s) if s.from == *from => s.batches.push(words),
+                _ => streams.push(Stream {
+                    from: *from,
+                    batches: vec![words],
+                    at: (0, 0),
+                }),
             }
         }
-        let Some((i, _)) = best else { break };
-        let stream = &mut streams[i];
-        let from = stream.from;
-        let (parent, group) = stream.next_group(kw);
-        for cand in group.chunks_exact(kw + 1) {
-            merged.extend_from_slice(&cand[..kw]);
-            merged.push(cand[kw] << 32 | u64::from(parent));
-            merged.push(u64::from(from));
-        }
+        Self { streams, kw }
     }
-    drop(streams);
-    arrived.batches.clear();
+
+    /// Appends the next candidates in merged order to `merged` (key words, then
+    /// `action << 32 | parent index`, then the sender), whole groups until at least `chunk`
+    /// candidates; returns whether any are left.
+    fn fill(&mut self, merged: &mut Vec<u64>, chunk: usize) -> bool {
+        let kw = self.kw;
+        let limit = chunk * (kw + 2);
+        while merged.len() < limit {
+            let mut best: Option<(usize, &[u64])> = None;
+            for (i, s) in self.streams.iter().enumerate() {
+                if let Some(head) = s.head(kw)
+                    && best.is_none_or(|(_, b)| head < b)
+                {
+                    best = Some((i, head));
+                }
+            }
+            let Some((i, _)) = best else { return false };
+            let stream = &mut self.streams[i];
+            let from = stream.from;
+            let (parent, group) = stream.next_group(kw);
+            for cand in group.chunks_exact(kw + 1) {
+                merged.extend_from_slice(&cand[..kw]);
+                merged.push(cand[kw] << 32 | u64::from(parent));
+                merged.push(u64::from(from));
+            }
+        }
+        self.streams.iter().any(|s| s.head(kw).is_some())
+    }
 }
 
 /// The batches being filled, one per destination worker.
@@ -519,4 +539,64 @@ impl Outbox {
 /// A tuple as raw words.
 fn words(tuple: &[StateId]) -> Vec<u32> {
     tuple.iter().map(|s| s.as_u32()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    //! The merge alone: chunked or not, the candidates come out in ascending parent key, each
+    //! group whole and in its sender's order.
+    use super::*;
+
+    /// A sender's stream cut into batches of at most `per_batch` groups: group `g` of sender
+    /// `from` has parent key `3 * g + from` and `g % 3 + 1` candidates.
+    fn stream(from: u32, groups: u64, per_batch: usize) -> Vec<(u32, u32, Vec<u64>)> {
+        let mut batches = Vec::new();
+        let mut words = Vec::new();
+        let mut in_batch = 0;
+        for g in 0..groups {
+            let n = g % 3 + 1;
+            words.push(3 * g + u64::from(from));
+            words.push(g << 32 | n);
+            for c in 0..n {
+                words.push(1000 * (3 * g + u64::from(from)) + c);
+                words.push(c);
+            }
+            in_batch += 1;
+            if in_batch == per_batch {
+                batches.push((from, batches.len() as u32, std::mem::take(&mut words)));
+                in_batch = 0;
+            }
+        }
+        if !words.is_empty() {
+            batches.push((from, batches.len() as u32, words));
+        }
+        batches
+    }
+
+    fn merged(batches: &[(u32, u32, Vec<u64>)], chunk: usize) -> Vec<u64> {
+        let mut merger = Merger::new(batches, 1);
+        let mut all = Vec::new();
+        let mut part = Vec::new();
+        loop {
+            let more = merger.fill(&mut part, chunk);
+            all.append(&mut part);
+            if !more {
+                return all;
+            }
+        }
+    }
+
+    #[test]
+    fn chunked_merges_give_the_parent_key_order() {
+        let mut batches: Vec<_> = (0..3).flat_map(|f| stream(f, 40, 7)).collect();
+        batches.sort_unstable_by_key(|b| (b.0, b.1));
+        let whole = merged(&batches, usize::MAX / 8);
+        for chunk in [1, 2, 5, 64] {
+            assert_eq!(merged(&batches, chunk), whole, "chunk {chunk}");
+        }
+        // Key, then action << 32 | parent index, then sender: parent keys 0, 1, 2, ... in turn.
+        let parents: Vec<u64> = whole.chunks(3).map(|c| c[0] / 1000).collect();
+        assert!(parents.windows(2).all(|w| w[0] <= w[1]), "{parents:?}");
+        assert_eq!(parents.len(), 3 * (14 + 13 + 13 * 3 + 13));
+    }
 }
