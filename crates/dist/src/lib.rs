@@ -11,29 +11,35 @@
 //! # Algorithm
 //!
 //! Level-synchronous breadth-first search in a timely loop whose timestamp is the BFS level.
-//! Every product state (tuple) is owned by the worker `hash(tuple) % workers`; the hash is a
-//! fixed function of the tuple, the same in every process. A worker keeps the states it owns with
-//! a reference to their parent (worker, index) and the action from it. At level `t` a worker
-//! receives candidate successors (tuple, parent tuple, parent reference, action) sent at level
-//! `t - 1`, waits until timely's progress tracking says level `t` is complete, stores the
-//! candidates it has not seen, expands them with the product, and sends each successor to its
-//! owner at level `t + 1`. Successors that are error tuples are not sent: they are reported.
-//! After each level every worker sends a small report (new states, transitions, its best error
-//! and deadlock, a budget stop) to every worker, so at the next level all workers hold the same
-//! totals and take the same decision: go on, or stop after the first level that reached an error
-//! tuple (the counterexample is then shortest), or stop on a budget. The loop ends when no worker
-//! sends anything: timely's progress tracking then closes the dataflow everywhere. A second small
-//! dataflow walks back from the chosen state along parent references, each step on the worker
-//! that stores the state, and hands the trace to every worker.
+//! Every product state (tuple) travels and is stored as its packed key (compose's
+//! [`TupleSet`](guarantor_compose::TupleSet), the store `Config::storage` names) and is owned by
+//! the worker `hash(key) % workers`; the hash is a fixed function of the tuple, the same in every
+//! process. A worker keeps the states it owns with a reference to their parent (worker, index)
+//! and the action from it. At level `t` a worker has received, as flat batches, the candidate
+//! successors sent to it at level `t - 1`, grouped by parent; it waits until timely's progress
+//! tracking says level `t` is complete, claims the candidates' new states (below), expands them
+//! in ascending key order with the product, and sends each successor to its owner at level
+//! `t + 1` (successors it owns itself stay here, outside the exchange). Successors that are error
+//! tuples are not sent: they are reported. After each level every worker sends a small report
+//! (new states, transitions, its best error and deadlock, a budget stop) to every worker, so at
+//! the next level all workers hold the same totals and take the same decision: go on, or stop
+//! after the first level that reached an error tuple (the counterexample is then shortest), or
+//! stop on a budget. The loop ends when no worker sends anything: timely's progress tracking then
+//! closes the dataflow everywhere. A second small dataflow walks back from the chosen state along
+//! parent references, each step on the worker that stores the state, and hands the trace to
+//! every worker.
 //!
 //! # Why the counterexample does not depend on the number of workers
 //!
 //! The set of states at each level is the set of states at BFS distance exactly `t` from the
 //! initial state, whatever the partition: a state is stored at the first level a candidate for
 //! it arrives, and every state at distance `t` gets a candidate at level `t` from a parent at
-//! distance `t - 1`. Among the candidates of a new state (all at the same level, all seen before
-//! the owner decides, because it waits for the level to complete) the owner keeps the smallest
-//! `(parent tuple, action)`, a choice that depends only on the tuples, not on which worker sent
+//! distance `t - 1`. All candidates of a level are seen before the owner decides (it waits for
+//! the level to complete). Each sender expands its states in ascending key order, so its stream
+//! of candidates to one owner comes in ascending parent key; the owner merges its senders'
+//! streams by parent key and inserts the candidates into its visited set in that order, so the
+//! candidate that claims a new state is the smallest `(parent key, position in the parent's
+//! successor enumeration)`: a choice that depends only on the tuples, not on which worker sent
 //! what or when. Hence every state's parent, by induction on the level, is the same function of
 //! the product for any number of workers and processes. The reported error is the smallest
 //! `(error tuple, parent tuple, action)` over the first level at which any error tuple is
