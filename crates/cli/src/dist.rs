@@ -101,6 +101,7 @@ impl Mode {
 
     /// Runs this process's share of the check.
     pub(crate) fn run(&self, checker: &Checker) -> Result<Outcome, Failure> {
+        quiet_lost_peer_panics();
         match self {
             Self::Member { cluster, workers } => {
                 let dist = DistConfig::default()
@@ -117,6 +118,29 @@ impl Mode {
             Self::Local { processes, workers } => run_local(checker, *processes, *workers),
         }
     }
+}
+
+/// Keeps the panics that a lost process sets off in timely's threads off stderr: its network
+/// threads panic when a connection breaks, and its workers then find their queues poisoned. The
+/// check reports the lost process itself (`DistError::PeerLost`), once; a worker's own panic
+/// still prints.
+fn quiet_lost_peer_panics() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let thread = std::thread::current();
+        let name = thread.name().unwrap_or_default();
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        let network = name.starts_with("timely:send") || name.starts_with("timely:recv");
+        let poisoned = name.starts_with("timely:work") && message.contains("MergeQueue poisoned");
+        if !(network || poisoned) {
+            previous(info);
+        }
+    }));
 }
 
 /// `--processes N` with N > 1: starts processes 1..N, runs process 0 here.
