@@ -1,7 +1,7 @@
-//! Faults in a cluster (issue 30): one process of a running cluster is killed with SIGKILL and
-//! the others must exit within 5 seconds with an error naming it, never hang; in `--hostfile`
-//! mode (every process started here) and in `--processes` mode (the killed process is one that
-//! `--processes` started).
+//! Faults in a cluster (issue 30): one process of a running cluster is killed with SIGKILL, or
+//! stopped with SIGSTOP (it stays connected but answers nothing), and the others must exit within
+//! 5 seconds with an error naming it, never hang; in `--hostfile` mode (every process started
+//! here) and in `--processes` mode (the killed process is one that `--processes` started).
 //!
 //! The model (gas station, N=12) runs for far longer than the test waits before the kill, in a
 //! debug build; a run that ends before the kill fails the test rather than passing it.
@@ -85,9 +85,35 @@ fn assert_running(children: &mut [Child]) {
     }
 }
 
+/// How a test takes process 1 of a hostfile cluster out.
+#[derive(Clone, Copy, Debug)]
+enum Fault {
+    /// SIGKILL: its connections close at once.
+    Kill,
+    /// SIGSTOP: it stays connected but stops answering (heartbeats included).
+    Stop,
+}
+
 #[test]
 fn killing_a_hostfile_process_stops_the_others_naming_it() {
-    let dir = std::env::temp_dir().join(format!("guarantor-faults-{}", std::process::id()));
+    hostfile_cluster_loses_process_1(Fault::Kill, "kill");
+}
+
+#[test]
+fn a_hostfile_process_that_stops_answering_stops_the_others_naming_it() {
+    hostfile_cluster_loses_process_1(Fault::Stop, "stop");
+}
+
+fn signal(pid: u32, name: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{name}"), &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -{name} {pid}");
+}
+
+fn hostfile_cluster_loses_process_1(fault: Fault, tag: &str) {
+    let dir = std::env::temp_dir().join(format!("guarantor-faults-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let hostfile = dir.join("hosts");
     let lines: Vec<String> = free_ports(3)
@@ -105,9 +131,11 @@ fn killing_a_hostfile_process_stops_the_others_naming_it() {
         .collect();
     std::thread::sleep(STARTUP);
     assert_running(&mut children);
-    children[1].kill().unwrap();
+    match fault {
+        Fault::Kill => signal(children[1].id(), "KILL"),
+        Fault::Stop => signal(children[1].id(), "STOP"),
+    }
     let killed = Instant::now();
-    let _ = children[1].wait();
     for i in [0, 2] {
         let status = wait_until(&mut children[i], killed + BOUND);
         let stderr = stderr_of(&mut children[i]);
@@ -118,7 +146,11 @@ fn killing_a_hostfile_process_stops_the_others_naming_it() {
             stderr.contains("process 1 of the cluster"),
             "process {i} does not name process 1: {stderr}"
         );
+        assert!(!stderr.contains("panicked"), "process {i}: {stderr}");
     }
+    // A stopped process is killed (a killed one only reaped) so that nothing outlives the test.
+    let _ = children[1].kill();
+    let _ = children[1].wait();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
