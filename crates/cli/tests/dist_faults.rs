@@ -201,6 +201,7 @@ fn killing_a_process_of_processes_mode_stops_the_run_naming_it() {
         stderr.contains("process 2"),
         "does not name process 2: {stderr}"
     );
+    assert!(!stderr.contains("panicked"), "{stderr}");
     // Process 1, which --processes started too, does not outlive the run.
     for (pid, _) in children {
         assert!(
