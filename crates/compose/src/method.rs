@@ -280,8 +280,9 @@ impl Problem {
     }
 
     /// The deadlock question of this problem on its own: the components (with their end states
-    /// and the priority), no property (a property's error form never blocks), deadlocks asked
-    /// for. With `safety_holds` (the safety question of this problem was answered `holds`), every
+    /// and the priority), no property (a property's error form never blocks; the actions only
+    /// properties have, always possible, are offered by one more component named
+    /// [`PROPERTIES_OWN_ACTIONS`]), deadlocks asked for. With `safety_holds` (the safety question of this problem was answered `holds`), every
     /// move into a component's `ERROR` is dropped too: none can happen in the product, so the
     /// reachable states and deadlocks are the same, and a search that keeps such moves in view
     /// (the stubborn sets of `guarantor-por`) need not.
@@ -313,7 +314,38 @@ impl Problem {
             };
             question.add_component_with_end(c.name.clone(), lts, c.end);
         }
+        // An action only a property has is always possible (a property's error form offers
+        // every action of its alphabet), so it keeps the system from deadlocking: one state
+        // that offers those actions stands in for the properties.
+        if let Some(own) = self.properties_own_actions() {
+            question.add_component(PROPERTIES_OWN_ACTIONS, own);
+        }
         question
+    }
+
+    /// One state with a self-loop on every action some property has and no component has, if
+    /// there are any.
+    fn properties_own_actions(&self) -> Option<Lts> {
+        let mine = |name: &str| {
+            self.components
+                .iter()
+                .any(|c| c.lts.alphabet().get(name).is_some())
+        };
+        let own: std::collections::BTreeSet<&str> = self
+            .properties
+            .iter()
+            .flat_map(|(_, p)| {
+                p.alphabet()
+                    .iter()
+                    .filter(|(a, _)| !a.is_tau())
+                    .map(|(_, n)| n)
+            })
+            .filter(|n| !mine(n))
+            .collect();
+        if own.is_empty() {
+            return None;
+        }
+        Lts::from_edges(own.into_iter().map(|a| (0, a, 0))).ok()
     }
 
     /// The model a certificate about this problem is checked against: the components (with
@@ -345,6 +377,10 @@ impl Problem {
         options
     }
 }
+
+/// The name of the component [`Problem::deadlock_question`] adds for the actions only properties
+/// have (not a name FSP can give a process).
+pub const PROPERTIES_OWN_ACTIONS: &str = "(the properties' own actions)";
 
 /// `lts` without its moves into its error state (the same LTS when it has none).
 fn without_error_moves(lts: &Lts) -> Lts {

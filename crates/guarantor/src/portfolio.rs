@@ -73,7 +73,8 @@ impl Portfolio {
         }
     }
 
-    /// Runs at most `parallel` members at once (at least one).
+    /// Runs at most `parallel` members at once (at least one; one under a memory limit,
+    /// which is one budget for the whole process).
     #[must_use]
     pub fn with_parallel(mut self, parallel: usize) -> Self {
         self.parallel = parallel.max(1);
@@ -318,7 +319,15 @@ impl<'p> Race<'p> {
 
     /// Starts members in order until `parallel` run or none is left.
     fn start_more(&mut self, done: &mpsc::Sender<Finished>) {
-        while self.running < self.portfolio.parallel && self.next < self.portfolio.members.len() {
+        // Memory is one budget for the whole process, not one per member as states and time
+        // are: two members growing at once would pass a memory limit between their checks. So
+        // under a memory limit the members run one after the other, each with all of it.
+        let parallel = if self.config.max_memory.is_some() {
+            1
+        } else {
+            self.portfolio.parallel
+        };
+        while self.running < parallel && self.next < self.portfolio.members.len() {
             let i = self.next;
             self.next += 1;
             self.running += 1;

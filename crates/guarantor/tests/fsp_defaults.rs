@@ -134,3 +134,15 @@ fn a_checker_built_by_hand_searches_no_deadlock_unless_asked() {
         &checker.deadlock(true).check().unwrap().verdict
     ));
 }
+
+/// An action only a property has is always possible (its error form offers it), so the system
+/// never deadlocks: every method says so, those with a deadlock phase of their own too.
+#[test]
+fn an_action_only_a_property_has_keeps_the_system_from_deadlocking() {
+    let model = "A = (a -> STOP).\nproperty P = (a -> P | z -> P).\n||S = (A || P).\n";
+    for (kind, name) in METHODS {
+        let checker = Checker::from_fsp_str(model, None).unwrap().method(*kind);
+        let outcome = checker.check().unwrap();
+        assert!(outcome.verdict.is_holds(), "{name}: {:?}", outcome.verdict);
+    }
+}
