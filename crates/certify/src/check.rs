@@ -15,6 +15,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
+use crate::failures::{deadlock, refinement, with_end};
 use crate::fingerprint::model_print;
 use crate::format::{
     Certificate, Counterexample, FORMAT, Guarantee, LtsData, ModelPrint, Premise, Rule,
@@ -70,6 +71,7 @@ pub fn check(certificate: &Certificate, model: &Model) -> Result<Report, Certify
         states: checker.states,
         obligations: 0,
         backend: None,
+        deadlock_free: checker.deadlock_free,
     })
 }
 
@@ -96,6 +98,14 @@ fn validate_model(model: &Model) -> Result<(), CertifyError> {
         }
     }
     crate::model::deterministic(model.properties())
+}
+
+/// Whether `p` belongs to the deadlock rule (checked beside the safety rule).
+fn is_deadlock_premise(p: &Premise) -> bool {
+    matches!(
+        p,
+        Premise::DeadlockFree { .. } | Premise::FailureRefinement { .. }
+    )
 }
 
 /// Why a premise fails: the reason and, when the failure is a run, its visible actions.
@@ -127,6 +137,8 @@ struct Checker<'a> {
     assumptions: Vec<Machine>,
     premises_checked: usize,
     states: usize,
+    /// Whether the deadlock premises formed the deadlock rule ([`Report::deadlock_free`]).
+    deadlock_free: bool,
     /// Which assumptions [`Self::derive`] has derived (or failed to).
     derived: RefCell<HashMap<usize, bool>>,
     /// The `reduction` premises checked so far (rule `reduce`).
@@ -147,6 +159,7 @@ impl<'a> Checker<'a> {
             assumptions: Vec::new(),
             premises_checked: 0,
             states: 0,
+            deadlock_free: false,
             derived: RefCell::new(HashMap::new()),
             reductions: Reductions::new(
                 cert.premises
@@ -609,7 +622,102 @@ impl<'a> Checker<'a> {
                 Ok(())
             }
             Premise::NoDeadlock => self.reductions.no_deadlock().map_err(|r| (r, None)),
+            Premise::DeadlockFree {
+                assumption,
+                components,
+                end_action,
+            } => {
+                let mut members = self.ended(components, end_action)?;
+                members.push(self.assumption(*assumption)?.clone());
+                let refs: Vec<&Machine> = members.iter().collect();
+                let (found, states) = deadlock(&refs);
+                self.states += states;
+                found.map_or(Ok(()), |trace| {
+                    Err((
+                        "a reachable state of the components with the assumption has no move"
+                            .to_owned(),
+                        Some(self.actions.names(&trace)),
+                    ))
+                })
+            }
+            Premise::FailureRefinement {
+                assumption,
+                components,
+                end_action,
+            } => {
+                let members = self.ended(components, end_action)?;
+                let refs: Vec<&Machine> = members.iter().collect();
+                let (found, states) = refinement(&refs, self.assumption(*assumption)?);
+                self.states += states;
+                found.map_or(Ok(()), |trace| {
+                    Err((
+                        "after this trace the components reach a stable state whose refusal the assumption does not allow"
+                            .to_owned(),
+                        Some(self.actions.names(&trace)),
+                    ))
+                })
+            }
         }
+    }
+
+    /// The named components of the model, each declaring `end` with a self-loop on it at its end
+    /// state (the reading of the deadlock premises). `end` must be no model action.
+    fn ended(&mut self, names: &[String], end: &str) -> Result<Vec<Machine>, Fail> {
+        let taken = self
+            .model
+            .components()
+            .iter()
+            .map(|c| &c.lts)
+            .chain(self.model.properties().iter().map(|p| &p.lts));
+        if end == "tau" || taken.into_iter().any(|l| l.alphabet().contains(end)) {
+            return Err((
+                format!("the end action {end:?} is an action of the model"),
+                None,
+            ));
+        }
+        let act = self.actions.id(end);
+        let can_end = self.can_terminate();
+        let mut out = Vec::new();
+        for name in names {
+            let Some(c) = self.model.components().iter().find(|c| &c.name == name) else {
+                return Err((format!("{name:?} is not a component of the model"), None));
+            };
+            let m = self.component(name)?;
+            out.push(match c.end {
+                Some(e) if can_end => with_end(m, Some(e.index()), act),
+                _ => m.clone(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// LTSA's rule 1 for the model: some component can end (its end state is not its initial
+    /// state) and every action of the others and of the properties is an action of one that
+    /// can. Only then do end states count (as in the replay of a deadlock claim).
+    fn can_terminate(&self) -> bool {
+        let machine = |c: &crate::model::Component| self.components.get(&c.name);
+        let can_end = |c: &crate::model::Component| {
+            c.end
+                .is_some_and(|e| machine(c).is_some_and(|m| e.index() != m.initial))
+        };
+        let ending: BTreeSet<Act> = self
+            .model
+            .components()
+            .iter()
+            .filter(|c| can_end(c))
+            .filter_map(machine)
+            .flat_map(|m| m.alphabet.iter().copied())
+            .collect();
+        let covered = |m: &Machine| m.alphabet.is_subset(&ending);
+        self.model.components().iter().any(can_end)
+            && self
+                .model
+                .components()
+                .iter()
+                .filter(|c| !can_end(c))
+                .filter_map(machine)
+                .all(covered)
+            && self.leaves.values().all(covered)
     }
 
     // ---- 5b. the rule ----
@@ -702,19 +810,27 @@ impl<'a> Checker<'a> {
             Premise::Circular { .. }
             | Premise::Inclusion { .. }
             | Premise::Reduction { .. }
-            | Premise::NoDeadlock => false,
+            | Premise::NoDeadlock
+            | Premise::DeadlockFree { .. }
+            | Premise::FailureRefinement { .. } => false,
         })
     }
 
-    fn rule(&self) -> Result<(), Rejection> {
-        let ps = &self.cert.premises;
+    fn rule(&mut self) -> Result<(), Rejection> {
+        let cert = self.cert;
+        let (deadlock, ps): (Vec<&Premise>, Vec<&Premise>) =
+            cert.premises.iter().partition(|p| is_deadlock_premise(p));
+        if !deadlock.is_empty() {
+            self.deadlock_rule(&deadlock)?;
+            self.deadlock_free = true;
+        }
         let count = |kind: &str| ps.iter().filter(|p| p.kind() == kind).count();
         let goal = Goal::Props(self.leaves_of(&self.final_properties));
         let all: BTreeSet<&str> = self.final_components.iter().map(String::as_str).collect();
         match self.cert.rule {
             Rule::Mono => {
                 let ok = ps.len() == 1
-                    && match &ps[0] {
+                    && match ps[0] {
                         Premise::Monolithic => true,
                         Premise::Triple { assumptions, .. } => assumptions.is_empty(),
                         _ => false,
@@ -771,6 +887,78 @@ impl<'a> Checker<'a> {
             actions: &mut Actions::new(),
         };
         self.reductions.rule(&cx).map_err(|r| self.rule_error(&r))
+    }
+
+    /// The deadlock rule: one `deadlock-free` premise for `M1 || A` and one
+    /// `failure-refinement` premise for `M2` against the same assumption `A`, with the same end
+    /// action, `M1` and `M2` splitting the model's components, `A` standing for `M2` and
+    /// declaring exactly the interface `alpha M1 n alpha M2`, the end action counted where the
+    /// components declare it (as the premises read them; a smaller
+    /// alphabet would let `M1` move freely where `M2` can block it, a larger one let `A` move
+    /// alone). No transformations: the premises read the model's own components.
+    fn deadlock_rule(&mut self, premises: &[&Premise]) -> Result<(), Rejection> {
+        let (mut free, mut refined) = (None, None);
+        for p in premises {
+            match p {
+                Premise::DeadlockFree {
+                    assumption,
+                    components,
+                    end_action,
+                } if free.is_none() => free = Some((*assumption, components, end_action)),
+                Premise::FailureRefinement {
+                    assumption,
+                    components,
+                    end_action,
+                } if refined.is_none() => refined = Some((*assumption, components, end_action)),
+                _ => {
+                    return Err(self.rule_error(
+                        "the deadlock rule needs one deadlock-free and one failure-refinement premise",
+                    ));
+                }
+            }
+        }
+        let (Some((a, m1, end)), Some((a2, m2, end2))) = (free, refined) else {
+            return Err(self.rule_error(
+                "the deadlock rule needs one deadlock-free and one failure-refinement premise",
+            ));
+        };
+        if a != a2 || end != end2 || !self.cert.transformations.is_empty() {
+            return Err(self.rule_error(
+                "the deadlock premises must share their assumption and end action, on the model's own components",
+            ));
+        }
+        let g1: BTreeSet<&str> = m1.iter().map(String::as_str).collect();
+        let g2: BTreeSet<&str> = m2.iter().map(String::as_str).collect();
+        let all: BTreeSet<&str> = self.final_components.iter().map(String::as_str).collect();
+        let split = g1.len() == m1.len()
+            && g2.len() == m2.len()
+            && !g1.is_empty()
+            && !g2.is_empty()
+            && g1.is_disjoint(&g2)
+            && g1.union(&g2).copied().collect::<BTreeSet<_>>() == all;
+        if !split || !self.stands_for(a, &g2) {
+            return Err(self.rule_error(
+                "the deadlock premises' components must split the system, and the assumption stand for the second group",
+            ));
+        }
+        let mut alphabet = |names: &[String]| -> Result<BTreeSet<Act>, Rejection> {
+            let ended = self
+                .ended(names, end)
+                .map_err(|(reason, _)| self.rule_error(&reason))?;
+            Ok(ended
+                .iter()
+                .flat_map(|m| m.alphabet.iter().copied())
+                .collect())
+        };
+        let (alpha1, alpha2) = (alphabet(m1)?, alphabet(m2)?);
+        let interface: BTreeSet<Act> = alpha1.intersection(&alpha2).copied().collect();
+        if self.assumptions.get(a).map(|m| &m.alphabet) != Some(&interface) {
+            return Err(Rejection::Alphabet {
+                assumption: a,
+                reason: "a failure assumption must declare exactly the interface of the two groups and the end action".to_owned(),
+            });
+        }
+        Ok(())
     }
 
     /// Whether every name is a component of the system after the transformations.

@@ -299,6 +299,9 @@ pub enum Role {
     Guarantee,
     /// A quotient of a component (the quotient rule).
     Quotient,
+    /// A failure assumption of the deadlock rule, read by its stable failures (tau steps are
+    /// meaningful): the `deadlock-free` and `failure-refinement` premises use it.
+    Failures,
 }
 
 /// One assumption: a safety LTS standing for some components.
@@ -433,6 +436,31 @@ pub enum Premise {
         /// The class of each state of the component.
         classes: Vec<u64>,
     },
+    /// Deadlock freedom of `components || assumption`: no reachable state of the composition
+    /// without a move (tau included), where each component (of the model) also offers
+    /// `end_action` as a self-loop at its end state and declares it in any case, so that a state
+    /// where every component has terminated has a move when the assumption offers `end_action`
+    /// too. The assumption is read in its failure reading (docs/formats.md).
+    DeadlockFree {
+        /// Index of the failure assumption.
+        assumption: usize,
+        /// The components (of the model).
+        components: Vec<String>,
+        /// The name that stands for termination (declared by no component of the model).
+        end_action: String,
+    },
+    /// Stable-failures refinement on the assumption's alphabet: whenever `components` (with
+    /// `end_action` as in `deadlock-free`, every action outside the assumption's alphabet
+    /// hidden) can do a trace and reach a stable state (no tau, no hidden move) offering `Y`,
+    /// the assumption can do the same trace and reach a stable state offering a subset of `Y`.
+    FailureRefinement {
+        /// Index of the failure assumption.
+        assumption: usize,
+        /// The components (of the model).
+        components: Vec<String>,
+        /// The name that stands for termination.
+        end_action: String,
+    },
     /// Rule `reduce`: the part `of`, with the actions `hidden` made internal, is mapped by `map`
     /// onto `result`, an LTS over `alphabet` (the part's visible actions minus `hidden`) with
     /// its error state and the states where the system may have ended (LTSA's `END` rule). The
@@ -490,6 +518,8 @@ impl Premise {
             Self::Homomorphism { .. } => "homomorphism",
             Self::Reduction { .. } => "reduction",
             Self::NoDeadlock => "no-deadlock",
+            Self::DeadlockFree { .. } => "deadlock-free",
+            Self::FailureRefinement { .. } => "failure-refinement",
         }
     }
 }

@@ -41,6 +41,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod check;
+mod failures;
 pub mod fingerprint;
 pub mod format;
 mod inclusion;

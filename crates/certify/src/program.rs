@@ -341,6 +341,7 @@ pub fn check_program(
         states: 0,
         obligations: 0,
         backend: None,
+        deadlock_free: false,
     };
     if let Err(r) = check_evidence(certificate, program, solver, &mut report)? {
         report.outcome = Outcome::Rejected(r);

@@ -22,6 +22,9 @@ pub struct Report {
     /// For a `program` certificate: the solver command that discharged them (`None` when none
     /// was run).
     pub backend: Option<String>,
+    /// For an accepted `holds`: whether it also proves deadlock freedom (its `deadlock-free` and
+    /// `failure-refinement` premises form the deadlock rule; docs/formats.md).
+    pub deadlock_free: bool,
 }
 
 impl Report {

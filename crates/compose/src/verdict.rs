@@ -126,6 +126,11 @@ impl Violation {
 pub struct Certificate {
     /// The assumptions, one per premise that needed one.
     pub assumptions: Vec<Assumption>,
+    /// Failure assumptions of a deadlock-freedom proof: each an LTS whose stable failures
+    /// over-approximate those of the components it stands for (the deadlock rule of `lstar`);
+    /// empty for proofs of safety alone.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub failures: Vec<Assumption>,
 }
 
 impl Certificate {
@@ -138,7 +143,15 @@ impl Certificate {
     pub fn new(assumptions: impl IntoIterator<Item = Assumption>) -> Self {
         Self {
             assumptions: assumptions.into_iter().collect(),
+            failures: Vec::new(),
         }
+    }
+
+    /// This certificate with these failure assumptions ([`Certificate::failures`]) added.
+    #[must_use]
+    pub fn with_failures(mut self, failures: impl IntoIterator<Item = Assumption>) -> Self {
+        self.failures.extend(failures);
+        self
     }
 }
 

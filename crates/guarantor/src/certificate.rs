@@ -8,7 +8,7 @@
 //! | method | rule | transformations, assumptions and premises |
 //! |---|---|---|
 //! | `mono` (and any method whose certificate has no assumptions, as `lstar` falling back to a monolithic check) | `mono` | one `monolithic` premise |
-//! | `lstar` | `asym` | `<A> M1 <P>` and `<true> M2 <A>`; `A` stands for the second group |
+//! | `lstar` | `asym` | `<A> M1 <P>` and `<true> M2 <A>`; `A` stands for the second group; with deadlocks also a failure assumption `D` (role `failures`) for the second group, `deadlock-free` (`M1 \|\| D`) and `failure-refinement` (`M2` against `D`) |
 //! | `lstar-nway`, `lstar-weakest` | `asym-n`, `weakest` | the chain `<A1> C1 <P>`, `<A2> C2 <A1>`, .., `<true> Cn <A(n-1)>`; `A(i)` stands for the components after `Ci` |
 //! | `lstar-sym` | `sym` | `error-as-action` for each component with an `ERROR` state (the action the method used), one `<Ai> Ci <P..>` per component and one `inclusion` |
 //! | `circ`, `circ-neighbours` | `circ` | `error-as-action` per component with `ERROR` (`__circ_error_<c>`), `environment` for property actions no component has, one `circular` premise per guarantee (assuming every other guarantee) and `<G1 .. Gm> <P..>` |
@@ -26,8 +26,10 @@
 //! A method without a known rule that writes no certificate of its own gets a certificate for
 //! its violations only: a `holds` of it is [`CertificateError::UnknownRule`], never a monolithic
 //! certificate in its name. Action priority cannot be expressed in version 1, so a `holds` of a
-//! prioritised system is [`CertificateError::Priority`]; deadlock freedom is certified by rule
-//! `reduce` only (the `holds` of a monolithic check with [`Checker::deadlock`] certifies safety).
+//! prioritised system is [`CertificateError::Priority`]. The `holds` of a monolithic check with
+//! [`Checker::deadlock`] certifies safety only (the monolithic premise does not look for
+//! deadlocks); `reduce`'s carries `no-deadlock` and `lstar`'s the deadlock rule's premises, which
+//! [`Report::deadlock_free`](guarantor_certify::Report::deadlock_free) then reports proved.
 //!
 //! ```
 //! use guarantor::{Checker, MethodKind};
@@ -57,6 +59,7 @@ use guarantor_certify::{CertifyError, Model, Report};
 use guarantor_compose::ag::safety_assumption;
 use guarantor_compose::error_actions::ErrorActions;
 use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};
+use guarantor_compose::termination::Termination;
 use guarantor_compose::{Assumption, ComposeError, Counterexample, Stats, Verdict, Violation};
 use guarantor_lts::{ActionId, ComponentId, Lts, LtsBuilder, StateId};
 
@@ -139,7 +142,8 @@ impl Checker {
                         method: outcome.method.clone(),
                     });
                 };
-                self.holds_certificate(rule, &cert.assumptions, &outcome.method)
+                let base = self.holds_certificate(rule, &cert.assumptions, &outcome.method)?;
+                Ok(self.with_failures(base, &cert.failures))
             }
             _ => Err(CertificateError::Run("an unknown verdict".to_owned())),
         }
@@ -219,6 +223,43 @@ impl Checker {
             Rule::Quotient => build.quotient(base, assumptions),
             _ => Err(build.shape(rule, "a rule without assumptions was given some")),
         }
+    }
+
+    /// `certificate` with the deadlock rule's premises for each failure assumption (the
+    /// deadlock answer of `lstar`): `M1 || A` deadlock free, where `M1` is every component the
+    /// assumption does not stand for, and `M2 ⊑_F A` for the components it stands for, with the
+    /// termination action of [`guarantor_lstar::ag::deadlock::END_ACTION`].
+    fn with_failures(&self, mut certificate: Certificate, failures: &[Assumption]) -> Certificate {
+        let problem = self.problem();
+        let end = guarantor_lstar::ag::deadlock::END_ACTION;
+        for f in failures {
+            let names = |keep: bool| -> Vec<String> {
+                problem
+                    .components()
+                    .filter(|(c, _, _)| f.components.contains(c) == keep)
+                    .map(|(_, n, _)| n.to_owned())
+                    .collect()
+            };
+            let index = certificate.assumptions.len();
+            certificate.assumptions.push(CertAssumption::new(
+                names(true),
+                Role::Failures,
+                alphabet_of(&f.lts),
+                LtsData::from_lts(&f.lts),
+            ));
+            certificate = certificate
+                .with_premise(Premise::DeadlockFree {
+                    assumption: index,
+                    components: names(false),
+                    end_action: end.to_owned(),
+                })
+                .with_premise(Premise::FailureRefinement {
+                    assumption: index,
+                    components: names(true),
+                    end_action: end.to_owned(),
+                });
+        }
+        certificate
     }
 
     /// Re-checks a certificate against this checker's components and properties with
@@ -672,14 +713,15 @@ fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample,
         _ => return Err(CertificateError::Run("an unknown violation".to_owned())),
     };
     let at_error = |s: &[StateId]| comps.iter().zip(s).any(|(l, &x)| l.is_error(x));
+    let termination = Termination::ltsa(&comps, &ends, &problem.property_lts());
     let goal = |s: &[StateId]| match cex.violation {
         Violation::ErrorState { component } => {
             comps[component.index()].is_error(s[component.index()])
         }
+        // LTSA's end-state rule, as the checks and certify's replay apply it (a component whose
+        // end is its initial state does not make the system able to terminate).
         Violation::Deadlock => {
-            !at_error(s)
-                && moves(&comps, s, None).is_empty()
-                && !ends.iter().zip(s).all(|(e, &x)| *e == Some(x))
+            !at_error(s) && moves(&comps, s, None).is_empty() && !termination.is_terminal(s)
         }
         _ => true,
     };

@@ -17,13 +17,21 @@
 //!   ([`Assumption::components`](guarantor_compose::Assumption::components)): for [`Asym`], the
 //!   members of the group the rule's component was.
 //!
-//! They reason about traces, so they refuse action priority and deadlock detection
+//! **Deadlocks.** [`Asym`] answers [`Problem::deadlock`] itself ([`Method::searches_deadlocks`]):
+//! safety first, by the rule above on the problem without deadlocks, then, if that holds,
+//! deadlock freedom by the failure rule of [`deadlock`](crate::ag::deadlock) over the same two
+//! groups (each component with its end state as a termination self-loop), whose learned failure
+//! assumption joins the certificate ([`Certificate::failures`](guarantor_compose::Certificate)).
+//! A single component, or an `ERROR` state in the second group (which rule ASYM would check
+//! monolithically anyway), is checked monolithically, deadlocks in the same walk. The other rules reason about traces only and
+//! refuse deadlock detection, and every rule refuses action priority
 //! ([`MethodError::Unsupported`]).
 //!
 //! Counters of every report: `membership_queries`, `equivalence_queries`, and alphabet
 //! refinement's ([`AlphabetStats`](crate::ag::AlphabetStats)) `alphabet_refinements`,
 //! `assumption_alphabet` (actions of the outermost assumption) and `interface_alphabet` (actions
-//! of the outermost interface).
+//! of the outermost interface). With deadlocks, also `deadlock_membership_queries`,
+//! `deadlock_equivalence_queries` and `ready_sets` (the ready letters of the failure assumption).
 //!
 //! ```
 //! use guarantor_compose::{Config, Method, Problem};
@@ -44,14 +52,16 @@
 
 use std::borrow::Cow;
 
-use guarantor_compose::method::monitored;
+use guarantor_compose::method::{Monolithic, monitored};
 use guarantor_compose::replay::first_violation;
+use guarantor_compose::termination::Termination;
 use guarantor_compose::{
     Assumption, Config, Method, MethodError, MethodReport, Problem, Stats, Verdict, compose,
     merge_properties,
 };
 use guarantor_lts::{ComponentId, Lts};
 
+use crate::ag::deadlock::{DeadlockReport, check_deadlock, with_end_action};
 use crate::ag::{AgConfig, AgReport, check_asym, check_asym_n, check_asym_weakest, check_sym_n};
 use crate::error::LstarError;
 
@@ -89,7 +99,14 @@ impl Method for Asym {
         Cow::Borrowed("lstar")
     }
 
+    fn searches_deadlocks(&self) -> bool {
+        true
+    }
+
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+        if problem.deadlock() {
+            return self.check_with_deadlock(problem, config);
+        }
         let config = refuse_unsupported(self, problem, config)?;
         if problem.num_components() == 1 {
             return run_rule(problem, &self.config, &config, None, |c, p, ag| {
@@ -109,6 +126,154 @@ impl Method for Asym {
                 check_asym(&m1, &m2, property, ag)
             },
         )
+    }
+}
+
+impl Asym {
+    /// Safety by rule ASYM, then deadlock freedom by the failure rule over the same groups (see
+    /// the module docs).
+    fn check_with_deadlock(
+        &self,
+        problem: &Problem,
+        config: &Config,
+    ) -> Result<MethodReport, MethodError> {
+        let safety_problem = problem.clone().with_deadlock(false);
+        let config = refuse_unsupported(self, &safety_problem, config)?;
+        if problem.num_components() == 1 {
+            return whole(problem, &config);
+        }
+        let (first, second) = two_groups(problem, self.split.as_deref())?;
+        if second
+            .iter()
+            .any(|&c| problem.component(c).error_state().is_some())
+        {
+            // Rule ASYM checks such a system monolithically anyway (an ERROR in the environment
+            // is invisible to it); one monolithic walk then answers deadlocks as well, where a
+            // failure assumption would have to be learned besides (gas SYS N = 4: over 60 s
+            // against 0.01 s; docs/benchmarks/notebook/lstar-deadlock.md).
+            let mut report = whole(problem, &config)?;
+            report.notes.push(
+                "note: an ERROR state in the second group: the whole system, deadlocks included, was checked monolithically; no assumption was learned".to_owned(),
+            );
+            return Ok(report);
+        }
+        let has_errors = problem
+            .components()
+            .any(|(_, _, l)| l.error_state().is_some());
+        let safety = if problem.num_properties() > 0 || has_errors {
+            let report = self.check(&safety_problem, &config)?;
+            if !report.verdict.is_holds() {
+                return Ok(report);
+            }
+            Some(report)
+        } else {
+            None
+        };
+        if let Some(report) = safety.as_ref().filter(|_| property_moves_freely(problem)) {
+            // The monolithic product has the property's error form among its members: an action
+            // only a property declares is always enabled (to pi or along the property), and pi
+            // is unreachable now, so no state of the product is without a move.
+            return Ok(report.clone());
+        }
+        let (deadlock, seen) = monitored(&config, |config| {
+            let ag = self.config.clone().with_compose(config.clone());
+            let m1 = group_with_end(problem, &first, config).map_err(classify)?;
+            let m2 = group_with_end(problem, &second, config).map_err(classify)?;
+            check_deadlock(&m1, &m2, &ag).map_err(classify)
+        })?;
+        Ok(with_deadlock_answer(
+            safety,
+            deadlock,
+            seen.largest_states,
+            &second,
+        ))
+    }
+}
+
+/// The whole problem, deadlocks included, by one monolithic walk, a counterexample cut at its
+/// first violation as every rule's is ([`first_violation`]; a breadth-first walk may reach
+/// another error at the same depth first).
+fn whole(problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
+    let mut report = Monolithic::new().check(problem, config)?;
+    let deadlock = matches!(
+        &report.verdict,
+        Verdict::Violated(cex) if cex.violation == guarantor_compose::Violation::Deadlock
+    );
+    if !deadlock {
+        report.verdict = in_problem_terms(problem, report.verdict, None)?;
+    }
+    Ok(report)
+}
+
+/// Whether some property declares an action that no component declares (see
+/// [`Asym::check_with_deadlock`]).
+fn property_moves_freely(problem: &Problem) -> bool {
+    problem.properties().any(|(_, _, p)| {
+        p.alphabet().iter().any(|(_, a)| {
+            !problem
+                .components()
+                .any(|(_, _, c)| c.alphabet().contains(a))
+        })
+    })
+}
+
+/// The report of [`Asym`] with deadlocks: the safety report (if safety was asked) with the
+/// deadlock rule's verdict, its failure assumption added to the certificate (standing for the
+/// second group), its counters and the larger of the two searches.
+fn with_deadlock_answer(
+    safety: Option<MethodReport>,
+    deadlock: DeadlockReport,
+    largest: usize,
+    second: &[ComponentId],
+) -> MethodReport {
+    let mut report = safety.unwrap_or_else(|| {
+        MethodReport::new(
+            Verdict::Holds(guarantor_compose::Certificate::monolithic()),
+            Stats::default(),
+        )
+    });
+    report.stats.states = report.stats.states.max(largest);
+    report.verdict = match (report.verdict, deadlock.verdict, deadlock.assumption) {
+        (Verdict::Holds(cert), Verdict::Holds(_), Some(lts)) => {
+            Verdict::Holds(cert.with_failures([Assumption::new(second.iter().copied(), lts)]))
+        }
+        (_, verdict, _) => verdict,
+    };
+    report
+        .with_counter(
+            "deadlock_membership_queries",
+            deadlock.stats.membership_queries,
+        )
+        .with_counter(
+            "deadlock_equivalence_queries",
+            deadlock.stats.equivalence_queries,
+        )
+        .with_counter("ready_sets", deadlock.ready_sets)
+}
+
+/// The composition of a group, each member with an end state given a termination self-loop
+/// there ([`with_end_action`]) when the system can terminate by LTSA's rule
+/// ([`Termination::ltsa`]).
+fn group_with_end(
+    problem: &Problem,
+    ids: &[ComponentId],
+    config: &Config,
+) -> Result<Lts, LstarError> {
+    let ends: Vec<_> = problem.end_states().collect();
+    // LTSA's rule: only if the system can terminate at all is a stuck state with every
+    // component that has an end state at it an end rather than a deadlock; the components
+    // without one do not take part in termination (they do not declare the end action).
+    let rule = Termination::ltsa(&problem.component_lts(), &ends, &problem.property_lts());
+    let parts = ids
+        .iter()
+        .map(|&c| match ends[c.index()] {
+            Some(end) if rule.can_terminate() => with_end_action(problem.component(c), Some(end)),
+            _ => Ok(problem.component(c).clone()),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    match parts.as_slice() {
+        [one] => Ok(one.clone()),
+        many => Ok(compose(&many.iter().collect::<Vec<_>>(), config)?),
     }
 }
 

@@ -6,6 +6,8 @@
 //!   construction instead of learned ([`check_asym_weakest`]).
 //! - [`sym`]: rule SYM (Rule 2) of Chaki et al. 2004, with complement assumptions ([`check_sym`]),
 //!   and its n-way form ([`check_sym_n`]).
+//! - [`deadlock`]: deadlock freedom of `M1 || M2` with a learned failure assumption about `M2`
+//!   (after Chaki and Sinha 2006; [`check_deadlock`]).
 //! - [`weakest`]: the weakest assumption of one component, with a W-method conformance oracle
 //!   ([`weakest_assumption`]).
 //!
@@ -28,11 +30,13 @@
 
 pub mod asym;
 pub mod computed;
+pub mod deadlock;
 pub mod sym;
 pub mod weakest;
 
 pub use asym::{AsymAnswer, AsymTeacher, check_asym, check_asym_n};
 pub use computed::check_asym_weakest;
+pub use deadlock::{DeadlockReport, check_deadlock};
 pub use sym::{check_sym, check_sym_n};
 pub use weakest::{WeakestAssumption, weakest_assumption};
 
