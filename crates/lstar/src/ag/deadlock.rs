@@ -53,6 +53,7 @@
 //! failures on `I` among `A`'s, which `guarantor-certify` re-checks on its own.
 
 use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
 
 use guarantor_compose::{Config, Counterexample, Verdict, Violation};
 use guarantor_lts::{ActionId, Lts, LtsBuilder, StateId};
@@ -153,6 +154,7 @@ pub fn check_deadlock(m1: &Lts, m2: &Lts, config: &AgConfig) -> Result<DeadlockR
         config,
         interface_len: interface.len(),
         rounds: 0,
+        subsets: Subsets::default(),
         marks: Vec::new(),
         epoch: 0,
     };
@@ -266,9 +268,27 @@ struct FailureTeacher<'a> {
     interface_len: usize,
     /// Conjectures checked so far.
     rounds: usize,
+    /// `m2` determinised on the interface, as far as the queries went.
+    subsets: Subsets,
     /// Subset marks of the membership simulation (`== epoch`: in the current set).
     marks: Vec<u32>,
     epoch: u32,
+}
+
+/// `m2` determinised on the interface lazily: subsets of its states closed under tau and
+/// private moves (subset 0 the initial one; an empty subset where a trace is impossible), their
+/// successors per interface symbol as far as queries asked, and the ready letters of each
+/// subset's stable states.
+#[derive(Default)]
+struct Subsets {
+    /// The subsets, sorted.
+    sets: Vec<Vec<StateId>>,
+    /// Subset ids by a hash of the subset (collisions compared in full).
+    by_hash: FxHashMap<u64, Vec<usize>>,
+    /// Successors computed so far: (subset, interface symbol) to subset.
+    next: FxHashMap<(usize, u32), usize>,
+    /// Per subset: the ready letters its stable states show, sorted.
+    letters: Vec<Vec<u32>>,
 }
 
 /// A node of a product search: a state of one side and a hypothesis state.
@@ -330,7 +350,10 @@ impl FailureTeacher<'_> {
     }
 
     /// Whether `m2` can do `trace` (hiding its private actions) and reach a stable state with
-    /// ready set `k`.
+    /// ready set `k`: a walk through `m2` determinised on the interface ([`Subsets`]), whose
+    /// subsets and steps are computed once for all queries (L*'s queries share their prefixes,
+    /// and a subset of a large group costs as much as the group: dining SYS N = 8 asked 434
+    /// queries of a 639,353-state group).
     fn has_failure(&mut self, trace: &[Symbol], k: usize) -> Result<bool, LstarError> {
         let lts = self.m2.lts;
         if self.marks.len() != lts.num_states() {
@@ -338,30 +361,78 @@ impl FailureTeacher<'_> {
             self.epoch = 0;
         }
         let mut budget = self.config.compose.budget()?;
-        let mut set = vec![lts.initial()];
-        self.close(&mut set, &mut budget)?;
+        if self.subsets.sets.is_empty() {
+            let mut start = vec![lts.initial()];
+            self.close(&mut start, &mut budget)?;
+            self.intern(start);
+        }
+        let mut at = 0;
         for a in trace {
-            let mut next = Vec::new();
-            self.next_epoch();
-            for &s in &set {
-                for e in lts.outgoing(s) {
-                    budget.tick()?;
-                    if self.m2.symbol_of(e.action) == Some(a.index() as u32)
-                        && self.marks[e.target.index()] != self.epoch
-                    {
-                        self.marks[e.target.index()] = self.epoch;
-                        next.push(e.target);
-                    }
+            let a = u32::try_from(a.index()).unwrap_or(u32::MAX);
+            at = match self.subsets.next.get(&(at, a)) {
+                Some(&next) => next,
+                None => {
+                    let next = self.step(at, a, &mut budget)?;
+                    self.subsets.next.insert((at, a), next);
+                    next
                 }
-            }
-            if next.is_empty() {
+            };
+            if self.subsets.sets[at].is_empty() {
                 return Ok(false);
             }
-            set = next;
-            self.close(&mut set, &mut budget)?;
         }
-        let want = u32::try_from(k).ok();
-        Ok(set.iter().any(|s| self.ready_of[s.index()] == want))
+        let want = u32::try_from(k).unwrap_or(u32::MAX);
+        Ok(self.subsets.letters[at].binary_search(&want).is_ok())
+    }
+
+    /// The subset after subset `at` and interface symbol `a`, interned.
+    fn step(
+        &mut self,
+        at: usize,
+        a: u32,
+        budget: &mut guarantor_compose::Budget<'_>,
+    ) -> Result<usize, LstarError> {
+        let lts = self.m2.lts;
+        let mut next = Vec::new();
+        self.next_epoch();
+        for &s in &self.subsets.sets[at] {
+            for e in lts.outgoing(s) {
+                budget.tick()?;
+                if self.m2.symbol_of(e.action) == Some(a)
+                    && self.marks[e.target.index()] != self.epoch
+                {
+                    self.marks[e.target.index()] = self.epoch;
+                    next.push(e.target);
+                }
+            }
+        }
+        self.close(&mut next, budget)?;
+        Ok(self.intern(next))
+    }
+
+    /// The id of `set` (made sorted here) among the subsets, added if new.
+    fn intern(&mut self, mut set: Vec<StateId>) -> usize {
+        set.sort_unstable();
+        let key = {
+            let mut h = rustc_hash::FxHasher::default();
+            set.hash(&mut h);
+            h.finish()
+        };
+        let same = self.subsets.by_hash.entry(key).or_default();
+        if let Some(&id) = same.iter().find(|&&id| self.subsets.sets[id] == set) {
+            return id;
+        }
+        let id = self.subsets.sets.len();
+        same.push(id);
+        let mut letters: Vec<u32> = set
+            .iter()
+            .filter_map(|s| self.ready_of[s.index()])
+            .collect();
+        letters.sort_unstable();
+        letters.dedup();
+        self.subsets.letters.push(letters);
+        self.subsets.sets.push(set);
+        id
     }
 
     fn next_epoch(&mut self) {
