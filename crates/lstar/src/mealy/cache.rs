@@ -6,9 +6,9 @@
 //! [`MealyError::NonDeterministic`] naming the word, never learned.
 //!
 //! The trie is also L#'s observation tree: the learners read it directly (nodes, children,
-//! outputs), so an answer is stored once. Children are kept as sibling lists rather than arrays
-//! of the alphabet's size: the words of a conformance test suite make millions of nodes with one
-//! or two children each.
+//! outputs), so an answer is stored once. Each node also knows the length of the longest word
+//! stored below it ([`Cache::height`]), which L#'s probes follow to compare a new node with a
+//! candidate as far as the candidate is known.
 
 use std::error::Error;
 use std::fmt;
@@ -17,6 +17,7 @@ use rustc_hash::FxHashMap;
 
 use crate::dfa::{Symbol, Word};
 use crate::mealy::MealyError;
+#[cfg(test)]
 use crate::mealy::ads::Ads;
 use crate::mealy::machine::{Mealy, OutputId, StateId};
 use crate::mealy::sul::Sul;
@@ -77,6 +78,40 @@ struct Node {
     parent: u32,
     input: u32,
     output: u32,
+    /// The length of the longest stored word below the node.
+    height: u32,
+}
+
+/// An adaptive query's strategy ([`Cache::probe`]): it chooses each input after seeing the output
+/// of the last one, and may be run twice (on the trie, then on the system if the trie does not
+/// know the whole run), so it starts over at [`Probe::restart`].
+pub(crate) trait Probe {
+    /// Back to the first input.
+    fn restart(&mut self);
+    /// The next input, given the last input and its output (`None` at the start); `None` ends
+    /// the query.
+    fn next(&mut self, cache: &Cache<'_>, last: Option<(Symbol, OutputId)>) -> Option<Symbol>;
+}
+
+/// Runs an [`Ads`] as a [`Probe`] (the ADS tests' query).
+#[cfg(test)]
+struct AdsProbe<'a> {
+    ads: &'a Ads,
+    at: Option<usize>,
+}
+
+#[cfg(test)]
+impl Probe for AdsProbe<'_> {
+    fn restart(&mut self) {
+        self.at = Some(Ads::ROOT);
+    }
+
+    fn next(&mut self, _: &Cache<'_>, last: Option<(Symbol, OutputId)>) -> Option<Symbol> {
+        if let Some((_, o)) = last {
+            self.at = self.at.and_then(|x| self.ads.after(x, o));
+        }
+        self.ads.input(self.at?)
+    }
 }
 
 /// A [`Sul`] with its outputs interned to [`OutputId`]s, behind a trait object so the cache, the
@@ -228,6 +263,7 @@ impl<'a> Cache<'a> {
                 parent: NONE,
                 input: NONE,
                 output: NONE,
+                height: 0,
             }],
             counts: [Counts::default(); 2],
             phase: Phase::Learning,
@@ -405,21 +441,41 @@ impl<'a> Cache<'a> {
     }
 
     /// An adaptive query: the node of `prefix`, then the inputs `ads` chooses by the outputs
-    /// seen, until it has nothing more to ask. Answered from the trie when it knows the whole
-    /// run (a cache hit), else sent to the system as one query (one reset, its steps), each
-    /// output checked against what the trie knows. The node where the run ended.
+    /// seen, until it has nothing more to ask (see [`Cache::probe`]). The node where the run
+    /// ended.
+    #[cfg(test)]
     pub(crate) fn adaptive(&mut self, prefix: &[Symbol], ads: &Ads) -> Result<NodeId, MealyError> {
+        self.probe(
+            prefix,
+            &mut AdsProbe {
+                ads,
+                at: Some(Ads::ROOT),
+            },
+        )
+    }
+
+    /// An adaptive query: the node of `prefix`, then the inputs `probe` chooses by the outputs
+    /// seen, until it ends. Answered from the trie when it knows the whole run (a cache hit),
+    /// else sent to the system as one query (one reset, its steps), each output checked against
+    /// what the trie knows. The node where the run ended.
+    pub(crate) fn probe(
+        &mut self,
+        prefix: &[Symbol],
+        probe: &mut dyn Probe,
+    ) -> Result<NodeId, MealyError> {
         if let Some(mut n) = self.walk(NodeId::ROOT, prefix) {
-            let mut at = Some(Ads::ROOT);
-            let mut known = true;
-            while let Some(a) = at.and_then(|x| ads.input(x).map(|a| (x, a))) {
-                let Some(c) = self.child(n, a.1) else {
-                    known = false;
-                    break;
+            probe.restart();
+            let mut last = None;
+            let known = loop {
+                let Some(a) = probe.next(self, last) else {
+                    break true;
+                };
+                let Some(c) = self.child(n, a) else {
+                    break false;
                 };
                 n = c;
-                at = ads.after(a.0, self.output(c));
-            }
+                last = Some((a, self.output(c)));
+            };
             if known {
                 self.counts[self.phase as usize].cache_hits += 1;
                 return Ok(n);
@@ -435,10 +491,11 @@ impl<'a> Cache<'a> {
         for &a in prefix {
             n = self.system_step(n, a, &mut word)?;
         }
-        let mut at = Some(Ads::ROOT);
-        while let Some((x, a)) = at.and_then(|x| ads.input(x).map(|a| (x, a))) {
+        probe.restart();
+        let mut last = None;
+        while let Some(a) = probe.next(self, last) {
             n = self.system_step(n, a, &mut word)?;
-            at = ads.after(x, self.output(n));
+            last = Some((a, self.output(n)));
         }
         Ok(n)
     }
@@ -481,12 +538,20 @@ impl<'a> Cache<'a> {
             parent: n.0,
             input: a.index() as u32,
             output: o.index() as u32,
+            height: 0,
         });
         // Stamp the ancestors; those above one stamped in this query already are.
         let mut up = n.0;
         while up != NONE && self.nodes[up as usize].modified != self.version {
             self.nodes[up as usize].modified = self.version;
             up = self.nodes[up as usize].parent;
+        }
+        // Raise the heights above; they stop growing where a longer word was stored before.
+        let (mut up, mut height) = (n.0, 1);
+        while up != NONE && self.nodes[up as usize].height < height {
+            self.nodes[up as usize].height = height;
+            up = self.nodes[up as usize].parent;
+            height += 1;
         }
         let k = self.inputs.len();
         self.children[n.index() * k + a.index()] = id;
@@ -514,6 +579,11 @@ impl<'a> Cache<'a> {
     /// compared two subtrees at version `v` need not compare them again while neither has grown.
     pub(crate) fn modified(&self, n: NodeId) -> u32 {
         self.nodes[n.index()].modified
+    }
+
+    /// The length of the longest word stored below `n`.
+    pub(crate) fn height(&self, n: NodeId) -> u32 {
+        self.nodes[n.index()].height
     }
 
     /// The current version (see [`Cache::modified`]).
