@@ -517,10 +517,17 @@ impl Probe for Identify<'_> {
             return None;
         }
         self.left -= 1;
-        // The child with the longest word below; the first such in input order.
+        // The child with the longest word below (a repeat of the last input last); the first
+        // such in input order.
         let mut best: Option<(u32, Symbol)> = None;
         for (a, c) in cache.children(t) {
-            let h = cache.height(c);
+            // The input just sent again only if nothing else is known: following the deepest
+            // path alone walks self-loops, whose long chains (made by earlier probes) test little.
+            let h = if last.is_some_and(|(b, _)| b == a) {
+                0
+            } else {
+                cache.height(c) + 1
+            };
             if best.is_none_or(|(bh, _)| h > bh) {
                 best = Some((h, a));
             }
