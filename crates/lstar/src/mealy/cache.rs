@@ -436,6 +436,7 @@ impl<'a> Cache<'a> {
             n = self.add_child(n, word[i], out[i]);
             path.push(n);
         }
+        self.raise_heights(n);
         self.buf = out;
         Ok(n)
     }
@@ -497,6 +498,9 @@ impl<'a> Cache<'a> {
             n = self.system_step(n, a, &mut word)?;
             last = Some((a, self.output(n)));
         }
+        if self.height(n) == 0 {
+            self.raise_heights(n);
+        }
         Ok(n)
     }
 
@@ -546,17 +550,22 @@ impl<'a> Cache<'a> {
             self.nodes[up as usize].modified = self.version;
             up = self.nodes[up as usize].parent;
         }
-        // Raise the heights above; they stop growing where a longer word was stored before.
-        let (mut up, mut height) = (n.0, 1);
+        let k = self.inputs.len();
+        self.children[n.index() * k + a.index()] = id;
+        self.children.extend(std::iter::repeat_n(NONE, k));
+        NodeId(id)
+    }
+
+    /// Raises the heights above the new leaf `n` (once per stored word, not per node: a new path
+    /// of `l` nodes would otherwise be climbed `l` times); they stop growing where a longer word
+    /// was stored before.
+    fn raise_heights(&mut self, n: NodeId) {
+        let (mut up, mut height) = (self.nodes[n.index()].parent, 1);
         while up != NONE && self.nodes[up as usize].height < height {
             self.nodes[up as usize].height = height;
             up = self.nodes[up as usize].parent;
             height += 1;
         }
-        let k = self.inputs.len();
-        self.children[n.index() * k + a.index()] = id;
-        self.children.extend(std::iter::repeat_n(NONE, k));
-        NodeId(id)
     }
 
     /// The child of `n` on `a`, if known.
