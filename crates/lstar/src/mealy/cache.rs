@@ -174,7 +174,10 @@ impl<S: Sul> Erased for Interning<S> {
         let mut buf = std::mem::take(&mut self.buf);
         self.sul.query(word, &mut buf)?;
         out.clear();
-        out.extend(buf.drain(..).map(|o| self.intern(o)));
+        out.reserve(buf.len());
+        for o in buf.drain(..) {
+            out.push(self.intern(o));
+        }
         self.buf = buf;
         Ok(())
     }

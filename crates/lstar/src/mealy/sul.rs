@@ -148,13 +148,14 @@ impl<'a> Simulated<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct SimulatedOutput<'a> {
     id: OutputId,
-    name: &'a str,
+    /// The machine, for the name: looked up only when shown, not on every step.
+    machine: &'a Mealy,
 }
 
 impl<'a> SimulatedOutput<'a> {
     /// The output's name.
     pub fn name(&self) -> &'a str {
-        self.name
+        self.machine.output_name(self.id)
     }
 
     /// The machine's id of the output.
@@ -179,7 +180,7 @@ impl Hash for SimulatedOutput<'_> {
 
 impl fmt::Display for SimulatedOutput<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name)
+        f.write_str(self.name())
     }
 }
 
@@ -208,10 +209,7 @@ impl<'a> Sul for Simulated<'a> {
         match m.transition(self.state, input) {
             Some((r, o)) => {
                 self.state = r;
-                Ok(SimulatedOutput {
-                    id: o,
-                    name: m.output_name(o),
-                })
+                Ok(SimulatedOutput { id: o, machine: m })
             }
             None => Err(Undefined {
                 state: self.state,
@@ -239,10 +237,7 @@ impl<'a> Sul for Simulated<'a> {
                     input: m.input_name(input).to_owned(),
                 });
             };
-            outputs.push(SimulatedOutput {
-                id: o,
-                name: m.output_name(o),
-            });
+            outputs.push(SimulatedOutput { id: o, machine: m });
             q = r;
         }
         self.state = q;
