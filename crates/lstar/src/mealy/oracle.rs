@@ -11,7 +11,7 @@
 //! - [`Exact`]: compares with a known target (simulated systems only), asking just the
 //!   counterexample.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::dfa::{Symbol, Word};
 use crate::mealy::MealyError;
@@ -221,6 +221,31 @@ fn characterisation(hyp: &Mealy) -> (Vec<Word>, Vec<Vec<Word>>) {
     (all, local)
 }
 
+/// Where the hypothesis is after `w`, and the trie node of `w` if the trie knows `w` and the
+/// hypothesis agrees with it there.
+fn start_known(cache: &Cache<'_>, hyp: &Mealy, w: &[Symbol]) -> (Option<StateId>, Option<NodeId>) {
+    let state = hyp.run_from(hyp.initial(), w);
+    let node = cache
+        .walk(NodeId::ROOT, w)
+        .filter(|_| compare_known(cache, hyp, NodeId::ROOT, hyp.initial(), w) == Known::Agrees);
+    (state, node)
+}
+
+/// [`start_known`] for a word one input `a` longer than the one of `before`.
+fn step_known(
+    cache: &Cache<'_>,
+    hyp: &Mealy,
+    before: (Option<StateId>, Option<NodeId>),
+    a: Symbol,
+) -> (Option<StateId>, Option<NodeId>) {
+    let (state, node) = before;
+    let step = state.and_then(|q| hyp.transition(q, a));
+    let node = node
+        .zip(step)
+        .and_then(|(n, (_, out))| cache.child(n, a).filter(|&c| cache.output(c) == out));
+    (step.map(|(next, _)| next), node)
+}
+
 /// Runs `prefix · middle · suffix` for every middle and every suffix `suffixes(state reached)`.
 fn run_suite<'s>(
     cache: &mut Cache<'_>,
@@ -229,22 +254,46 @@ fn run_suite<'s>(
     middles: &[Word],
     suffixes: &dyn Fn(StateId) -> &'s [Word],
 ) -> Result<Option<Word>, MealyError> {
+    // Each middle word but the empty one extends an earlier one by one input: the state and the
+    // trie node after `u x` follow from those after `u x'` in one step instead of a walk of
+    // the whole word (most of the suite's cost besides running the tests).
+    let index: FxHashMap<&[Symbol], usize> = middles
+        .iter()
+        .enumerate()
+        .map(|(i, x)| (x.as_slice(), i))
+        .collect();
+    let parent: Vec<Option<(usize, Symbol)>> = middles
+        .iter()
+        .map(|x| {
+            x.split_last()
+                .and_then(|(&a, rest)| index.get(rest).map(|&p| (p, a)))
+        })
+        .collect();
     let mut w = Vec::new();
     let mut path = Vec::new();
+    // After `u` and each middle word: the hypothesis state, and the trie node where the trie
+    // knows `u x` and the hypothesis agrees with it there.
+    let mut at: Vec<(Option<StateId>, Option<NodeId>)> = vec![(None, None); middles.len()];
     for u in prefixes {
-        for x in middles {
+        for (i, x) in middles.iter().enumerate() {
+            at[i] = match parent[i] {
+                Some((before, a)) => step_known(cache, hyp, at[before], a),
+                None => {
+                    w.clear();
+                    w.extend_from_slice(u);
+                    w.extend_from_slice(x);
+                    start_known(cache, hyp, &w)
+                }
+            };
+            let (Some(q), known) = at[i] else {
+                continue;
+            };
             w.clear();
             w.extend_from_slice(u);
             w.extend_from_slice(x);
-            let Some(q) = hyp.run_from(hyp.initial(), &w) else {
-                continue;
-            };
             // Where the trie knows `u x` and the hypothesis agrees with it there, a suffix the
             // trie also knows is compared from that node (in later rounds most tests are words
             // of earlier ones); the others are run whole.
-            let known = cache.walk(NodeId::ROOT, &w).filter(|_| {
-                compare_known(cache, hyp, NodeId::ROOT, hyp.initial(), &w) == Known::Agrees
-            });
             let len = w.len();
             for e in suffixes(q) {
                 w.truncate(len);
