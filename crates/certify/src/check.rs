@@ -597,30 +597,7 @@ impl<'a> Checker<'a> {
                     .map_or(0, |x| x.lts.states);
                 homomorphism(n, a, declared, classes, &self.actions).map_err(|r| (r, None))
             }
-            Premise::Reduction {
-                of,
-                hidden,
-                alphabet,
-                result,
-                error,
-                ended,
-                map,
-            } => {
-                let premise = reduction::Premise {
-                    of,
-                    hidden,
-                    alphabet,
-                    result,
-                    error: *error,
-                    ended,
-                    map,
-                };
-                let mut reductions = std::mem::take(&mut self.reductions);
-                let walked = reductions.reduction(&mut self.reduction_context(), &premise);
-                self.reductions = reductions;
-                self.states += walked.map_err(|r| (r, None))?;
-                Ok(())
-            }
+            Premise::Reduction { .. } => self.reduction_premise(p),
             Premise::NoDeadlock => self.reductions.no_deadlock().map_err(|r| (r, None)),
             Premise::DeadlockFree {
                 assumption,
@@ -718,6 +695,36 @@ impl<'a> Checker<'a> {
                 .filter_map(machine)
                 .all(covered)
             && self.leaves.values().all(covered)
+    }
+
+    /// A `reduction` premise of rule `reduce` ([`crate::reduction`]).
+    fn reduction_premise(&mut self, p: &Premise) -> Result<(), Fail> {
+        let Premise::Reduction {
+            of,
+            hidden,
+            alphabet,
+            result,
+            error,
+            ended,
+            map,
+        } = p
+        else {
+            return Ok(());
+        };
+        let premise = reduction::Premise {
+            of,
+            hidden,
+            alphabet,
+            result,
+            error: *error,
+            ended,
+            map,
+        };
+        let mut reductions = std::mem::take(&mut self.reductions);
+        let walked = reductions.reduction(&mut self.reduction_context(), &premise);
+        self.reductions = reductions;
+        self.states += walked.map_err(|r| (r, None))?;
+        Ok(())
     }
 
     // ---- 5b. the rule ----
