@@ -182,6 +182,14 @@ impl Portfolio {
     }
 }
 
+/// Whether anything but a deadlock can go wrong: a property, or a component's `ERROR` state.
+fn has_safety_question(problem: &Problem) -> bool {
+    problem.num_properties() > 0
+        || problem
+            .components()
+            .any(|(_, _, lts)| lts.error_state().is_some())
+}
+
 /// Whether the caller of a race cancelled it or its deadline passed (then the members stop).
 fn caller_stopped(config: &Config) -> bool {
     let cancelled = config
@@ -256,8 +264,9 @@ fn race_progress(
 struct Race<'p> {
     portfolio: &'p Portfolio,
     problem: Arc<Problem>,
-    /// The problem without the deadlock question, for the members that do not search deadlocks.
-    safety_half: Arc<Problem>,
+    /// The problem without the deadlock question, for the members that do not search deadlocks;
+    /// none when there is nothing but deadlocks to look for (no property, no `ERROR` state).
+    safety_half: Option<Arc<Problem>>,
     config: &'p Config,
     stop: Arc<AtomicBool>,
     monitors: Vec<Arc<Monitor>>,
@@ -279,7 +288,8 @@ impl<'p> Race<'p> {
         Self {
             portfolio,
             problem: Arc::new(problem.clone()),
-            safety_half: Arc::new(problem.clone().with_deadlock(false)),
+            safety_half: has_safety_question(problem)
+                .then(|| Arc::new(problem.clone().with_deadlock(false))),
             config,
             stop: Arc::new(AtomicBool::new(false)),
             monitors,
@@ -330,15 +340,25 @@ impl<'p> Race<'p> {
         while self.running < parallel && self.next < self.portfolio.members.len() {
             let i = self.next;
             self.next += 1;
+            if self.safety_half.is_none() && !self.portfolio.members[i].searches_deadlocks() {
+                // Only deadlocks to look for: a member that does not search them has nothing
+                // to answer.
+                self.fates[i] = Fate::Failed(MethodError::Unsupported {
+                    method: self.portfolio.members[i].name().into_owned(),
+                    reason: "it does not search for deadlocks".to_owned(),
+                });
+                continue;
+            }
             self.running += 1;
             self.fates[i] = Fate::Running;
             let member = Arc::clone(&self.portfolio.members[i]);
             // A member that does not search deadlocks answers the safety half; its `holds` is
             // followed by a deadlock phase (`Portfolio::ask_deadlock`).
-            let problem = if self.problem.deadlock() && !member.searches_deadlocks() {
-                Arc::clone(&self.safety_half)
-            } else {
-                Arc::clone(&self.problem)
+            let problem = match &self.safety_half {
+                Some(half) if self.problem.deadlock() && !member.searches_deadlocks() => {
+                    Arc::clone(half)
+                }
+                _ => Arc::clone(&self.problem),
             };
             let config = self
                 .config

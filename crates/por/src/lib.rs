@@ -13,7 +13,7 @@
 //! question of a system without properties ([`Problem::deadlock`] set), which is the question a
 //! checker asks after a compositional method has proved the safety half; a component's `ERROR`
 //! is found too (the moves towards it are never postponed). It refuses anything else with
-//! [`MethodError::Unsupported`](guarantor_compose::MethodError::Unsupported): safety properties
+//! [`guarantor_compose::MethodError::Unsupported`]: safety properties
 //! would need the visibility and cycle provisos, and action priority is not a network of LTSs. A
 //! violation comes with a run to it (not always the shortest) that replays in every component.
 //!
