@@ -546,8 +546,10 @@ mod tests {
     fn asked_for_deadlocks_a_safety_holds_is_followed_by_a_deadlock_phase() {
         // `Holds` answers the safety half at once; the system deadlocks after `a, a`.
         let stuck = Lts::from_edges([(0, "a", 1), (1, "a", 2)]).unwrap();
+        let any_a = Lts::from_edges([(0, "a", 0)]).unwrap();
         let problem = Problem::new()
             .with_component("C", stuck)
+            .with_property("AnyA", any_a)
             .with_deadlock(true);
         let portfolio = Portfolio::new([
             Arc::new(Holds) as Arc<dyn Method>,

@@ -153,7 +153,7 @@ impl Asym {
             // against 0.01 s; docs/benchmarks/notebook/lstar-deadlock.md).
             let mut report = whole(problem, &config)?;
             report.notes.push(
-                "note: an ERROR state in the second group: the whole system, deadlocks included, was checked monolithically; no assumption was learned".to_owned(),
+                "note: fell back to a monolithic check of the whole composition, deadlocks included (an ERROR state in an environment component); no assumption was learned".to_owned(),
             );
             return Ok(report);
         }

@@ -9,13 +9,14 @@
 //! Where components do much on their own (users working, customers arriving, stations sending),
 //! the reduced state space is a small fraction of the product.
 //!
-//! [`Por`] is a [`guarantor_compose::Method`] (`por` in the facade's registry) for the deadlock
-//! question of a system without properties ([`Problem::deadlock`] set), which is the question a
-//! checker asks after a compositional method has proved the safety half; a component's `ERROR`
-//! is found too (the moves towards it are never postponed). It refuses anything else with
-//! [`guarantor_compose::MethodError::Unsupported`]: safety properties
-//! would need the visibility and cycle provisos, and action priority is not a network of LTSs. A
-//! violation comes with a run to it (not always the shortest) that replays in every component.
+//! [`Por`] is a [`guarantor_compose::Method`] (`por` in the facade's registry) made for the
+//! deadlock question ([`Problem::deadlock`]), which a checker asks after a compositional method
+//! has proved the safety half. It answers the safety question too, soundly but with less
+//! reduction: a component's `ERROR` and a property's error state are found because the moves
+//! towards them are never postponed (a property takes part as its error form, whose every move
+//! can lead to its error). It refuses action priority (not a network of LTSs) with
+//! [`guarantor_compose::MethodError::Unsupported`]. A violation comes with a run to it (not always
+//! the shortest) that replays in every component.
 //!
 //! ```
 //! use guarantor_compose::{Config, Method, Problem};
@@ -43,7 +44,9 @@ mod stubborn;
 use std::borrow::Cow;
 
 use guarantor_compose::method::monitored;
-use guarantor_compose::{Certificate, Config, Method, MethodError, MethodReport, Problem, Verdict};
+use guarantor_compose::{
+    Certificate, Config, Method, MethodError, MethodReport, Problem, Verdict, Violation, error_lts,
+};
 
 /// The stubborn-set deadlock search (crate docs), the `por` method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,37 +69,63 @@ impl Method for Por {
         true
     }
 
+    /// A `holds` is certified by rule `mono`: the independent checker explores the whole product
+    /// itself, trusting neither the reduction nor this search. It certifies the properties and
+    /// `ERROR` states; the version-1 monolithic premise does not look for deadlocks (rule
+    /// `reduce` certifies those).
+    fn certificate(
+        &self,
+        problem: &Problem,
+        report: &MethodReport,
+        _config: &Config,
+    ) -> Result<Option<guarantor_certify::Certificate>, MethodError> {
+        use guarantor_certify::format::{Premise, Rule, VerdictKind};
+        if !report.verdict.is_holds() || problem.priority().is_some() {
+            return Ok(None);
+        }
+        let (fingerprint, print) =
+            guarantor_certify::fingerprint::model_print(&problem.certify_model());
+        Ok(Some(
+            guarantor_certify::Certificate::new(VerdictKind::Holds, Rule::Mono, fingerprint, print)
+                .with_premise(Premise::Monolithic),
+        ))
+    }
+
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
-        refuse_unless_deadlock_only(problem)?;
+        if problem.priority().is_some() {
+            return Err(MethodError::Unsupported {
+                method: "por".to_owned(),
+                reason: "action priority".to_owned(),
+            });
+        }
         let config = config.started();
-        let comps = problem.component_lts();
-        let ends: Vec<_> = problem.end_states().collect();
-        let (found, _) = monitored(&config, |config| Ok(search::search(&comps, &ends, config)?))?;
-        let verdict = match found.deadlock {
-            Some(cex) => Verdict::Violated(cex),
+        // A property takes part as its error form: one more member whose pi is an `ERROR`, so
+        // its moves are never postponed (and it never blocks).
+        let errors = problem
+            .property_lts()
+            .into_iter()
+            .map(error_lts)
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut members = problem.component_lts();
+        members.extend(errors.iter());
+        let mut ends: Vec<_> = problem.end_states().collect();
+        ends.resize(members.len(), None);
+        let (found, _) = monitored(&config, |config| {
+            Ok(search::search(&members, &ends, problem.deadlock(), config)?)
+        })?;
+        let verdict = match found.violation {
+            Some(mut cex) => {
+                cex.violation = match cex.violation {
+                    Violation::ErrorState { component } => {
+                        Violation::of_member(component.index(), problem.num_components())
+                    }
+                    other => other,
+                };
+                Verdict::Violated(cex)
+            }
             None => Verdict::Holds(Certificate::new([])),
         };
         Ok(MethodReport::new(verdict, found.stats)
             .with_counter("reduced_states", found.stats.states as u64))
     }
-}
-
-/// [`MethodError::Unsupported`] unless the problem asks the deadlock question alone.
-fn refuse_unless_deadlock_only(problem: &Problem) -> Result<(), MethodError> {
-    let refuse = |reason: &str| {
-        Err(MethodError::Unsupported {
-            method: "por".to_owned(),
-            reason: reason.to_owned(),
-        })
-    };
-    if !problem.deadlock() {
-        return refuse("it answers the deadlock question only");
-    }
-    if problem.num_properties() > 0 {
-        return refuse("safety properties (it answers the deadlock question only)");
-    }
-    if problem.priority().is_some() {
-        return refuse("action priority");
-    }
-    Ok(())
 }

@@ -10,9 +10,10 @@ use rustc_hash::FxHashMap;
 use crate::network::{Key, Network};
 use crate::stubborn::stubborn;
 
-/// What the search found: a deadlock's counterexample or none, and what it explored.
+/// What the search found: a violation's counterexample (a deadlock, or a member's `ERROR`) or
+/// none, and what it explored.
 pub(crate) struct Found {
-    pub(crate) deadlock: Option<Counterexample>,
+    pub(crate) violation: Option<Counterexample>,
     pub(crate) stats: Stats,
 }
 
@@ -51,10 +52,12 @@ impl Visited {
     }
 }
 
-/// Searches `comps` (with their end states) for a deadlock under `config`'s budget.
+/// Searches `comps` (with their end states) for a member's `ERROR` and, with `deadlock`, for a
+/// deadlock, under `config`'s budget.
 pub(crate) fn search(
     comps: &[&Lts],
     ends: &[Option<StateId>],
+    deadlock: bool,
     config: &Config,
 ) -> Result<Found, ComposeError> {
     let net = Network::new(comps);
@@ -73,10 +76,10 @@ pub(crate) fn search(
         budget.tick()?;
         let tuple = visited.tuples[expanded].clone();
         let keys = stubborn(&net, &tuple);
-        if keys.is_empty() && !end.is_terminal(&tuple) {
+        if deadlock && keys.is_empty() && !end.is_terminal(&tuple) {
             let trace = visited.trace(&net, expanded as u32);
             return Ok(Found {
-                deadlock: Some(Counterexample::new(trace, Violation::Deadlock)),
+                violation: Some(Counterexample::new(trace, Violation::Deadlock)),
                 stats: Stats::new(visited.tuples.len(), transitions),
             });
         }
@@ -98,7 +101,7 @@ pub(crate) fn search(
                     component: ComponentId::must(i),
                 };
                 return Ok(Found {
-                    deadlock: Some(Counterexample::new(visited.trace(&net, last), violation)),
+                    violation: Some(Counterexample::new(visited.trace(&net, last), violation)),
                     stats: Stats::new(visited.tuples.len() - 1, transitions),
                 });
             }
@@ -109,7 +112,7 @@ pub(crate) fn search(
         expanded += 1;
     }
     Ok(Found {
-        deadlock: None,
+        violation: None,
         stats: Stats::new(visited.tuples.len(), transitions),
     })
 }

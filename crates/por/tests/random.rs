@@ -1,18 +1,20 @@
 //! Differential property tests: on random systems of 1 to 5 small components (tau moves, shared
-//! and own actions, end states), the stubborn-set search finds a deadlock exactly when the
-//! monolithic search does, its run replays in every component and ends in a deadlock, and it
-//! never visits more states than the monolithic search.
+//! and own actions, end states, `ERROR` states), zero to two properties and deadlocks asked or
+//! not, the stubborn-set search finds a violation exactly when the monolithic search does, its
+//! run replays in every component, and a `holds` never visits more states than the monolithic
+//! search.
 
 use guarantor_compose::replay::replay;
 use guarantor_compose::{Config, Method, MethodError, Monolithic, Problem};
-use guarantor_lts::strategy::{LtsStrategyConfig, arb_system_with};
+use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
 use guarantor_lts::{Lts, StateId};
 use guarantor_por::Por;
 use proptest::prelude::*;
 
 const POOL: [&str; 6] = ["a", "b", "c", "d", "e", "f"];
 
-/// A random deadlock question: components and the index of each one's end state (some have none).
+/// A random problem: components and the index of each one's end state (some have none), zero to
+/// two properties (one may have an action no component has), deadlocks asked or not.
 fn arb_problem() -> impl Strategy<Value = Problem> {
     let components = arb_system_with(
         5,
@@ -21,8 +23,9 @@ fn arb_problem() -> impl Strategy<Value = Problem> {
             .with_error_state(true),
     );
     let ends = prop::collection::vec(prop::option::weighted(0.5, 0usize..4), 5);
-    (components, ends).prop_map(|(components, ends)| {
-        let mut problem = Problem::new().with_deadlock(true);
+    let properties = prop::collection::vec(arb_deterministic_property(3, &["a", "b", "z"]), 0..3);
+    (components, ends, properties, any::<bool>()).prop_map(|(components, ends, properties, dl)| {
+        let mut problem = Problem::new().with_deadlock(dl);
         for (i, lts) in components.into_iter().enumerate() {
             let stuck: Vec<StateId> = lts
                 .states()
@@ -39,6 +42,9 @@ fn arb_problem() -> impl Strategy<Value = Problem> {
                 .filter(|&e| !lts.is_error(e));
             problem.add_component_with_end(format!("C{i}"), lts, end);
         }
+        for (i, p) in properties.into_iter().enumerate() {
+            problem.add_property(format!("P{i}"), p);
+        }
         problem
     })
 }
@@ -47,7 +53,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
-    fn por_finds_a_deadlock_exactly_when_the_monolithic_search_does(problem in arb_problem()) {
+    fn por_finds_a_violation_exactly_when_the_monolithic_search_does(problem in arb_problem()) {
         let config = Config::default();
         let mono = Monolithic::new().check(&problem, &config).unwrap();
         let ours = Por::new().check(&problem, &config).unwrap();
@@ -64,20 +70,16 @@ proptest! {
     }
 }
 
-/// Safety questions, properties and priority are refused with a typed error, never answered.
+/// Action priority is refused with a typed error, never answered.
 #[test]
-fn other_questions_are_refused() {
+fn priority_is_refused() {
     let lts = Lts::from_edges([(0, "a", 0)]).unwrap();
-    let config = Config::default();
-    let safety = Problem::new().with_component("A", lts.clone());
-    let with_property = safety
-        .clone()
-        .with_property("P", lts.clone())
-        .with_deadlock(true);
-    for problem in [safety, with_property] {
-        let err = Por::new().check(&problem, &config).unwrap_err();
-        assert!(matches!(err, MethodError::Unsupported { .. }), "{err}");
-    }
+    let problem = Problem::new()
+        .with_component("A", lts)
+        .with_deadlock(true)
+        .with_priority(Some(guarantor_compose::Priority::low(["a"])));
+    let err = Por::new().check(&problem, &Config::default()).unwrap_err();
+    assert!(matches!(err, MethodError::Unsupported { .. }), "{err}");
 }
 
 /// The state budget stops the search with a budget error.
