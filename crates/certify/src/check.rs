@@ -855,7 +855,12 @@ impl<'a> Checker<'a> {
             Rule::Quotient if count("homomorphism") != 1 || count("triple") != ps.len() - 1 => {
                 return Err(self.rule_error("needs one homomorphism and triples"));
             }
-            Rule::Reduce => return self.reduce(),
+            Rule::Reduce => {
+                self.reduce()?;
+                // Its `no-deadlock` premise, checked on the last result, proves deadlock freedom.
+                self.deadlock_free = self.reductions.claims_deadlock();
+                return Ok(());
+            }
             Rule::Sym => return self.sym(&goal),
             Rule::Circ => return self.circ(&goal),
             Rule::Program => {

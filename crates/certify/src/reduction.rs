@@ -130,6 +130,11 @@ impl Reductions {
         Ok(walked)
     }
 
+    /// Whether the certificate claims deadlock freedom (has a `no-deadlock` premise).
+    pub(crate) fn claims_deadlock(&self) -> bool {
+        self.deadlock
+    }
+
     /// Checks the `no-deadlock` premise on the last reduction's result.
     pub(crate) fn no_deadlock(&mut self) -> Result<(), String> {
         let root = self.steps.last().ok_or("no reduction comes before it")?;

@@ -23,7 +23,8 @@ pub struct Report {
     /// was run).
     pub backend: Option<String>,
     /// For an accepted `holds`: whether it also proves deadlock freedom (its `deadlock-free` and
-    /// `failure-refinement` premises form the deadlock rule; docs/formats.md).
+    /// `failure-refinement` premises form the deadlock rule, or rule `reduce` has its
+    /// `no-deadlock` premise; docs/formats.md).
     pub deadlock_free: bool,
 }
 

@@ -63,7 +63,17 @@ fn the_order_models_certificate_is_accepted_and_claims_no_deadlock() {
             .iter()
             .any(|p| matches!(p, Premise::NoDeadlock))
     );
-    assert_accepted(&check(&cert, &order_model()).unwrap());
+    let report = check(&cert, &order_model()).unwrap();
+    assert_accepted(&report);
+    assert!(report.deadlock_free);
+    // Without its `no-deadlock` premise it proves the properties only.
+    let mut safety = cert;
+    safety
+        .premises
+        .retain(|p| !matches!(p, Premise::NoDeadlock));
+    let report = check(&safety, &order_model()).unwrap();
+    assert_accepted(&report);
+    assert!(!report.deadlock_free);
 }
 
 #[test]

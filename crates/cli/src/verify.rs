@@ -109,14 +109,19 @@ pub(crate) fn run_verify(args: &VerifyArgs) -> Result<ExitCode, Failure> {
     match report.rejection() {
         None => {
             println!(
-                "valid: {} {what}, rule {}, {} premises checked, {} states",
+                "valid: {} {what}, rule {}, {} premises checked, {} states{}",
                 match report.verdict {
                     VerdictKind::Holds => "holds",
                     _ => "violated",
                 },
                 report.rule.name(),
                 report.premises_checked,
-                report.states
+                report.states,
+                if report.deadlock_free {
+                    ", deadlock freedom included"
+                } else {
+                    ""
+                }
             );
             Ok(ExitCode::SUCCESS)
         }

@@ -75,6 +75,27 @@ fn verify_exits_zero_for_the_certificate_check_wrote() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("valid: violated"));
 }
 
+/// Rule `reduce` certifies deadlock freedom when the check searched deadlocks (FSP input does by
+/// default), and `verify` says so; without the search it certifies the properties only.
+#[test]
+fn verify_says_when_a_certificate_includes_deadlock_freedom() {
+    let dir = scratch("deadlock-free");
+    let fsp = ["examples/fsp/order.lts"];
+    let file = certificate(&dir, "reduce", &fsp, 0);
+    let out = verify(&file, &fsp);
+    assert_exit(&out, 0);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("valid: holds certificate, rule reduce"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(", deadlock freedom included"), "{stdout}");
+    let file = certificate(&dir, "reduce", &MODEL, 0);
+    let out = verify(&file, &MODEL);
+    assert_exit(&out, 0);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("deadlock"));
+}
+
 #[test]
 fn verify_exits_one_with_the_failing_premise_and_its_counterexample() {
     let dir = scratch("invalid");
