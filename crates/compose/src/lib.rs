@@ -125,6 +125,9 @@ pub mod safety;
 mod sharded;
 mod stats;
 mod store;
+#[cfg(feature = "proptest")]
+#[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
+pub mod strategy;
 pub mod subproblem;
 pub mod system;
 pub mod termination;

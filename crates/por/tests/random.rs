@@ -5,55 +5,19 @@
 //! search.
 
 use guarantor_compose::replay::replay;
+use guarantor_compose::strategy::arb_problem;
 use guarantor_compose::{Config, Method, MethodError, Monolithic, Problem};
-use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
-use guarantor_lts::{Lts, StateId};
+use guarantor_lts::Lts;
 use guarantor_por::Por;
 use proptest::prelude::*;
 
 const POOL: [&str; 6] = ["a", "b", "c", "d", "e", "f"];
 
-/// A random problem: components and the index of each one's end state (some have none), zero to
-/// two properties (one may have an action no component has), deadlocks asked or not.
-fn arb_problem() -> impl Strategy<Value = Problem> {
-    let components = arb_system_with(
-        5,
-        LtsStrategyConfig::new(4, &POOL)
-            .with_tau(true)
-            .with_error_state(true),
-    );
-    let ends = prop::collection::vec(prop::option::weighted(0.5, 0usize..4), 5);
-    let properties = prop::collection::vec(arb_deterministic_property(3, &["a", "b", "z"]), 0..3);
-    (components, ends, properties, any::<bool>()).prop_map(|(components, ends, properties, dl)| {
-        let mut problem = Problem::new().with_deadlock(dl);
-        for (i, lts) in components.into_iter().enumerate() {
-            let stuck: Vec<StateId> = lts
-                .states()
-                .filter(|&s| lts.outgoing(s).is_empty() && !lts.is_error(s))
-                .collect();
-            let end = ends[i]
-                .map(|e| {
-                    if stuck.is_empty() {
-                        StateId::must(e % lts.num_states())
-                    } else {
-                        stuck[e % stuck.len()]
-                    }
-                })
-                .filter(|&e| !lts.is_error(e));
-            problem.add_component_with_end(format!("C{i}"), lts, end);
-        }
-        for (i, p) in properties.into_iter().enumerate() {
-            problem.add_property(format!("P{i}"), p);
-        }
-        problem
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
-    fn por_finds_a_violation_exactly_when_the_monolithic_search_does(problem in arb_problem()) {
+    fn por_finds_a_violation_exactly_when_the_monolithic_search_does(problem in arb_problem(&POOL, &["a", "b", "z"])) {
         let config = Config::default();
         let mono = Monolithic::new().check(&problem, &config).unwrap();
         let ours = Por::new().check(&problem, &config).unwrap();

@@ -6,50 +6,13 @@
 use guarantor_certify::Certificate;
 use guarantor_certify::format::{Premise, Reduced};
 use guarantor_compose::replay::replay;
+use guarantor_compose::strategy::arb_problem;
 use guarantor_compose::{Config, Method, Monolithic, Problem};
-use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
-use guarantor_lts::{Lts, StateId};
+use guarantor_lts::Lts;
 use guarantor_reduce::Reduce;
 use proptest::prelude::*;
 
 const POOL: [&str; 5] = ["a", "b", "c", "d", "e"];
-
-/// A random problem: components, the index of each one's end state (taken modulo its size; some
-/// components have none), properties, and whether deadlocks are asked for.
-fn arb_problem() -> impl Strategy<Value = Problem> {
-    let components = arb_system_with(
-        5,
-        LtsStrategyConfig::new(4, &POOL)
-            .with_tau(true)
-            .with_error_state(true),
-    );
-    let properties = prop::collection::vec(arb_deterministic_property(3, &["a", "b", "c"]), 0..2);
-    let ends = prop::collection::vec(prop::option::weighted(0.8, 0usize..4), 5);
-    (components, properties, ends, any::<bool>()).prop_map(|(components, properties, ends, dl)| {
-        let mut problem = Problem::new().with_deadlock(dl);
-        for (i, lts) in components.into_iter().enumerate() {
-            // An end state is a stuck one when there is one (as FSP's END), else any state.
-            let stuck: Vec<StateId> = lts
-                .states()
-                .filter(|&s| lts.outgoing(s).is_empty() && !lts.is_error(s))
-                .collect();
-            let end = ends[i]
-                .map(|e| {
-                    if stuck.is_empty() {
-                        StateId::must(e % lts.num_states())
-                    } else {
-                        stuck[e % stuck.len()]
-                    }
-                })
-                .filter(|&e| !lts.is_error(e));
-            problem.add_component_with_end(format!("C{i}"), lts, end);
-        }
-        for (i, p) in properties.into_iter().enumerate() {
-            problem.add_property(format!("P{i}"), p);
-        }
-        problem
-    })
-}
 
 fn refs(problem: &Problem) -> Vec<&Lts> {
     problem.component_lts()
@@ -59,7 +22,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
-    fn reduce_agrees_with_the_monolithic_check(problem in arb_problem()) {
+    fn reduce_agrees_with_the_monolithic_check(problem in arb_problem(&POOL, &["a", "b", "c"])) {
         let config = Config::default();
         let mono = Monolithic::new().check(&problem, &config).unwrap();
         // Weak bisimulation as usual, and strong bisimulation only (the bound on saturation
@@ -192,7 +155,7 @@ proptest! {
     /// A certificate of the safety question alone, given a `no-deadlock` premise it never proved,
     /// is rejected whenever the system has a deadlock.
     #[test]
-    fn a_deadlock_freedom_never_proved_is_rejected(problem in arb_problem()) {
+    fn a_deadlock_freedom_never_proved_is_rejected(problem in arb_problem(&POOL, &["a", "b", "c"])) {
         let safety = problem.clone().with_deadlock(false);
         let config = Config::default();
         let report = Reduce::new().check(&safety, &config).unwrap();
@@ -259,7 +222,7 @@ proptest! {
     /// progress check, with the monolithic check's evidence for a violation.
     #[test]
     fn reduce_answers_progress_as_the_monolithic_check(
-        problem in arb_problem(),
+        problem in arb_problem(&POOL, &["a", "b", "c"]),
         tests in arb_tests(),
         internal in prop::sample::subsequence(POOL.to_vec(), 0..2),
     ) {
