@@ -129,20 +129,3 @@ pub fn rejection(report: &Report) -> &Rejection {
 pub fn assert_accepted(report: &Report) {
     assert!(report.is_accepted(), "rejected: {:?}", report.rejection());
 }
-
-/// The certificate of rule `reduce` that compositional minimisation writes for the order model
-/// (with the deadlock question, so it ends with `no-deadlock`).
-pub fn reduce_cert() -> Certificate {
-    use guarantor_compose::{Config, Method, Problem};
-    let problem = Problem::new()
-        .with_component("Input", order_file("Input"))
-        .with_component("Output", order_file("Output"))
-        .with_property("Order", order_file("Order"))
-        .with_deadlock(true);
-    let reduce = guarantor_reduce::Reduce::new();
-    let report = reduce.check(&problem, &Config::default()).unwrap();
-    reduce
-        .certificate(&problem, &report, &Config::default())
-        .unwrap()
-        .unwrap()
-}

@@ -1,9 +1,13 @@
 //! Rule `reduce`: the certificate compositional minimisation writes is accepted, and each of the
 //! rule's checks rejects a certificate that breaks it, naming why.
 
+// The certify tests' helpers (the order example, certificates for it): these tests live here
+// because guarantor-certify may not dev-depend on compose or a method crate (compose depends on
+// certify, and the cycle breaks `cargo package`).
+#[path = "../../certify/tests/common/mod.rs"]
 mod common;
 
-use common::*;
+use common::{assert_accepted, order_file, order_model};
 use guarantor_certify::check;
 use guarantor_certify::format::{Certificate, Premise, Reduced};
 use guarantor_certify::{Model, Rejection};
@@ -53,6 +57,17 @@ fn classic(deadlock: bool) -> Problem {
         .with_component("Fork0", fork(0, 1))
         .with_component("Fork1", fork(1, 0))
         .with_deadlock(deadlock)
+}
+
+/// The certificate of rule `reduce` that compositional minimisation writes for the order model
+/// (with the deadlock question, so it ends with `no-deadlock`).
+fn reduce_cert() -> Certificate {
+    let problem = Problem::new()
+        .with_component("Input", order_file("Input"))
+        .with_component("Output", order_file("Output"))
+        .with_property("Order", order_file("Order"))
+        .with_deadlock(true);
+    certificate_of(&problem)
 }
 
 #[test]

@@ -1,8 +1,13 @@
 //! The checker's premises mean what `guarantor-compose`'s checks mean: on random systems, a
 //! monolithic premise holds exactly when `check_safety` says the property holds, a triple exactly
 //! when `check_triple` does, and a circular premise exactly when `check_circular_premise` does.
-//! (compose is a dev-dependency for this comparison only; the checker itself never uses it.)
+//! (They live in this crate's tests because certify may not depend on compose, even for tests:
+//! compose depends on certify.)
 
+// The certify tests' helpers (the order example, certificates for it): these tests live here
+// because guarantor-certify may not dev-depend on compose or a method crate (compose depends on
+// certify, and the cycle breaks `cargo package`).
+#[path = "../../certify/tests/common/mod.rs"]
 mod common;
 
 use common::blank;
