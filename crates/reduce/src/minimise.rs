@@ -18,8 +18,7 @@
 //! [`crate::Reduce`] minimise every group before composing it further.
 
 use guarantor_lts::ops::{
-    bfs_order, quotient, strong_bisimulation_classes, strongly_connected, trim,
-    weak_bisimulation_classes,
+    bfs_order, minimize_strong_mapped, minimize_weak_mapped, strongly_connected,
 };
 use guarantor_lts::{ActionId, Lts, LtsBuilder, LtsError, StateId};
 
@@ -103,62 +102,25 @@ pub fn minimise_mapped(
         input.lts.clone()
     };
     // Each stage renumbers: follow every state through them.
-    let mut map: Vec<Option<u32>> = (0..marked.num_states()).map(|s| Some(s as u32)).collect();
-    let reachable = trimmed(&marked, &mut map);
-    let strong = by_classes(
-        &reachable,
-        &strong_bisimulation_classes(&reachable),
-        &mut map,
-    )?;
-    let mut min = trimmed(&strong, &mut map);
-    if closure_fits(&min, max_closure_pairs) {
-        let weak = by_classes(&min, &weak_bisimulation_classes(&min), &mut map)?;
-        min = trimmed(&drop_tau_loops(&weak)?, &mut map);
-    }
+    let (strong, first) = minimize_strong_mapped(&marked);
+    let (min, map) = if closure_fits(&strong, max_closure_pairs) {
+        let (weak, second) = minimize_weak_mapped(&strong);
+        let composed = first
+            .iter()
+            .map(|s| s.and_then(|s| second[s.index()]))
+            .collect();
+        (weak, composed)
+    } else {
+        (strong, first)
+    };
     let result = if keep_deadlocks {
         without_markers(&min)?
     } else {
         let ended = vec![false; min.num_states()];
         Flagged { lts: min, ended }
     };
+    let map = map.into_iter().map(|s| s.map(StateId::as_u32)).collect();
     Ok((result, map))
-}
-
-/// `lts` trimmed to its reachable part, `map` followed through the renumbering.
-fn trimmed(lts: &Lts, map: &mut [Option<u32>]) -> Lts {
-    let mut new_id = vec![None; lts.num_states()];
-    for (i, s) in bfs_order(lts).into_iter().enumerate() {
-        new_id[s.index()] = Some(i as u32);
-    }
-    for m in map.iter_mut() {
-        *m = m.and_then(|s| new_id[s as usize]);
-    }
-    // `trim` numbers by the same breadth-first order.
-    trim(lts)
-}
-
-/// The quotient of `lts` by `classes`, `map` followed onto the classes.
-fn by_classes(lts: &Lts, classes: &[u32], map: &mut [Option<u32>]) -> Result<Lts, LtsError> {
-    for m in map.iter_mut() {
-        *m = m.map(|s| classes[s as usize]);
-    }
-    quotient(lts, classes)
-}
-
-/// `lts` without its tau self-loops (a weak quotient's inert steps).
-fn drop_tau_loops(lts: &Lts) -> Result<Lts, LtsError> {
-    let mut b = LtsBuilder::with_alphabet(lts.alphabet().clone());
-    b.ensure_states(lts.num_states())?;
-    b.set_initial(lts.initial())?;
-    if let Some(e) = lts.error_state() {
-        b.set_error(e)?;
-    }
-    for t in lts.transitions() {
-        if !(t.action.is_tau() && t.source == t.target) {
-            b.add_transition(t.source, t.action, t.target)?;
-        }
-    }
-    b.build()
 }
 
 /// `input.lts` with the two marker self-loops added.

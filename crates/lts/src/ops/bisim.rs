@@ -22,7 +22,7 @@ use rustc_hash::FxHashMap;
 use crate::error::LtsError;
 use crate::id::{ActionId, StateId};
 use crate::lts::Lts;
-use crate::ops::reach::trim;
+use crate::ops::reach::trim_mapped;
 use crate::ops::util::{Block, CsrWriter, Partition, sort_dedup_from};
 
 /// The strong-bisimulation class of every state: `classes[s]` is the class of state `s`. Classes are
@@ -341,10 +341,33 @@ pub fn quotient(lts: &Lts, classes: &[u32]) -> Result<Lts, LtsError> {
 /// # Panics
 /// Never: the result is no larger than the input, so no id can overflow.
 pub fn minimize_strong(lts: &Lts) -> Lts {
-    let reachable = trim(lts);
+    minimize_strong_mapped(lts).0
+}
+
+/// [`minimize_strong`], with the state of the result each state of `lts` became (`None` for
+/// the unreachable ones).
+///
+/// # Panics
+/// Never, as [`minimize_strong`].
+pub fn minimize_strong_mapped(lts: &Lts) -> (Lts, Vec<Option<StateId>>) {
+    let (reachable, first) = trim_mapped(lts);
     let classes = strong_bisimulation_classes(&reachable);
     // Classes are numbered by first state and state 0 is initial, so block 0 is initial; the BFS
     // renumbering of `trim` gives a canonical order.
     let q = quotient(&reachable, &classes).expect("a quotient is no larger than its LTS");
-    trim(&q)
+    let (min, last) = trim_mapped(&q);
+    (min, through_classes(&first, &classes, &last))
+}
+
+/// The map of a trim, a quotient by `classes` and a second trim, composed: `first` maps the
+/// input's states, `last` the quotient's.
+pub(crate) fn through_classes(
+    first: &[Option<StateId>],
+    classes: &[u32],
+    last: &[Option<StateId>],
+) -> Vec<Option<StateId>> {
+    first
+        .iter()
+        .map(|s| s.and_then(|s| last[classes[s.index()] as usize]))
+        .collect()
 }

@@ -27,7 +27,7 @@ pub mod trace;
 mod util;
 pub mod weak;
 
-pub use bisim::{minimize_strong, quotient, strong_bisimulation_classes};
+pub use bisim::{minimize_strong, minimize_strong_mapped, quotient, strong_bisimulation_classes};
 pub use complete::{complement, complete};
 pub use determinize::{
     SubsetProgress, determinize, determinize_interruptible, determinize_metered,
@@ -35,10 +35,10 @@ pub use determinize::{
 };
 pub use hide::{hide, project, relabel};
 pub use minimize::{minimize_dfa, minimize_dfa_interruptible};
-pub use reach::{bfs_order, reachable_states, trim};
+pub use reach::{bfs_order, reachable_states, trim, trim_mapped};
 pub use scc::{Components, strongly_connected};
 pub use tau::{TauClosure, tau_closure};
 pub use trace::{
     accepts_trace, accepts_trace_named, is_trace, language_included, language_included_with_limit,
 };
-pub use weak::{minimize_weak, weak_bisimulation_classes};
+pub use weak::{minimize_weak, minimize_weak_mapped, weak_bisimulation_classes};

@@ -69,12 +69,39 @@ pub fn bfs_order(lts: &Lts) -> Vec<StateId> {
 /// # Panics
 /// Never: the result is no larger than the input, so no id or offset can overflow.
 pub fn trim(lts: &Lts) -> Lts {
+    trim_mapped(lts).0
+}
+
+/// [`trim`], with the new number of every state of `lts` (`None` for the states it drops): what a
+/// caller that must follow states through the trimming (a certificate's state map) needs.
+///
+/// ```
+/// use guarantor_lts::{LtsBuilder, StateId};
+/// use guarantor_lts::ops::trim_mapped;
+/// let mut b = LtsBuilder::new();
+/// let [s0, s1, s2] = [b.add_state()?, b.add_state()?, b.add_state()?];
+/// b.add_transition_named(s1, "a", s2)?;
+/// b.set_initial(s1)?;
+/// let (t, map) = trim_mapped(&b.build()?);
+/// assert_eq!(t.num_states(), 2);
+/// assert_eq!(map, [None, Some(StateId::must(0)), Some(StateId::must(1))]);
+/// # Ok::<(), guarantor_lts::LtsError>(())
+/// ```
+///
+/// # Panics
+/// Never, as [`trim`].
+pub fn trim_mapped(lts: &Lts) -> (Lts, Vec<Option<StateId>>) {
     let order = bfs_order(lts);
     let mut new_id = vec![u32::MAX; lts.num_states()];
     for (i, s) in order.iter().enumerate() {
         new_id[s.index()] = i as u32;
     }
-    renumber(lts, &order, &new_id).expect("trimming never grows an LTS")
+    let trimmed = renumber(lts, &order, &new_id).expect("trimming never grows an LTS");
+    let map = new_id
+        .into_iter()
+        .map(|i| (i != u32::MAX).then(|| StateId::from_u32(i)))
+        .collect();
+    (trimmed, map)
 }
 
 /// Builds the LTS on the states `order` (new state `i` is `order[i]`), mapping targets by `new_id`.

@@ -23,10 +23,10 @@
 //! refinement without saturation (Groote–Vaandrager), computes a finer relation than LTSA's, so
 //! the state counts would differ from LTSA's.
 
-use crate::id::ActionId;
+use crate::id::{ActionId, StateId};
 use crate::lts::Lts;
-use crate::ops::bisim::{quotient, strong_bisimulation_classes};
-use crate::ops::reach::trim;
+use crate::ops::bisim::{quotient, strong_bisimulation_classes, through_classes};
+use crate::ops::reach::trim_mapped;
 use crate::ops::tau::TauClosure;
 use crate::{LtsBuilder, LtsError};
 
@@ -96,10 +96,21 @@ fn saturate(lts: &Lts) -> Result<Lts, LtsError> {
 /// # Panics
 /// Never for LTSs that fit in memory: the result is no larger than the input.
 pub fn minimize_weak(lts: &Lts) -> Lts {
-    let reachable = trim(lts);
+    minimize_weak_mapped(lts).0
+}
+
+/// [`minimize_weak`], with the state of the result each state of `lts` became (`None` for the
+/// unreachable ones).
+///
+/// # Panics
+/// Never, as [`minimize_weak`].
+pub fn minimize_weak_mapped(lts: &Lts) -> (Lts, Vec<Option<StateId>>) {
+    let (reachable, first) = trim_mapped(lts);
     let classes = weak_bisimulation_classes(&reachable);
     let q = quotient(&reachable, &classes).expect("a quotient is no larger than its LTS");
-    trim(&drop_tau_loops(&q).expect("dropping transitions cannot overflow"))
+    let (min, last) =
+        trim_mapped(&drop_tau_loops(&q).expect("dropping transitions cannot overflow"));
+    (min, through_classes(&first, &classes, &last))
 }
 
 /// `lts` without its tau self-loops.
@@ -187,7 +198,7 @@ mod tests {
                 let min = minimize_weak(&l);
                 prop_assert_eq!(language_included(&l, &min).unwrap(), None);
                 prop_assert_eq!(language_included(&min, &l).unwrap(), None);
-                prop_assert_eq!(min.error_state().is_some(), trim(&l).error_state().is_some());
+                prop_assert_eq!(min.error_state().is_some(), crate::ops::trim(&l).error_state().is_some());
             }
 
             #[test]
