@@ -46,6 +46,7 @@
 
 mod certificate;
 mod error;
+mod implied;
 mod method;
 pub mod minimise;
 mod order;

@@ -30,6 +30,7 @@ use guarantor_lts::ops::strongly_connected;
 
 use crate::Reduce;
 use crate::error::ReduceError;
+use crate::implied::representatives;
 use crate::method::{Outcome, run};
 use crate::minimise::{Flagged, reaches_error};
 
@@ -84,7 +85,8 @@ type Question = (Vec<ProgressTest>, BTreeSet<String>);
 /// only that action visible: the property holds exactly when each of them does, and a
 /// construction with one visible action hides nearly everything, where one with every action
 /// visible would hide nothing (the dining philosophers' default property builds the whole
-/// product that way).
+/// product that way). Only the tests of [`crate::implied::representatives`] are asked: the
+/// others follow from them.
 fn questions(problem: &Problem, options: &ProgressOptions) -> Result<Vec<Question>, MethodError> {
     if !options.tests.is_empty() {
         let keep = options
@@ -95,9 +97,12 @@ fn questions(problem: &Problem, options: &ProgressOptions) -> Result<Vec<Questio
             .collect();
         return Ok(vec![(options.tests.clone(), keep)]);
     }
-    let mut questions: Vec<_> = system_alphabet(problem)?
+    let required: BTreeSet<String> = system_alphabet(problem)?
         .into_iter()
         .filter(|a| !options.internal.contains(a))
+        .collect();
+    let mut questions: Vec<_> = representatives(&problem.component_lts(), &required)
+        .into_iter()
         .map(|a| {
             let test = ProgressTest::new(a.clone(), [a.clone()]);
             (vec![test], BTreeSet::from([a]))
