@@ -37,6 +37,19 @@ fn rows() -> Vec<(String, String, String, String)> {
 
 #[test]
 fn ltl_rows_match_ltsa() {
+    assert_eq!(run(None), 47);
+}
+
+/// The same rows with `auto` as the checker's method (issue 25): safety assertions go through the
+/// portfolio, and every row is answered as LTSA answers it.
+#[test]
+fn ltl_rows_match_ltsa_through_auto() {
+    assert_eq!(run(Some("auto")), 47);
+}
+
+/// Checks every row (or those `LTL_GOLDEN_ROWS` names) with the default method or the registry's
+/// `method`; returns how many matched LTSA.
+fn run(method: Option<&str>) -> usize {
     let mut matched = 0;
     let mut failures = Vec::new();
     let rows = rows();
@@ -49,7 +62,10 @@ fn ltl_rows_match_ltsa() {
         let path = data_dir().join(file);
         let source = std::fs::read_to_string(&path).unwrap();
         let system = model::parse_fsp(&source, file, Some(composite)).unwrap();
-        let checker = Checker::from_fsp(&system, &Config::default()).unwrap();
+        let mut checker = Checker::from_fsp(&system, &Config::default()).unwrap();
+        if let Some(name) = method {
+            checker = checker.with_method(guarantor::registry::method_named(name).unwrap());
+        }
         let ltl = assertion_of(&system, name).unwrap();
         let outcome = checker.check_assertion(name, &ltl).unwrap();
         let ours = match &outcome.verdict {
@@ -80,5 +96,5 @@ fn ltl_rows_match_ltsa() {
         rows.len(),
         failures.join("\n")
     );
-    assert_eq!(matched, 47);
+    matched
 }

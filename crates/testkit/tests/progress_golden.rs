@@ -113,6 +113,14 @@ fn progress_rows_match_ltsa_through_reduce() {
     assert!(matched >= 280, "only {matched} rows answered by reduce");
 }
 
+/// The same rows through `auto` (issue 25): the portfolio races `mono` and `reduce` on each, and
+/// every row is answered as LTSA answers it, whichever member answers first.
+#[test]
+fn progress_rows_match_ltsa_through_auto() {
+    let (matched, skipped) = run(false, Some("auto"));
+    assert_eq!((matched, skipped), (380, 62));
+}
+
 /// `cargo test --release -p guarantor-testkit --test progress_golden -- --ignored`
 #[test]
 #[ignore = "heavy: 1.5 M-state products; run in release"]
