@@ -34,7 +34,7 @@ const MAX_WORK: usize = 20_000_000;
 /// `required` (module docs); in the order of the names, each chosen to cover the most tests not
 /// yet covered.
 pub(crate) fn representatives(components: &[&Lts], required: &BTreeSet<String>) -> Vec<String> {
-    let implied = closed(implications(components, required));
+    let implied = closed(&implications(components, required));
     let mut uncovered: BTreeSet<&String> = required.iter().collect();
     let mut chosen = Vec::new();
     while !uncovered.is_empty() {
@@ -125,7 +125,7 @@ fn reaches_cycle_without(lts: &Lts, x: ActionId) -> Vec<bool> {
 }
 
 /// `implied` closed under chaining: `b` implies `y` when it implies an `x` that implies `y`.
-fn closed(implied: BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
+fn closed(implied: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
     implied
         .keys()
         .map(|b| {
@@ -162,17 +162,12 @@ mod tests {
     fn a_branch_needs_its_own_test() {
         // 0 -lock-> 1, then 1 -go-> 2 -eat-> 0 or 1 -give-> 0: lock implies nothing on a
         // branch, go implies eat, and neither branch implies the other.
-        let phil = Lts::from_edges([
-            (0, "lock", 1),
-            (1, "go", 2),
-            (2, "eat", 0),
-            (1, "give", 0),
-        ])
-        .unwrap();
+        let phil =
+            Lts::from_edges([(0, "lock", 1), (1, "go", 2), (2, "eat", 0), (1, "give", 0)]).unwrap();
         let all = required(&["lock", "go", "eat", "give"]);
         let reps = representatives(&[&phil], &all);
         assert_eq!(reps, ["give", "go"]);
-        let implied = closed(implications(&[&phil], &all));
+        let implied = closed(&implications(&[&phil], &all));
         assert!(implied["go"].contains("eat") && implied["go"].contains("lock"));
         assert!(!implied.get("lock").is_some_and(|xs| xs.contains("eat")));
     }
