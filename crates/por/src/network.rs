@@ -20,6 +20,21 @@ pub(crate) enum Key {
     Shared(u32),
 }
 
+/// The components a key involves, with their local action for it.
+enum Parts<'a> {
+    Own([(u32, ActionId); 1]),
+    Shared(&'a [(u32, ActionId)]),
+}
+
+impl Parts<'_> {
+    fn as_slice(&self) -> &[(u32, ActionId)] {
+        match self {
+            Parts::Own(one) => one,
+            Parts::Shared(all) => all,
+        }
+    }
+}
+
 /// The components, with every shared action numbered and its owners listed.
 pub(crate) struct Network<'a> {
     pub(crate) comps: Vec<&'a Lts>,
@@ -32,6 +47,13 @@ pub(crate) struct Network<'a> {
     /// `doomed[i][s]`: component `i` can reach its `ERROR` state from local state `s` on its own
     /// (empty for a component without one).
     doomed: Vec<Vec<bool>>,
+    /// Whether some component can reach its `ERROR` at all (else no tuple has moves towards one).
+    any_doomed: bool,
+    /// Per component, where its own keys start in [`Network::key_index`]'s numbering (after the
+    /// shared actions).
+    own_base: Vec<usize>,
+    /// How many key indices there are.
+    num_keys: usize,
 }
 
 impl<'a> Network<'a> {
@@ -61,13 +83,42 @@ impl<'a> Network<'a> {
             }
             owners.push(list);
         }
+        let doomed: Vec<Vec<bool>> = comps.iter().map(|c| can_reach_error(c)).collect();
+        let mut own_base = Vec::with_capacity(comps.len());
+        let mut num_keys = owners.len();
+        for c in comps {
+            own_base.push(num_keys);
+            num_keys += c.alphabet().id_bound();
+        }
         Self {
             comps: comps.to_vec(),
             shared,
             owners,
             names: names.into_iter().map(str::to_owned).collect(),
-            doomed: comps.iter().map(|c| can_reach_error(c)).collect(),
+            any_doomed: doomed.iter().any(|d| d.contains(&true)),
+            doomed,
+            own_base,
+            num_keys,
         }
+    }
+
+    /// A dense number for `key`, below [`Network::num_keys`]: shared actions first, then each
+    /// component's local actions (for marks indexed by key, instead of searching lists).
+    pub(crate) fn key_index(&self, key: Key) -> usize {
+        match key {
+            Key::Shared(g) => g as usize,
+            Key::Own(i, a) => self.own_base[i as usize] + a.index(),
+        }
+    }
+
+    /// How many key indices there are ([`Network::key_index`]).
+    pub(crate) fn num_keys(&self) -> usize {
+        self.num_keys
+    }
+
+    /// Whether some component can reach its `ERROR` at all.
+    pub(crate) fn any_doomed(&self) -> bool {
+        self.any_doomed
     }
 
     /// The first component of `tuple` at its `ERROR` state, if any.
@@ -118,16 +169,25 @@ impl<'a> Network<'a> {
 
     /// Whether component `i` at `state` can take part in `key`.
     pub(crate) fn locally_enabled(&self, key: Key, i: usize, state: StateId) -> bool {
-        let Some(a) = self.local(key, i) else {
-            return false;
-        };
-        self.comps[i].outgoing(state).iter().any(|e| e.action == a)
+        self.local(key, i)
+            .is_some_and(|a| !self.comps[i].outgoing_on(state, a).is_empty())
+    }
+
+    /// The components of `key` with their local action: one for a component's own move, every
+    /// owner for a shared action.
+    fn parts(&self, key: Key) -> Parts<'_> {
+        match key {
+            Key::Own(i, a) => Parts::Own([(i, a)]),
+            Key::Shared(g) => Parts::Shared(&self.owners[g as usize]),
+        }
     }
 
     /// Whether `key` is enabled in `tuple`: every component it involves can take part.
     pub(crate) fn enabled(&self, key: Key, tuple: &[StateId]) -> bool {
-        self.involved(key)
-            .all(|i| self.locally_enabled(key, i, tuple[i]))
+        self.parts(key).as_slice().iter().all(|&(i, a)| {
+            let i = i as usize;
+            !self.comps[i].outgoing_on(tuple[i], a).is_empty()
+        })
     }
 
     /// The keys of component `i`'s moves from `state`.
@@ -138,39 +198,36 @@ impl<'a> Network<'a> {
             .map(move |e| self.key(i, e.action))
     }
 
-    /// Calls `f(target)` for every transition of `key` from `tuple` (enabled there).
-    pub(crate) fn fire(&self, key: Key, tuple: &[StateId], mut f: impl FnMut(&[StateId])) {
-        let mut target = tuple.to_vec();
-        let involved: Vec<usize> = self.involved(key).collect();
-        self.fire_from(key, &involved, 0, &mut target, &mut f);
-    }
-
-    /// Every combination of the involved components' local moves, from the `k`-th on.
-    fn fire_from(
+    /// Calls `f(target)` for every transition of `key` from `tuple` (enabled there); `target`
+    /// is a buffer the caller keeps between calls.
+    pub(crate) fn fire(
         &self,
         key: Key,
-        involved: &[usize],
-        k: usize,
+        tuple: &[StateId],
+        target: &mut Vec<StateId>,
+        mut f: impl FnMut(&[StateId]),
+    ) {
+        target.clear();
+        target.extend_from_slice(tuple);
+        self.fire_from(self.parts(key).as_slice(), target, &mut f);
+    }
+
+    /// Every combination of the local moves of `parts` (components with their local action).
+    fn fire_from(
+        &self,
+        parts: &[(u32, ActionId)],
         target: &mut [StateId],
         f: &mut impl FnMut(&[StateId]),
     ) {
-        let Some(&i) = involved.get(k) else {
+        let Some((&(i, a), rest)) = parts.split_first() else {
             f(target);
             return;
         };
-        let Some(a) = self.local(key, i) else {
-            return;
-        };
+        let i = i as usize;
         let from = target[i];
-        let moves: Vec<StateId> = self.comps[i]
-            .outgoing(from)
-            .iter()
-            .filter(|e| e.action == a)
-            .map(|e| e.target)
-            .collect();
-        for t in moves {
-            target[i] = t;
-            self.fire_from(key, involved, k + 1, target, f);
+        for e in self.comps[i].outgoing_on(from, a) {
+            target[i] = e.target;
+            self.fire_from(rest, target, f);
         }
         target[i] = from;
     }

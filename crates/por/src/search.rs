@@ -3,12 +3,11 @@
 //! call terminated) or the end.
 
 use guarantor_compose::termination::Termination;
-use guarantor_compose::{ComposeError, Config, Counterexample, Stats, Violation};
+use guarantor_compose::{ComposeError, Config, Counterexample, Stats, TupleSet, Violation};
 use guarantor_lts::{ComponentId, Lts, StateId};
-use rustc_hash::FxHashMap;
 
 use crate::network::{Key, Network};
-use crate::stubborn::stubborn;
+use crate::stubborn::Stubborn;
 
 /// What the search found: a violation's counterexample (a deadlock, or a member's `ERROR`) or
 /// none, and what it explored.
@@ -17,25 +16,57 @@ pub(crate) struct Found {
     pub(crate) stats: Stats,
 }
 
-/// The visited tuples, numbered in order of discovery, with the step that first reached each.
+/// The visited tuples, numbered in order of discovery, with the step that first reached each:
+/// a [`TupleSet`] of packed keys (the store `--storage` chooses), the keys again in discovery
+/// order as the queue, and the parents.
 struct Visited {
-    index: FxHashMap<Box<[StateId]>, u32>,
-    tuples: Vec<Box<[StateId]>>,
+    set: TupleSet,
+    /// The keys, [`TupleSet::key_words`] words each, in discovery order.
+    keys: Vec<u64>,
+    words: usize,
     /// Per tuple after the first: its parent and the key of the step.
     parent: Vec<Option<(u32, Key)>>,
+    /// The key being looked up.
+    packed: Vec<u64>,
 }
 
 impl Visited {
-    /// Numbers `tuple` if it is new; returns whether it was.
-    fn insert(&mut self, tuple: &[StateId], parent: Option<(u32, Key)>) -> bool {
-        if self.index.contains_key(tuple) {
-            return false;
+    fn new(comps: &[&Lts], config: &Config) -> Self {
+        let set = TupleSet::with_storage(comps, config.storage);
+        let words = set.key_words();
+        Self {
+            set,
+            keys: Vec::new(),
+            words,
+            parent: Vec::new(),
+            packed: vec![0; words],
         }
-        let boxed: Box<[StateId]> = tuple.into();
-        self.index.insert(boxed.clone(), self.tuples.len() as u32);
-        self.tuples.push(boxed);
+    }
+
+    /// How many tuples are numbered.
+    fn len(&self) -> usize {
+        self.parent.len()
+    }
+
+    /// Numbers `tuple` if it is new; returns whether it was.
+    fn insert(
+        &mut self,
+        tuple: &[StateId],
+        parent: Option<(u32, Key)>,
+    ) -> Result<bool, ComposeError> {
+        self.set.pack(tuple, &mut self.packed);
+        if !self.set.insert(&self.packed)? {
+            return Ok(false);
+        }
+        self.keys.extend_from_slice(&self.packed);
         self.parent.push(parent);
-        true
+        Ok(true)
+    }
+
+    /// Tuple `n` into `out`.
+    fn tuple(&self, n: usize, out: &mut [StateId]) {
+        self.set
+            .unpack(&self.keys[n * self.words..(n + 1) * self.words], out);
     }
 
     /// The visible actions of the steps to tuple `n`.
@@ -63,56 +94,68 @@ pub(crate) fn search(
     let net = Network::new(comps);
     let end = Termination::ltsa(comps, ends, &[]);
     let mut budget = config.budget()?;
-    let mut visited = Visited {
-        index: FxHashMap::default(),
-        tuples: Vec::new(),
-        parent: Vec::new(),
-    };
+    let mut visited = Visited::new(comps, config);
+    let mut stubborn = Stubborn::new(&net);
     let initial: Vec<StateId> = comps.iter().map(|c| c.initial()).collect();
-    visited.insert(&initial, None);
+    visited.insert(&initial, None)?;
+    let mut tuple = initial.clone();
+    let mut keys = Vec::new();
+    let mut target_buffer = Vec::with_capacity(tuple.len());
     let mut transitions = 0;
     let mut expanded = 0usize;
-    while expanded < visited.tuples.len() {
+    while expanded < visited.len() {
         budget.tick()?;
-        let tuple = visited.tuples[expanded].clone();
-        let keys = stubborn(&net, &tuple);
+        visited.tuple(expanded, &mut tuple);
+        keys.clear();
+        keys.extend_from_slice(stubborn.of(&net, &tuple));
         if deadlock && keys.is_empty() && !end.is_terminal(&tuple) {
             let trace = visited.trace(&net, expanded as u32);
             return Ok(Found {
                 violation: Some(Counterexample::new(trace, Violation::Deadlock)),
-                stats: Stats::new(visited.tuples.len(), transitions),
+                stats: Stats::new(visited.len(), transitions),
             });
         }
-        for key in keys {
+        for &key in &keys {
             let mut fresh = false;
             let mut error = None;
-            net.fire(key, &tuple, |target| {
+            let mut failed = None;
+            net.fire(key, &tuple, &mut target_buffer, |target| {
                 transitions += 1;
-                if error.is_none() && visited.insert(target, Some((expanded as u32, key))) {
-                    fresh = true;
-                    error = net.error_component(target);
+                if error.is_some() || failed.is_some() {
+                    return;
+                }
+                match visited.insert(target, Some((expanded as u32, key))) {
+                    Ok(true) => {
+                        fresh = true;
+                        error = net.error_component(target);
+                    }
+                    Ok(false) => {}
+                    Err(e) => failed = Some(e),
                 }
             });
+            if let Some(e) = failed {
+                return Err(e);
+            }
             if let Some(i) = error {
                 // As the monolithic search: an error tuple ends the search when it is found, and
                 // is not counted as a state.
-                let last = visited.tuples.len() as u32 - 1;
+                let last = visited.len() as u32 - 1;
                 let violation = Violation::ErrorState {
                     component: ComponentId::must(i),
                 };
                 return Ok(Found {
                     violation: Some(Counterexample::new(visited.trace(&net, last), violation)),
-                    stats: Stats::new(visited.tuples.len() - 1, transitions),
+                    stats: Stats::new(visited.len() - 1, transitions),
                 });
             }
             if fresh {
-                budget.check_states(visited.tuples.len())?;
+                budget.check_states(visited.len())?;
             }
         }
         expanded += 1;
     }
     Ok(Found {
         violation: None,
-        stats: Stats::new(visited.tuples.len(), transitions),
+        stats: Stats::new(visited.len(), transitions),
     })
 }
