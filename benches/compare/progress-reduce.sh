@@ -4,21 +4,24 @@
 # eventually occur) with `--method mono`, `--method reduce` and `--method auto` (the two raced),
 # with verdicts and peak memory.
 #
-# Usage: benches/compare/progress-reduce.sh [--timeout S] [CASE...]
+# Usage: benches/compare/progress-reduce.sh [--timeout S] [--assert] [CASE...]
 #   CASE: family:target:N[:ACTION] (default: dining:SYS:9 clientserver:SYS:14 mer:SYS:8
 #         gas:SYS:10 bakery:SYS:3). With ACTION (an FSP action such as phil[0].eat) the model gets
 #         `progress T = {ACTION}` and the check is `--progress T`: a declared test, which keeps
-#         one action visible, instead of the default property (every action).
+#         one action visible, instead of the default property (every action). With --assert (an
+#         ACTION needed) the model gets the liveness assertion `assert LIVE = []<>ACTION` instead
+#         and the check is `--assert LIVE`; the test column then reads `assert:ACTION`.
 # Appends to benchmarks/results/progress-reduce.csv and prints a Markdown table.
 # Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-TIMEOUT=120; CASES=()
+TIMEOUT=120; CASES=(); ASSERT=0
 while [ $# -gt 0 ]; do
     case $1 in
         --timeout) TIMEOUT=$2; shift 2 ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        --assert) ASSERT=1; shift ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         *) CASES+=("$1"); shift ;;
     esac
 done
@@ -38,7 +41,11 @@ for case in "${CASES[@]}"; do
     model="$WORK/$family-$n.lts"
     generate "$family" "$n" "$model"
     test=default
-    if [ -n "$action" ]; then
+    if [ "$ASSERT" = 1 ]; then
+        [ -n "$action" ] || { echo "--assert needs family:target:N:ACTION" >&2; exit 2; }
+        echo "assert LIVE = []<>$action" >> "$model"
+        test=assert:$action
+    elif [ -n "$action" ]; then
         echo "progress T = {$action}" >> "$model"
         test=$action
     fi
@@ -46,7 +53,9 @@ for case in "${CASES[@]}"; do
     for run in "${RUNS[@]}"; do
         label=${run%%=*}
         read -r -a options <<< "${run#*=}"
-        if [ -n "$action" ]; then
+        if [ "$ASSERT" = 1 ]; then
+            timed_check --assert LIVE "${options[@]}" --target "$target" "$model"
+        elif [ -n "$action" ]; then
             timed_check --progress T "${options[@]}" --target "$target" "$model"
         else
             timed_check --progress "${options[@]}" --target "$target" "$model"

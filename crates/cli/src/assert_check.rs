@@ -119,6 +119,7 @@ fn to_json(o: &AssertOutcome) -> Value {
         "check": "assert",
         "assertion": o.name,
         "safety": o.safety,
+        "by_progress": o.by_progress,
         "method": o.method,
         "counterexample": counterexample,
         "cycle": cycle,
@@ -132,6 +133,8 @@ fn to_json(o: &AssertOutcome) -> Value {
 fn print_text(o: &AssertOutcome, not_checked: &[String]) {
     let route = if o.safety {
         format!("as a safety property by {}", o.method)
+    } else if o.by_progress {
+        format!("by the progress test of its actions, by {}", o.method)
     } else {
         "by its Büchi automaton under fair choice".to_owned()
     };

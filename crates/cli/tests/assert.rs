@@ -49,9 +49,19 @@ fn liveness_with_a_lasso_and_the_ltsa_priority_defect() {
         v["not_checked"],
         serde_json::json!(["fluent A", "fluent Q", "assert NOTA"])
     );
+    assert_eq!(v["by_progress"], false);
     let v = json(&["--assert", "B", "--target", "F", p], 0);
     assert_eq!(v["verdict"], "holds");
     assert!(v["counterexample"].is_null());
+    // A `[]<>` that holds is the progress test of its actions holding: no Büchi product.
+    assert_eq!(v["by_progress"], true);
+    let out = guarantor(&["check", "--assert", "B", "--target", "F", p]);
+    assert_exit(&out, 0);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("by the progress test of its actions, by "),
+        "{text}"
+    );
 }
 
 #[test]
@@ -87,12 +97,14 @@ fn bad_input() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("assertions: B, NOTA"));
 }
 
-/// A budget stops the Büchi product as it stops a safety check: exit 3, the budget named.
+/// A budget stops the Büchi product as it stops a safety check: exit 3, the budget named. (A
+/// response formula: a `[]<>` that holds would be answered by the progress test, whose walk of
+/// this one-state product fits the budget.)
 #[test]
 fn budgets() {
     let path = model(
         "budget.lts",
-        "P = (a[i:0..99] -> P).\nQ = (b[j:0..99] -> Q).\n||S = (P || Q).\nassert L = []<>a[0]\n",
+        "P = (a[i:0..99] -> P).\nQ = (b[j:0..99] -> Q).\n||S = (P || Q).\nassert L = [](a[0] -> <>b[0])\n",
     );
     let v = json(
         &[

@@ -151,6 +151,9 @@ pub struct AssertOutcome {
     /// Whether it was checked as a safety property (by the checker's method) rather than through
     /// the Büchi automaton of its negation.
     pub safety: bool,
+    /// Whether it was answered by the progress test of its actions (a `[]<>A` that holds: the
+    /// progress check of the checker's method, no Büchi product), rather than by its automaton.
+    pub by_progress: bool,
     /// The verdict: for a safety assertion a violation is a lasso with an empty cycle (the run to
     /// the bad prefix); [`LtlVerdict::Unsafe`] when an `ERROR` state or another property was
     /// violated first.
@@ -266,12 +269,16 @@ impl Checker {
             return Ok(AssertOutcome {
                 name: name.to_owned(),
                 safety: true,
+                by_progress: false,
                 verdict,
                 violated: outcome.violated,
                 method: outcome.method,
                 states: outcome.states,
                 elapsed: start.elapsed(),
             });
+        }
+        if let Some(holds) = self.always_eventually_holds(name, ltl, start) {
+            return Ok(holds);
         }
         let errs = error_ltss(self.properties().map(|(_, p)| p)).map_err(CheckError::from)?;
         let free = free_actions(ltl, &components)?;
@@ -302,6 +309,7 @@ impl Checker {
         Ok(AssertOutcome {
             name: name.to_owned(),
             safety: false,
+            by_progress: false,
             verdict: report.verdict,
             violated,
             method: "ltl".to_owned(),

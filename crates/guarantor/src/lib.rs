@@ -450,6 +450,7 @@ mod assume;
 pub mod certificate;
 mod checker;
 pub mod json;
+mod liveness;
 pub mod model;
 pub mod phase;
 pub mod portfolio;
