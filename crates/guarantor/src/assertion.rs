@@ -277,7 +277,9 @@ impl Checker {
                 elapsed: start.elapsed(),
             });
         }
-        if let Some(holds) = self.always_eventually_holds(name, ltl, start) {
+        // One clock for the progress shortcut and the Büchi check after it: a timeout covers both.
+        let config = self.config_ref().started();
+        if let Some(holds) = self.always_eventually_holds(name, ltl, &config, start) {
             return Ok(holds);
         }
         let errs = error_ltss(self.properties().map(|(_, p)| p)).map_err(CheckError::from)?;
@@ -288,7 +290,6 @@ impl Checker {
             .chain(&errs)
             .chain(free.as_ref())
             .collect();
-        let config = self.config_ref().started();
         let report = check_ltl(&all, self.priority_ref(), ltl, &config).map_err(lift)?;
         let (run, violated) = match &report.verdict {
             LtlVerdict::Violated(l) => (

@@ -19,6 +19,7 @@
 use std::collections::BTreeSet;
 use std::time::Instant;
 
+use guarantor_compose::Config;
 use guarantor_compose::progress::{ProgressTest, ProgressVerdict};
 use guarantor_ltl::{Formula, Ltl, LtlVerdict, Prop};
 
@@ -55,11 +56,13 @@ fn actions_of(f: &Formula, props: &[Prop], out: &mut BTreeSet<String>) -> bool {
 
 impl Checker {
     /// The assertion `name` (`ltl`, of the form `[]<>A`) answered `holds` by the progress test
-    /// `{A}` (module docs), or `None` when the Büchi check must answer.
+    /// `{A}` (module docs) within `config`'s budget, or `None` when the Büchi check must answer
+    /// (with the same, already started, clock).
     pub(crate) fn always_eventually_holds(
         &self,
         name: &str,
         ltl: &Ltl,
+        config: &Config,
         start: Instant,
     ) -> Option<AssertOutcome> {
         let actions = always_eventually(ltl)?;
@@ -73,7 +76,7 @@ impl Checker {
             return None;
         }
         let test = ProgressTest::new(name.to_owned(), actions);
-        let outcome = self.check_progress(&[test], self.config_ref()).ok()?;
+        let outcome = self.check_progress(&[test], config).ok()?;
         if !matches!(outcome.verdict, ProgressVerdict::Holds) {
             return None;
         }
