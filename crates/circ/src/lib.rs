@@ -189,6 +189,7 @@ pub mod encode;
 pub mod error;
 pub mod method;
 mod premises;
+pub mod proof;
 mod reduce;
 pub mod report;
 pub mod rule;

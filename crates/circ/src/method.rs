@@ -162,6 +162,20 @@ impl Method for Circ {
         Cow::Borrowed("circ")
     }
 
+    /// Rule `circ`, whatever the premise policy ([`crate::proof`]).
+    fn certificate(
+        &self,
+        problem: &Problem,
+        report: &MethodReport,
+        _config: &Config,
+    ) -> Result<Option<guarantor_certify::Certificate>, MethodError> {
+        crate::proof::write(problem, report)
+    }
+
+    fn proof_rule(&self) -> Option<guarantor_certify::format::Rule> {
+        Some(guarantor_certify::format::Rule::Circ)
+    }
+
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
         problem.require_traces_only("circ")?;
         if problem.num_components() == 0 {

@@ -120,6 +120,7 @@ mod moves;
 pub mod priority;
 pub mod product;
 pub mod progress;
+pub mod proof;
 pub mod replay;
 pub mod safety;
 mod sharded;

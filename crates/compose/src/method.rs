@@ -519,9 +519,9 @@ pub trait Method: fmt::Debug + Send + Sync {
     /// ([`Problem::certify_model`]) without trusting the method. A method proves its answer with
     /// its own rule, so it writes the premises itself; `config` bounds any work that takes.
     ///
-    /// The default, `Ok(None)`, writes none: a checker then uses what it knows of the method
-    /// (the built-in rules of the `guarantor` facade), or says that the `holds` cannot be
-    /// certified. A violation needs no hook: its run is certified from the counterexample.
+    /// The default, `Ok(None)`, writes none: a checker then says that the method's `holds`
+    /// cannot be certified. A violation needs no hook: its run is certified from the
+    /// counterexample. [`crate::proof`] has the pieces every rule's certificate is made of.
     fn certificate(
         &self,
         problem: &Problem,
@@ -530,6 +530,13 @@ pub trait Method: fmt::Debug + Send + Sync {
     ) -> Result<Option<guarantor_certify::Certificate>, MethodError> {
         let _ = (problem, report, config);
         Ok(None)
+    }
+
+    /// The proof rule of `guarantor-certify` this method's certificates name (also a
+    /// `violated` one, whose counterexample a checker writes itself). The default, `None`,
+    /// names none; a checker then writes rule `mono` on a violation's certificate.
+    fn proof_rule(&self) -> Option<guarantor_certify::format::Rule> {
+        None
     }
 }
 
@@ -564,6 +571,9 @@ macro_rules! forward_method {
                 config: &Config,
             ) -> Result<Option<guarantor_certify::Certificate>, MethodError> {
                 (**self).certificate(problem, report, config)
+            }
+            fn proof_rule(&self) -> Option<guarantor_certify::format::Rule> {
+                (**self).proof_rule()
             }
         }
     )*};
@@ -832,6 +842,26 @@ impl Monolithic {
 impl Method for Monolithic {
     fn name(&self) -> Cow<'_, str> {
         Cow::Borrowed("mono")
+    }
+
+    /// Rule `mono`: one `monolithic` premise, which the independent checker decides by
+    /// exploring the product itself. It certifies the properties and `ERROR` states (the
+    /// version-1 monolithic premise does not look for deadlocks); action priority cannot be
+    /// written in version 1, so a prioritised problem gets none.
+    fn certificate(
+        &self,
+        problem: &Problem,
+        report: &MethodReport,
+        _config: &Config,
+    ) -> Result<Option<guarantor_certify::Certificate>, MethodError> {
+        if !report.verdict.is_holds() || problem.priority().is_some() {
+            return Ok(None);
+        }
+        Ok(Some(crate::proof::monolithic(problem)))
+    }
+
+    fn proof_rule(&self) -> Option<guarantor_certify::format::Rule> {
+        Some(guarantor_certify::format::Rule::Mono)
     }
 
     fn searches_deadlocks(&self) -> bool {

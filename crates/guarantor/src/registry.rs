@@ -18,10 +18,13 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
+use guarantor_certify::Certificate;
+use guarantor_certify::format::Rule;
 use guarantor_circ::{Circ, CircConfig, Policy};
-use guarantor_compose::Config;
 use guarantor_compose::method::{Method, MethodError, MethodReport, Monolithic, Problem};
 use guarantor_compose::progress::{ProgressOptions, ProgressReport};
+use guarantor_compose::proof::WriteError;
+use guarantor_compose::{Assumption, Config};
 use guarantor_lstar::{Asym, AsymN, AsymWeakest, Sym};
 use guarantor_por::Por;
 use guarantor_quotient::Quotient;
@@ -190,6 +193,46 @@ impl<M: Method> Method for Named<M> {
 
     fn answers_progress(&self) -> bool {
         self.method.answers_progress()
+    }
+
+    fn certificate(
+        &self,
+        problem: &Problem,
+        report: &MethodReport,
+        config: &Config,
+    ) -> Result<Option<Certificate>, MethodError> {
+        self.method.certificate(problem, report, config)
+    }
+
+    fn proof_rule(&self) -> Option<Rule> {
+        self.method.proof_rule()
+    }
+}
+
+/// The `holds` certificate of `rule` over these assumptions, written by the method crate whose
+/// rule it is, exactly as its method writes its own verdict's: how a proof skeleton written by
+/// hand names a rule and becomes a certificate ([`crate::skeleton`]). No assumptions give rule
+/// `mono`.
+///
+/// # Errors
+/// [`WriteError::Shape`] if the assumptions do not fit the rule (any for a rule that takes none).
+pub(crate) fn write_rule(
+    problem: &Problem,
+    rule: Rule,
+    assumptions: &[Assumption],
+) -> Result<Certificate, WriteError> {
+    match rule {
+        _ if assumptions.is_empty() => Ok(guarantor_compose::proof::monolithic(problem)),
+        Rule::Asym | Rule::AsymN | Rule::Weakest => {
+            guarantor_lstar::proof::chain(problem, rule, assumptions)
+        }
+        Rule::Sym => guarantor_lstar::proof::sym(problem, assumptions),
+        Rule::Circ => guarantor_circ::proof::circ(problem, assumptions),
+        Rule::Quotient => guarantor_quotient::proof::quotient(problem, assumptions),
+        _ => Err(WriteError::shape(
+            rule,
+            "a rule without assumptions was given some",
+        )),
     }
 }
 

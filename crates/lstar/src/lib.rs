@@ -118,6 +118,7 @@ mod lsharp;
 pub mod mealy;
 pub mod method;
 pub mod oracle;
+pub mod proof;
 mod queries;
 mod table;
 mod teacher;

@@ -52,6 +52,8 @@
 
 use std::borrow::Cow;
 
+use guarantor_certify::format::Rule;
+
 use guarantor_compose::method::{Monolithic, monitored};
 use guarantor_compose::replay::first_violation;
 use guarantor_compose::termination::Termination;
@@ -97,6 +99,21 @@ impl Asym {
 impl Method for Asym {
     fn name(&self) -> Cow<'_, str> {
         Cow::Borrowed("lstar")
+    }
+
+    /// Rule `asym` (`asym-n` for a verdict with several assumptions), with the deadlock rule's
+    /// premises for a failure assumption ([`crate::proof`]).
+    fn certificate(
+        &self,
+        problem: &Problem,
+        report: &MethodReport,
+        _config: &Config,
+    ) -> Result<Option<guarantor_certify::Certificate>, MethodError> {
+        crate::proof::write(problem, report, Rule::Asym)
+    }
+
+    fn proof_rule(&self) -> Option<Rule> {
+        Some(Rule::Asym)
     }
 
     fn searches_deadlocks(&self) -> bool {
@@ -321,7 +338,7 @@ pub struct Sym {
 
 /// `new` and `with_config` for the rules over every component, and their `Method` impl.
 macro_rules! every_component_rule {
-    ($ty:ident, $name:literal, $rule:path) => {
+    ($ty:ident, $name:literal, $rule:path, $proof:expr) => {
         impl $ty {
             /// Default learner settings.
             pub fn new() -> Self {
@@ -341,6 +358,20 @@ macro_rules! every_component_rule {
                 Cow::Borrowed($name)
             }
 
+            /// This rule's premises ([`crate::proof`]).
+            fn certificate(
+                &self,
+                problem: &Problem,
+                report: &MethodReport,
+                _config: &Config,
+            ) -> Result<Option<guarantor_certify::Certificate>, MethodError> {
+                crate::proof::write(problem, report, $proof)
+            }
+
+            fn proof_rule(&self) -> Option<Rule> {
+                Some($proof)
+            }
+
             fn check(
                 &self,
                 problem: &Problem,
@@ -355,9 +386,14 @@ macro_rules! every_component_rule {
     };
 }
 
-every_component_rule!(AsymN, "lstar-nway", check_asym_n);
-every_component_rule!(AsymWeakest, "lstar-weakest", check_asym_weakest);
-every_component_rule!(Sym, "lstar-sym", check_sym_n);
+every_component_rule!(AsymN, "lstar-nway", check_asym_n, Rule::AsymN);
+every_component_rule!(
+    AsymWeakest,
+    "lstar-weakest",
+    check_asym_weakest,
+    Rule::Weakest
+);
+every_component_rule!(Sym, "lstar-sym", check_sym_n, Rule::Sym);
 
 /// Refuses what a trace-based rule cannot decide, and starts the check's clock.
 fn refuse_unsupported(

@@ -91,6 +91,10 @@ impl Method for Por {
         ))
     }
 
+    fn proof_rule(&self) -> Option<guarantor_certify::format::Rule> {
+        Some(guarantor_certify::format::Rule::Mono)
+    }
+
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
         if problem.priority().is_some() {
             return Err(MethodError::Unsupported {

@@ -152,6 +152,7 @@ mod modal;
 mod partition;
 mod probe;
 mod problem;
+pub mod proof;
 mod refine;
 pub mod synth;
 

@@ -125,6 +125,20 @@ impl Method for Quotient {
         Cow::Borrowed("quotient")
     }
 
+    /// Rule `quotient` ([`crate::proof`]).
+    fn certificate(
+        &self,
+        problem: &Problem,
+        report: &MethodReport,
+        _config: &Config,
+    ) -> Result<Option<guarantor_certify::Certificate>, MethodError> {
+        crate::proof::write(problem, report)
+    }
+
+    fn proof_rule(&self) -> Option<guarantor_certify::format::Rule> {
+        Some(guarantor_certify::format::Rule::Quotient)
+    }
+
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
         problem.require_traces_only("quotient")?;
         let replaced = self.replaced(problem)?;

@@ -140,6 +140,10 @@ impl Method for Reduce {
         crate::certificate::write(self, problem, config)
     }
 
+    fn proof_rule(&self) -> Option<guarantor_certify::format::Rule> {
+        Some(guarantor_certify::format::Rule::Reduce)
+    }
+
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
         if problem.priority().is_some() {
             return Err(MethodError::Unsupported {
