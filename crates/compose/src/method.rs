@@ -532,6 +532,15 @@ pub trait Method: fmt::Debug + Send + Sync {
         Ok(None)
     }
 
+    /// How a program's abstract system (predicate abstraction, `guarantor-predabs`) is best
+    /// grouped into the components this method checks. The default, [`Grouping::Grouped`], gives
+    /// one component per program component; a method that composes everything anyway says
+    /// [`Grouping::Separate`], and computed weakest assumptions need
+    /// [`Grouping::GroupedWithContext`].
+    fn program_grouping(&self) -> Grouping {
+        Grouping::Grouped
+    }
+
     /// The proof rule of `guarantor-certify` this method's certificates name (also a
     /// `violated` one, whose counterexample a checker writes itself). The default, `None`,
     /// names none; a checker then writes rule `mono` on a violation's certificate.
@@ -575,11 +584,32 @@ macro_rules! forward_method {
             fn proof_rule(&self) -> Option<guarantor_certify::format::Rule> {
                 (**self).proof_rule()
             }
+            fn program_grouping(&self) -> Grouping {
+                (**self).program_grouping()
+            }
         }
     )*};
 }
 
 forward_method!(&M, Box<M>, Arc<M>);
+
+/// How a program's abstract system (predicate abstraction: one LTS per program component and
+/// one two-state process per shared predicate) becomes the components a method checks
+/// ([`Method::program_grouping`]; `guarantor-predabs` builds the groups, its module `groups`
+/// says how and why).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Grouping {
+    /// Every component and every shared-predicate process on its own (for the monolithic method,
+    /// which composes everything anyway).
+    Separate,
+    /// Each shared-predicate process composed into the component it synchronises with most: one
+    /// component per program component. Default.
+    #[default]
+    Grouped,
+    /// [`Grouping::Grouped`], each group with its context; for computed weakest assumptions.
+    GroupedWithContext,
+}
 
 /// A named figure a method measured (membership queries, iterations, SAT calls, ...).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -862,6 +892,11 @@ impl Method for Monolithic {
 
     fn proof_rule(&self) -> Option<guarantor_certify::format::Rule> {
         Some(guarantor_certify::format::Rule::Mono)
+    }
+
+    /// It composes everything anyway: the abstract LTSs as they are.
+    fn program_grouping(&self) -> Grouping {
+        Grouping::Separate
     }
 
     fn searches_deadlocks(&self) -> bool {

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use guarantor_circ::CircError;
 use guarantor_compose::method::{
-    Counter, DeadlockPhase, Method, MethodError, MethodReport, Monolithic, Problem,
+    Counter, DeadlockPhase, Method, MethodError, MethodReport, Problem,
 };
 use guarantor_compose::replay::{first_violation, replay};
 use guarantor_compose::{
@@ -29,57 +29,7 @@ use guarantor_lts::{ComponentId, Lts, PropertyId, StateId};
 use guarantor_quotient::QuotientError;
 
 use crate::phase::{Phase, Question};
-use crate::registry;
-
-/// Which built-in verification method a [`Checker`] runs (a method of the user's own is given as a
-/// value with [`Checker::with_method`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum MethodKind {
-    /// Build the product on the fly and search it breadth-first (the reference method; depth first
-    /// with [`Monolithic::with_search`] given to [`Checker::with_method`]).
-    #[default]
-    Monolithic,
-    /// Learned assumptions, rule ASYM, two groups (Cobleigh et al. 2003).
-    Lstar,
-    /// Learned assumptions, rule SYM over every component (Chaki et al. 2004, rule 2).
-    LstarSym,
-    /// Learned assumptions, rule ASYM applied recursively over every component.
-    LstarNway,
-    /// One component replaced by its quotient assumption (Finkbeiner, Schewe, Brill 2006).
-    Quotient,
-    /// Circular n-way assume-guarantee with SAT-synthesised assumptions (Elkader et al. 2016).
-    Circ,
-    /// A portfolio: the methods raced on threads, the first verdict wins ([`registry::auto`]).
-    Auto,
-}
-
-/// Every built-in method with its command-line name, in the order the command line lists them.
-pub const METHODS: &[(MethodKind, &str)] = &[
-    (MethodKind::Monolithic, "mono"),
-    (MethodKind::Lstar, "lstar"),
-    (MethodKind::LstarSym, "lstar-sym"),
-    (MethodKind::LstarNway, "lstar-nway"),
-    (MethodKind::Quotient, "quotient"),
-    (MethodKind::Circ, "circ"),
-    (MethodKind::Auto, "auto"),
-];
-
-impl MethodKind {
-    /// The method's name as the command line spells it.
-    pub fn name(self) -> &'static str {
-        METHODS
-            .iter()
-            .find(|(m, _)| *m == self)
-            .map_or("?", |(_, n)| n)
-    }
-
-    /// Parses a command-line method name (`monolithic` is accepted for `mono`).
-    pub fn from_name(name: &str) -> Option<MethodKind> {
-        let name = if name == "monolithic" { "mono" } else { name };
-        METHODS.iter().find(|(_, n)| *n == name).map(|(m, _)| *m)
-    }
-}
+use crate::registry::{self, MethodKind};
 
 /// What went wrong: the one error type of the facade, from loading a model to checking it (a
 /// program's check included). A verdict is never an error.
@@ -318,7 +268,7 @@ impl Checker {
         self
     }
 
-    /// Runs this method value: one of the method crates' ([`Monolithic`],
+    /// Runs this method value: one of the method crates' ([`Monolithic`](guarantor_compose::Monolithic),
     /// [`Circ`](guarantor_circ::Circ), ...) with settings of your choice, a
     /// [`Portfolio`](crate::Portfolio), or a [`Method`] of your own.
     #[must_use]
@@ -388,7 +338,7 @@ impl Checker {
     /// method's command-line name). For other settings, build the method crate's value and give
     /// it to [`Checker::with_method`].
     pub fn builtin_method(&self, kind: MethodKind) -> Arc<dyn Method> {
-        registry::method_named(kind.name()).unwrap_or_else(|| Arc::new(Monolithic::new()))
+        kind.make()
     }
 
     /// The method a check runs: the one given with [`Checker::with_method`], else the built-in
@@ -586,7 +536,7 @@ impl Checker {
         let counters = dist_counters(&report.processes);
         let mut outcome = Outcome {
             verdict: report.verdict,
-            method: "mono".to_owned(),
+            method: registry::MONO.to_owned(),
             states: report.stats.states,
             transitions: report.stats.transitions,
             elapsed: Duration::ZERO,
@@ -867,11 +817,11 @@ mod tests {
         )
         .with_counter("sat_calls", 4_u64)
         .with_counter("membership_queries", 9_u64);
-        let outcome = Outcome::from_report(report, "circ");
+        let outcome = Outcome::from_report(report, registry::CIRC);
         assert_eq!(outcome.counter("sat_calls"), Some(4));
         assert_eq!(outcome.counter("membership_queries"), Some(9));
         assert_eq!(outcome.counter("max_k"), None);
-        assert_eq!(outcome.method, "circ");
+        assert_eq!(outcome.method, registry::CIRC);
         assert_eq!(outcome.counters.len(), 2);
     }
 }

@@ -341,7 +341,7 @@ mod ser {
             m.serialize_entry("states", &self.states)?;
             m.serialize_entry("transitions", &self.transitions)?;
             m.serialize_entry("seconds", &self.elapsed.as_secs_f64())?;
-            if self.method != "mono" {
+            if self.method != crate::registry::MONO {
                 let assumptions: Vec<Assumption<'_>> =
                     self.assumptions.iter().map(Assumption).collect();
                 m.serialize_entry("assumptions", &assumptions)?;
@@ -417,7 +417,7 @@ mod tests {
         v.as_object_mut().unwrap().remove("seconds");
         // One phase ran: the monolithic walk, on the properties only (no deadlock search asked).
         assert_eq!(v["phases"][0]["question"], "safety");
-        assert_eq!(v["phases"][0]["method"], "mono");
+        assert_eq!(v["phases"][0]["method"], crate::registry::MONO);
         assert_eq!(v["phases"][0]["states"], v["states"]);
         assert_eq!(v["phases"].as_array().map(Vec::len), Some(1));
         v.as_object_mut().unwrap().remove("phases");
@@ -425,7 +425,7 @@ mod tests {
             v,
             json!({
                 "verdict": "violated",
-                "method": "mono",
+                "method": crate::registry::MONO,
                 "counterexample": v["counterexample"],
                 "steps": v["steps"],
                 "violation": "property",

@@ -119,8 +119,8 @@
 //!
 //! ## Choosing a method
 //! Every method is a value implementing the [`Method`] trait; [`registry`] names the built-in ones.
-//! The quickest way to choose one is [`MethodKind`], which [`METHODS`] pairs with its command-line
-//! name ([`MethodKind::name`], [`MethodKind::from_name`]). The default is
+//! The quickest way to choose one is [`MethodKind`], a typed handle on a registry entry with its
+//! command-line name ([`MethodKind::name`], [`MethodKind::from_name`], [`MethodKind::all`]). The default is
 //! [`MethodKind::Monolithic`]: an on-the-fly search of the whole product, usually the fastest
 //! method where the product fits in memory. The compositional methods ([`MethodKind::Lstar`],
 //! [`MethodKind::LstarSym`], [`MethodKind::LstarNway`], [`MethodKind::Quotient`],
@@ -162,9 +162,9 @@
 //! assert!(checker.check()?.verdict.is_holds());
 //!
 //! // A built-in method with its defaults, by command-line name.
-//! let method = MethodKind::from_name("circ").ok_or("no such method")?;
+//! let method = MethodKind::from_name(guarantor::registry::CIRC).ok_or("no such method")?;
 //! let outcome = checker.method(method).check()?;
-//! assert_eq!(outcome.method, "circ");
+//! assert_eq!(outcome.method, method.name());
 //! assert!(outcome.verdict.is_holds());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -463,7 +463,7 @@ pub mod skeleton;
 
 pub use assume::ComponentAssumption;
 pub use certificate::CertificateError;
-pub use checker::{AssumptionSummary, CheckError, Checker, METHODS, MethodKind, Outcome, Step};
+pub use checker::{AssumptionSummary, CheckError, Checker, Outcome, Step};
 pub use guarantor_certify as certify;
 pub use guarantor_circ as circ;
 pub use guarantor_compose as compose;
@@ -481,6 +481,7 @@ pub use guarantor_view as view;
 pub use json::BudgetKind;
 pub use phase::{Phase, Question};
 pub use portfolio::Portfolio;
+pub use registry::MethodKind;
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot (the
 /// workspace README's examples run as doc-tests of the unpublished `guarantor-testkit`, so that

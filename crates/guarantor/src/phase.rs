@@ -120,7 +120,7 @@ mod tests {
         assert_eq!(Question::of(true, false), Question::Safety);
         let phase = Phase::new(
             Question::Deadlock,
-            "reduce",
+            crate::registry::REDUCE,
             Duration::from_millis(12),
             10,
             20,

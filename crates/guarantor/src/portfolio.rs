@@ -41,6 +41,8 @@ const POLL: Duration = Duration::from_millis(20);
 /// Methods raced on threads (see the [module docs](self)).
 #[derive(Clone)]
 pub struct Portfolio {
+    /// The name it reports ([`Portfolio::with_name`]; the registry's is `auto`).
+    name: Cow<'static, str>,
     members: Vec<Arc<dyn Method>>,
     parallel: usize,
 }
@@ -49,6 +51,7 @@ impl fmt::Debug for Portfolio {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<Cow<'_, str>> = self.members.iter().map(|m| m.name()).collect();
         f.debug_struct("Portfolio")
+            .field("name", &self.name)
             .field("members", &names)
             .field("parallel", &self.parallel)
             .finish()
@@ -68,9 +71,18 @@ impl Portfolio {
     pub fn new(members: impl IntoIterator<Item = Arc<dyn Method>>) -> Self {
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         Self {
+            name: Cow::Borrowed("portfolio"),
             members: members.into_iter().collect(),
             parallel: cores,
         }
+    }
+
+    /// Reports itself as `name` (default `portfolio`): two portfolios told apart, or the
+    /// registry's default one, `auto`.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<Cow<'static, str>>) -> Self {
+        self.name = name.into();
+        self
     }
 
     /// Runs at most `parallel` members at once (at least one; one under a memory limit,
@@ -93,7 +105,7 @@ impl Portfolio {
     /// use guarantor::registry;
     /// let deadlocks = registry::auto().retaining(|m| m.searches_deadlocks());
     /// assert!(deadlocks.members().all(|m| m.searches_deadlocks()));
-    /// assert!(deadlocks.members().any(|m| m.name() == "reduce"));
+    /// assert!(deadlocks.members().any(|m| m.name() == registry::REDUCE));
     /// ```
     #[must_use]
     pub fn retaining(mut self, keep: impl Fn(&dyn Method) -> bool) -> Self {
@@ -104,7 +116,7 @@ impl Portfolio {
 
 impl Method for Portfolio {
     fn name(&self) -> Cow<'_, str> {
-        Cow::Borrowed("auto")
+        Cow::Borrowed(&self.name)
     }
 
     fn check(&self, problem: &Problem, config: &Config) -> Result<MethodReport, MethodError> {
@@ -115,7 +127,7 @@ impl Method for Portfolio {
         }
         if problem.deadlock() && !self.searches_deadlocks() {
             return Err(MethodError::Unsupported {
-                method: "auto".to_owned(),
+                method: self.name.to_string(),
                 reason: "no member searches for deadlocks".to_owned(),
             });
         }
@@ -252,7 +264,7 @@ fn race_progress(
         Some(at) => Err(errors.swap_remove(at).1),
         None => Err(errors.into_iter().next().map_or_else(
             || MethodError::Unsupported {
-                method: "auto".to_owned(),
+                method: portfolio.name.to_string(),
                 reason: "no member answers progress questions".to_owned(),
             },
             |(_, e)| e,
@@ -499,7 +511,8 @@ mod tests {
         .with_parallel(2);
         let report = portfolio.check(&counter(), &Config::default()).unwrap();
         assert!(report.verdict.is_holds());
-        assert_eq!(report.answered_by.as_deref(), Some("mono"));
+        let mono = Monolithic::new().name().into_owned();
+        assert_eq!(report.answered_by, Some(mono));
         assert_eq!(report.notes.len(), 1);
         assert!(
             report.notes[0].starts_with("sleeper: stopped"),
@@ -560,7 +573,7 @@ mod tests {
         let report = portfolio.check(&problem, &Config::default()).unwrap();
         assert_eq!(report.answered_by.as_deref(), Some("holds"));
         let phase = report.deadlock_phase.as_deref().expect("a deadlock phase");
-        assert_eq!(phase.method, "mono");
+        assert_eq!(phase.method, Monolithic::new().name());
         let cex = report.verdict.counterexample().expect("the deadlock");
         assert_eq!(cex.trace, ["a", "a"]);
         // Only members that cannot search deadlocks: an error that says why, at once.

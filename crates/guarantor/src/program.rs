@@ -2,20 +2,19 @@
 //! checking each abstract system, and a report of what the method said about the last one.
 //!
 //! The loop, the grouping of the abstract system into components and the per-group contexts live
-//! in `predabs` ([`guarantor_predabs::groups`]); what this module adds is the choice a command-line
-//! user expects for each built-in method ([`ProgramMethod::builtin`]): the monolithic method gets
-//! the abstract LTSs as they are (it composes everything anyway), computed weakest assumptions get
-//! contexts, and `lstar` (two groups) puts the first half of the components in the first group,
-//! not the first component alone, so neither side holds almost the whole system (which keeps
-//! memory low; a split given with `Asym::with_split` chooses otherwise: the first component alone
-//! is faster on the philosophers but composes all the others, see docs/benchmarks.md).
+//! in `predabs` ([`guarantor_predabs::groups`]). How a method wants the abstract system grouped it
+//! says itself ([`Method::program_grouping`]): the monolithic method gets the abstract LTSs as they
+//! are (it composes everything anyway), computed weakest assumptions get contexts, the others one
+//! component per program component. The one choice the command line adds is in the registry
+//! ([`registry::program_method_named`]): `lstar` (two groups) puts the first half of the
+//! components in the first group, not the first component alone, so neither side holds almost the
+//! whole system.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use guarantor_compose::Config as ComposeConfig;
-use guarantor_compose::method::{Counter, Method, MethodError, MethodReport, Problem};
-use guarantor_lstar::Asym;
+use guarantor_compose::method::{Counter, Method, MethodReport};
 use guarantor_lts::ComponentId;
 use guarantor_predabs::abstraction::AbstractSystem;
 use guarantor_predabs::cegar::CheckOutcome;
@@ -100,33 +99,28 @@ pub struct ProgramMethod {
 }
 
 impl ProgramMethod {
-    /// Any method, each shared-predicate process grouped into a component ([`Grouping::Grouped`]:
-    /// the method sees one component per program component).
+    /// Any method, the abstract LTSs grouped as it says ([`Method::program_grouping`]; the
+    /// default, [`Grouping::Grouped`], gives one component per program component).
     pub fn new(method: impl Method + 'static) -> Self {
-        Self {
-            method: Arc::new(method),
-            grouping: Grouping::Grouped,
-        }
+        Self::of(Arc::new(method))
     }
 
-    /// A built-in method with the grouping that suits it (see the module docs).
+    /// A method value, grouped as it says.
+    fn of(method: Arc<dyn Method>) -> Self {
+        let grouping = method.program_grouping();
+        Self { method, grouping }
+    }
+
+    /// A built-in method as it checks programs (see the module docs).
     pub fn builtin(kind: MethodKind) -> Self {
-        Self::named(kind.name()).unwrap_or_else(|| Self::new(Halves))
+        Self::named(kind.name()).unwrap_or_else(|| Self::of(kind.make()))
     }
 
-    /// The built-in method with this command-line name (see [`registry::BUILTIN`]), with the
-    /// grouping that suits it; `None` for an unknown name.
+    /// The built-in method with this command-line name (see [`registry::BUILTIN`]) as it checks
+    /// programs ([`registry::program_method_named`]), grouped as it says; `None` for an unknown
+    /// name.
     pub fn named(name: &str) -> Option<Self> {
-        let method = match name {
-            "lstar" => Arc::new(Halves) as Arc<dyn Method>,
-            other => registry::method_named(other)?,
-        };
-        let grouping = match name {
-            "mono" | "monolithic" => Grouping::Separate,
-            "lstar-weakest" => Grouping::GroupedWithContext,
-            _ => Grouping::Grouped,
-        };
-        Some(Self { method, grouping })
+        registry::program_method_named(name).map(Self::of)
     }
 
     /// Groups the abstract LTSs as `grouping` says.
@@ -139,31 +133,6 @@ impl ProgramMethod {
     /// The method's name.
     pub fn name(&self) -> Cow<'_, str> {
         self.method.name()
-    }
-}
-
-/// Rule ASYM with the first half of the components (rounded down, at least one) against the
-/// rest.
-#[derive(Clone, Copy, Debug)]
-struct Halves;
-
-impl Method for Halves {
-    fn name(&self) -> Cow<'_, str> {
-        Cow::Borrowed("lstar")
-    }
-
-    fn check(
-        &self,
-        problem: &Problem,
-        config: &ComposeConfig,
-    ) -> Result<MethodReport, MethodError> {
-        let n = problem.num_components();
-        let asym = if n > 2 {
-            Asym::new().with_split(ComponentId::range(n / 2))
-        } else {
-            Asym::new()
-        };
-        asym.check(problem, config)
     }
 }
 

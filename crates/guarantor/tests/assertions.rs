@@ -4,7 +4,7 @@
 
 use guarantor::assertion::{LtlVerdict, assertion_of};
 use guarantor::compose::Config;
-use guarantor::{Checker, METHODS, model};
+use guarantor::{Checker, MethodKind, model};
 
 fn system(src: &str, target: &str) -> guarantor::fsp::System {
     model::parse_fsp(src, "t.lts", Some(target)).unwrap()
@@ -57,7 +57,7 @@ fn every_method_checks_safety_assertions() {
             // Every action is a step of the formula's word, as in LTSA: in TWO another process
             // can move between p.1.enter and p.1.exit, so NEXT fails there as MUTEX does.
             let expected = holds;
-            for &(kind, m) in METHODS {
+            for (kind, m) in MethodKind::all() {
                 let checker = Checker::from_fsp(&s, &Config::default())
                     .unwrap()
                     .method(kind);

@@ -6,7 +6,7 @@
 
 use guarantor::compose::Method;
 use guarantor::compose::{Verdict, Violation};
-use guarantor::{CheckError, Checker, METHODS, MethodKind, Question};
+use guarantor::{CheckError, Checker, MethodKind, Question};
 
 /// The textbook dining philosophers (no property): every philosopher takes the left fork, and
 /// nobody can take a right one.
@@ -42,7 +42,7 @@ fn the_textbook_dining_philosophers_deadlock_through_the_library() {
 
 #[test]
 fn every_method_reports_the_deadlock_of_an_fsp_model() {
-    for &(kind, name) in METHODS {
+    for (kind, name) in MethodKind::all() {
         let checker = Checker::from_fsp_str(DEADLOCKS, None).unwrap().method(kind);
         let outcome = checker.check().unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(
@@ -77,7 +77,7 @@ fn searches_deadlocks(name: &str) -> bool {
 
 #[test]
 fn deadlock_false_checks_the_properties_only() {
-    for &(kind, name) in METHODS {
+    for (kind, name) in MethodKind::all() {
         let checker = Checker::from_fsp_str(DEADLOCKS, None)
             .unwrap()
             .deadlock(false)
@@ -94,7 +94,7 @@ fn deadlock_false_checks_the_properties_only() {
 
 #[test]
 fn a_method_with_only_deadlocks_to_search_leaves_the_search_to_the_deadlock_searchers() {
-    for &(kind, name) in METHODS {
+    for (kind, name) in MethodKind::all() {
         let outcome = Checker::from_fsp_str(DINING, None)
             .unwrap()
             .method(kind)
@@ -145,8 +145,8 @@ fn a_checker_built_by_hand_searches_no_deadlock_unless_asked() {
 #[test]
 fn an_action_only_a_property_has_keeps_the_system_from_deadlocking() {
     let model = "A = (a -> STOP).\nproperty P = (a -> P | z -> P).\n||S = (A || P).\n";
-    for (kind, name) in METHODS {
-        let checker = Checker::from_fsp_str(model, None).unwrap().method(*kind);
+    for (kind, name) in MethodKind::all() {
+        let checker = Checker::from_fsp_str(model, None).unwrap().method(kind);
         let outcome = checker.check().unwrap();
         assert!(outcome.verdict.is_holds(), "{name}: {:?}", outcome.verdict);
     }

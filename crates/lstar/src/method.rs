@@ -54,7 +54,7 @@ use std::borrow::Cow;
 
 use guarantor_certify::format::Rule;
 
-use guarantor_compose::method::{Monolithic, monitored};
+use guarantor_compose::method::{Grouping, Monolithic, monitored};
 use guarantor_compose::replay::first_violation;
 use guarantor_compose::termination::Termination;
 use guarantor_compose::{
@@ -338,7 +338,7 @@ pub struct Sym {
 
 /// `new` and `with_config` for the rules over every component, and their `Method` impl.
 macro_rules! every_component_rule {
-    ($ty:ident, $name:literal, $rule:path, $proof:expr) => {
+    ($ty:ident, $name:literal, $rule:path, $proof:expr, $grouping:expr) => {
         impl $ty {
             /// Default learner settings.
             pub fn new() -> Self {
@@ -372,6 +372,10 @@ macro_rules! every_component_rule {
                 Some($proof)
             }
 
+            fn program_grouping(&self) -> Grouping {
+                $grouping
+            }
+
             fn check(
                 &self,
                 problem: &Problem,
@@ -386,14 +390,23 @@ macro_rules! every_component_rule {
     };
 }
 
-every_component_rule!(AsymN, "lstar-nway", check_asym_n, Rule::AsymN);
+every_component_rule!(
+    AsymN,
+    "lstar-nway",
+    check_asym_n,
+    Rule::AsymN,
+    Grouping::Grouped
+);
+// Computed weakest assumptions must be right for every environment: each group of a program's
+// abstract system comes with its context (`guarantor-predabs`'s module `groups`).
 every_component_rule!(
     AsymWeakest,
     "lstar-weakest",
     check_asym_weakest,
-    Rule::Weakest
+    Rule::Weakest,
+    Grouping::GroupedWithContext
 );
-every_component_rule!(Sym, "lstar-sym", check_sym_n, Rule::Sym);
+every_component_rule!(Sym, "lstar-sym", check_sym_n, Rule::Sym, Grouping::Grouped);
 
 /// Refuses what a trace-based rule cannot decide, and starts the check's clock.
 fn refuse_unsupported(

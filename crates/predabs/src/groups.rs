@@ -41,21 +41,9 @@ use crate::config::Config;
 use crate::error::PredabsError;
 use crate::program::Program;
 
-/// How the abstract system's LTSs become the components a method checks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Grouping {
-    /// Every component and every shared-predicate process on its own (for the monolithic method,
-    /// which composes everything anyway).
-    Separate,
-    /// Each shared-predicate process composed into the component it synchronises with most: one
-    /// component per program component (see the module docs). Default.
-    #[default]
-    Grouped,
-    /// [`Grouping::Grouped`], each group with its context (see the module docs); for computed
-    /// weakest assumptions.
-    GroupedWithContext,
-}
+/// How the abstract system's LTSs become the components a method checks: each method says which
+/// it wants ([`Method::program_grouping`]), so the choice travels with the method.
+pub use guarantor_compose::method::Grouping;
 
 /// One component of the system a method checks.
 #[derive(Clone, Debug)]
@@ -82,8 +70,9 @@ pub fn groups(
 ) -> Result<Vec<Group>, PredabsError> {
     match grouping {
         Grouping::Separate => Ok(separate(abs, program)),
-        Grouping::Grouped => grouped(abs, program, config),
         Grouping::GroupedWithContext => with_context(abs, grouped(abs, program, config)?, config),
+        // The default, and what a grouping this crate does not know yet falls back to.
+        _ => grouped(abs, program, config),
     }
 }
 

@@ -222,14 +222,14 @@ const METHOD_BUDGET: std::time::Duration = std::time::Duration::from_secs(3);
 
 #[test]
 fn every_method_gives_the_expected_verdict_or_runs_out_of_budget() {
-    use guarantor::{METHODS, MethodKind};
+    use guarantor::MethodKind;
     let mut answered: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     let mut budget = Vec::new();
     // Deadlocks are a monolithic analysis: the compositional methods check safety properties.
     for row in manifest().iter().filter(|r| r.expected != "deadlock") {
         let n = *row.small.iter().min().expect("a small size");
         let system = system(row, n);
-        for &(method, name) in METHODS.iter().filter(|(m, _)| *m != MethodKind::Monolithic) {
+        for (method, name) in MethodKind::all().filter(|(m, _)| *m != MethodKind::Monolithic) {
             // `from_fsp` keeps the config, so the budget bounds the check itself.
             let config = guarantor::compose::Config::default().with_timeout(METHOD_BUDGET);
             let checker = Checker::from_fsp(&system, &config)
@@ -267,7 +267,7 @@ fn every_method_gives_the_expected_verdict_or_runs_out_of_budget() {
     println!("answered per method: {answered:?}");
     println!("out of the {METHOD_BUDGET:?} budget: {budget:#?}");
     // A method that answers nothing at all is broken, not slow.
-    for &(method, name) in METHODS {
+    for (method, name) in MethodKind::all() {
         assert!(
             method == MethodKind::Monolithic || answered.get(name).is_some_and(|&k| k > 0),
             "{name} answered no family variant: {budget:#?}"

@@ -15,7 +15,7 @@ use guarantor::compose::Config;
 use guarantor::fsp::parse;
 use guarantor::lts::ComponentId;
 use guarantor::quotient::{Quotient, QuotientConfig};
-use guarantor::{Checker, METHODS, MethodKind};
+use guarantor::{Checker, MethodKind};
 use guarantor_testkit::{check_verdict_evidence, workspace_root};
 
 /// The size checked: the smallest with a colour besides white.
@@ -155,7 +155,7 @@ fn every_method_gives_the_expected_verdict_on_swp() {
     );
     let text = model();
     for (target, expected) in &rows {
-        for &(method, _) in METHODS {
+        for (method, _) in MethodKind::all() {
             if let Some(why) = is_slow(target, method.name()) {
                 eprintln!("swp {target} with {}: skipped ({why})", method.name());
                 continue;
