@@ -160,7 +160,7 @@ impl Checker {
 
     /// The `holds` certificate of `rule` with these assumptions, its premises written by the
     /// method crate whose rule it is, as that method writes them for its own verdict (see each
-    /// method crate's `proof` module; [`registry::write_rule`]): for `asym`, `<A> rest <P..>` and
+    /// method crate's `proof` module, reached through the registry): for `asym`, `<A> rest <P..>` and
     /// `<true> group <A>` where `group` is what `A` stands for; for `asym-n` and `weakest` the
     /// chain, each assumption standing for part of the previous one's components; for `sym` one
     /// assumption per component; for `circ` one guarantee per component (or group, or none for

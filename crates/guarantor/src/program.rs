@@ -157,7 +157,7 @@ pub fn check_program(
 }
 
 /// [`check_program`] with any method (and grouping) checking the abstract systems, under
-/// `abstract_config`'s budgets. The method sees the abstract system as a [`Problem`] whose
+/// `abstract_config`'s budgets. The method sees the abstract system as a [`Problem`](guarantor_compose::Problem) whose
 /// components are the groups (one per program component unless the grouping is
 /// [`Grouping::Separate`]), in program order.
 ///

@@ -324,7 +324,7 @@ impl<M: Method> Method for Named<M> {
 
 /// The built-in method with this command-line name as it checks a program's abstract systems
 /// (`guarantor check --program`; [`crate::program`]): `lstar` puts the first half of the
-/// components in its first group ([`Halves`]), every other method is [`method_named`]'s. How
+/// components in its first group, every other method is [`method_named`]'s. How
 /// the abstract system is grouped each method says itself ([`Method::program_grouping`]).
 pub fn program_method_named(name: &str) -> Option<Arc<dyn Method>> {
     let method = method_named(name)?;
