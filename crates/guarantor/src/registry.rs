@@ -1,10 +1,17 @@
 //! The built-in methods by name: the one list the command line, `auto` and the test suite read.
 //!
 //! Every method of the workspace is a value implementing [`Method`]; this module names the
-//! built-in ones ([`BUILTIN`]), makes them with their default settings ([`method_named`]), and
-//! builds the default portfolio ([`auto`]). Adding a method to the workspace is one line here (and
-//! a row in README's table); a method of a user's own needs no line anywhere: hand its value to
-//! [`Checker::with_method`](crate::Checker::with_method), a [`Portfolio`] or the manifest suite.
+//! built-in ones ([`BUILTIN`], their names as constants: [`MONO`], [`CIRC`], ...; the alias
+//! [`MONO_ALIAS`] is read in [`entry`] alone), makes them with their default settings
+//! ([`method_named`], or by the typed handle [`MethodKind`]), builds the default portfolio
+//! ([`auto`]), and says which value the command line runs on a program's abstract systems
+//! ([`program_method_named`]). It is the only file of the facade that names a built-in method:
+//! whatever else the facade needs to know of a method, the method says itself (its certificate,
+//! its proof rule, its program grouping). Proof skeletons written by hand reach the rule writers of
+//! the method crates through here too (`write_rule`). Adding a method to the workspace is one
+//! entry here (and a row in README's table); a method of a user's own needs no line anywhere: hand
+//! its value to [`Checker::with_method`](crate::Checker::with_method), a [`Portfolio`] or the
+//! manifest suite.
 //!
 //! ```
 //! use guarantor::compose::Method;
