@@ -164,9 +164,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Arc::new(Minimised) as Arc<dyn Method>,
         Arc::new(Monolithic::new()),
     ]);
-    let outcome = mutex(false)?.with_method(race).check()?;
+    let outcome = mutex(false)?.with_method(race.clone()).check()?;
     println!("portfolio: answered by {}", outcome.method);
     assert!(outcome.verdict.is_violated());
+    // Its `holds` is certified by whichever member answered (this method or `mono`).
+    let checker = mutex(true)?.with_method(race);
+    let outcome = checker.check()?;
+    let certificate = checker.certificate(&outcome)?;
+    println!(
+        "portfolio, correct lock: answered by {}, certificate accepted = {}",
+        outcome.method,
+        checker.verify(&certificate)?.is_accepted()
+    );
+    assert!(checker.verify(&certificate)?.is_accepted());
 
     // 3. Directly on a problem, with a budget.
     let problem = mutex(true)?.problem();

@@ -134,7 +134,9 @@ impl Checker {
                     return Err(CertificateError::Priority);
                 }
                 let stats = Stats::new(outcome.states, outcome.transitions);
-                let report = MethodReport::new(outcome.verdict.clone(), stats);
+                let mut report = MethodReport::new(outcome.verdict.clone(), stats);
+                // For a portfolio of the user's own: the member it asks.
+                report.answered_by = Some(outcome.method.clone());
                 let written = match method {
                     Some(m) => m
                         .certificate(&problem, &report, &self.config)
@@ -150,11 +152,12 @@ impl Checker {
     }
 
     /// The method that answered: the one given with [`Checker::with_method`] if it has the
-    /// outcome's name, else the built-in one of that name.
+    /// outcome's name, else the built-in one of that name, else the given one if it ran others
+    /// (a portfolio of the user's own, asked for its member's certificate).
     fn answering_method(&self, outcome: &Outcome) -> Option<Arc<dyn Method>> {
         match &self.custom {
             Some(m) if m.name() == outcome.method => Some(Arc::clone(m)),
-            _ => registry::method_named(&outcome.method),
+            custom => registry::method_named(&outcome.method).or_else(|| custom.clone()),
         }
     }
 

@@ -17,6 +17,9 @@
 //! thread scheduling. The report names it ([`MethodReport::answered_by`]) and says in
 //! [`MethodReport::notes`] how far each other member got.
 //!
+//! **Certificates.** A portfolio's `holds` is certified by the member that answered
+//! ([`Method::certificate`] of the member [`MethodReport::answered_by`] names).
+//!
 //! **Stopping.** The losers get a raised cancel flag, which every exploration checks; a member
 //! inside a long construction that does not look at the flag ends when it next explores, on a
 //! thread of its own, so the portfolio returns at once rather than waiting for it.
@@ -150,6 +153,23 @@ impl Method for Portfolio {
         self.members
             .iter()
             .any(guarantor_compose::Method::searches_deadlocks)
+    }
+
+    /// The certificate of the member that answered ([`MethodReport::answered_by`]), as that
+    /// member writes it; none if no member of that name writes one.
+    fn certificate(
+        &self,
+        problem: &Problem,
+        report: &MethodReport,
+        config: &Config,
+    ) -> Result<Option<guarantor_certify::Certificate>, MethodError> {
+        let Some(answered) = &report.answered_by else {
+            return Ok(None);
+        };
+        match self.members.iter().find(|m| m.name() == answered.as_str()) {
+            Some(member) => member.certificate(problem, report, config),
+            None => Ok(None),
+        }
     }
 
     fn answers_progress(&self) -> bool {
