@@ -258,6 +258,8 @@ pub(crate) use ser::PhaseJson;
 mod ser {
     use serde::ser::{Serialize, SerializeMap, Serializer};
 
+    use guarantor_compose::{Method, Monolithic};
+
     use super::violation_name;
     use crate::checker::Outcome;
 
@@ -341,7 +343,8 @@ mod ser {
             m.serialize_entry("states", &self.states)?;
             m.serialize_entry("transitions", &self.transitions)?;
             m.serialize_entry("seconds", &self.elapsed.as_secs_f64())?;
-            if self.method != crate::registry::MONO {
+            // The monolithic search assumes nothing: its JSON has no `assumptions` field.
+            if self.method.as_str() != Method::name(&Monolithic::new()) {
                 let assumptions: Vec<Assumption<'_>> =
                     self.assumptions.iter().map(Assumption).collect();
                 m.serialize_entry("assumptions", &assumptions)?;
@@ -385,6 +388,7 @@ mod ser {
 #[cfg(all(test, feature = "serde"))]
 mod tests {
     use crate::Checker;
+    use guarantor_compose::{Method, Monolithic};
     use guarantor_lts::io::aut::parse_aut;
     use serde_json::json;
 
@@ -417,7 +421,8 @@ mod tests {
         v.as_object_mut().unwrap().remove("seconds");
         // One phase ran: the monolithic walk, on the properties only (no deadlock search asked).
         assert_eq!(v["phases"][0]["question"], "safety");
-        assert_eq!(v["phases"][0]["method"], crate::registry::MONO);
+        let mono = Monolithic::new().name().into_owned();
+        assert_eq!(v["phases"][0]["method"], mono.as_str());
         assert_eq!(v["phases"][0]["states"], v["states"]);
         assert_eq!(v["phases"].as_array().map(Vec::len), Some(1));
         v.as_object_mut().unwrap().remove("phases");
@@ -425,7 +430,7 @@ mod tests {
             v,
             json!({
                 "verdict": "violated",
-                "method": crate::registry::MONO,
+                "method": mono,
                 "counterexample": v["counterexample"],
                 "steps": v["steps"],
                 "violation": "property",

@@ -120,7 +120,7 @@ mod tests {
         assert_eq!(Question::of(true, false), Question::Safety);
         let phase = Phase::new(
             Question::Deadlock,
-            crate::registry::REDUCE,
+            guarantor_compose::Method::name(&guarantor_reduce::Reduce::new()).into_owned(),
             Duration::from_millis(12),
             10,
             20,
