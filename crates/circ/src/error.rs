@@ -5,7 +5,7 @@
 //! (a nondeterministic property, a malformed policy or grouping) is reported, never panicked on. A
 //! violated property is a verdict, not an error.
 
-use guarantor_compose::ComposeError;
+use guarantor_compose::{BudgetKind, ComposeError};
 use guarantor_lts::LtsError;
 
 /// Why a CIRC-AG_N run stopped without a verdict.
@@ -75,15 +75,24 @@ impl CircError {
     /// assert!(!CircError::NoComponents.is_budget());
     /// ```
     pub fn is_budget(&self) -> bool {
+        self.budget_kind().is_some()
+    }
+
+    /// Which budget ran out, if one did: the size limit is [`BudgetKind::States`]; the
+    /// iteration limit and the SAT conflict budget are [`BudgetKind::Other`].
+    ///
+    /// ```
+    /// use guarantor_circ::CircError;
+    /// use guarantor_compose::BudgetKind;
+    /// assert_eq!(CircError::SizeLimit { limit: 9 }.budget_kind(), Some(BudgetKind::States));
+    /// ```
+    pub fn budget_kind(&self) -> Option<BudgetKind> {
         match self {
-            Self::IterationLimit { .. }
-            | Self::SatBudget { .. }
-            | Self::SizeLimit { .. }
-            | Self::Lts(
-                LtsError::IdOverflow(_) | LtsError::StateLimit { .. } | LtsError::Interrupted,
-            ) => true,
-            Self::Compose(e) => e.is_budget(),
-            _ => false,
+            Self::IterationLimit { .. } | Self::SatBudget { .. } => Some(BudgetKind::Other),
+            Self::SizeLimit { .. } => Some(BudgetKind::States),
+            Self::Lts(e) => BudgetKind::of_lts(e),
+            Self::Compose(e) => e.budget_kind(),
+            _ => None,
         }
     }
 }

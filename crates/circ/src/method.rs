@@ -151,7 +151,7 @@ fn method_error(e: CircError) -> MethodError {
             MethodError::BadSettings(format!("circ: {e}"))
         }
         e => {
-            let budget = e.is_budget();
+            let budget = e.budget_kind();
             MethodError::classify(e, budget)
         }
     }

@@ -143,7 +143,7 @@ pub use compose::{
     Composition, compose, compose_with_priority, compose_with_tuples, merge_properties,
 };
 pub use config::{Budget, Config, Storage};
-pub use error::ComposeError;
+pub use error::{BudgetKind, ComposeError};
 pub use error_actions::ErrorActions;
 pub use error_lts::error_lts;
 pub use method::{Method, MethodError, MethodReport, Monolithic, Problem};

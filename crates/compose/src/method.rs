@@ -15,8 +15,8 @@
 //!   so a method has as many switches as it needs and none leak into the others.
 //! - [`MethodReport`]: the [`Verdict`] with its evidence, the [`Stats`] of the largest search, and
 //!   the method's own [`Counter`]s (queries, iterations, ...), named, in the order it chose.
-//! - [`MethodError`]: says whether the check ran out of a budget ([`MethodError::is_budget`]) and,
-//!   if so, how far it got ([`MethodError::partial_stats`]).
+//! - [`MethodError`]: says whether the check ran out of a budget, which one
+//!   ([`MethodError::budget_kind`]) and how far it got ([`MethodError::partial_stats`]).
 //!
 //! [`Monolithic`] is the reference implementation: an on-the-fly search of the whole product.
 //!
@@ -46,7 +46,7 @@ use guarantor_lts::{ComponentId, Lts, PropertyId, StateId};
 
 use crate::checkpoint::Checkpointing;
 use crate::config::Config;
-use crate::error::ComposeError;
+use crate::error::{BudgetKind, ComposeError};
 use crate::monitor::{Monitor, MonitorSnapshot};
 use crate::priority::Priority;
 use crate::progress::{ProgressOptions, ProgressReport, ProgressTest, check_progress};
@@ -731,10 +731,13 @@ impl MethodReport {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum MethodError {
-    /// A budget ran out (states, time, queries, SAT conflicts, cancellation).
+    /// A budget ran out (states, time, memory, cancellation, or a method's own limit: queries,
+    /// SAT conflicts, iterations).
     #[error("{source}")]
     Budget {
-        /// The method's own error, which says which budget.
+        /// Which budget ran out.
+        kind: BudgetKind,
+        /// The method's own error, which says more (the limit, the method's words).
         #[source]
         source: BoxError,
         /// How far the method got: the largest search it ran before it stopped.
@@ -759,9 +762,10 @@ pub enum MethodError {
 }
 
 impl MethodError {
-    /// A budget error with the method's own error and how far it got.
-    pub fn budget(source: impl Into<BoxError>, partial: Stats) -> Self {
+    /// A budget error: which budget, the method's own error, and how far it got.
+    pub fn budget(kind: BudgetKind, source: impl Into<BoxError>, partial: Stats) -> Self {
         Self::Budget {
+            kind,
             source: source.into(),
             partial,
         }
@@ -772,18 +776,33 @@ impl MethodError {
         Self::Failed(source.into())
     }
 
-    /// Wraps a method crate's error: a budget error if `is_budget`, else a failure.
-    pub fn classify(source: impl Into<BoxError>, is_budget: bool) -> Self {
-        if is_budget {
-            Self::budget(source, Stats::default())
-        } else {
-            Self::failed(source)
+    /// Wraps a method crate's error: a budget error of this kind if `budget` is some (what the
+    /// crate's error answers to `budget_kind()`), else a failure.
+    ///
+    /// ```
+    /// use guarantor_compose::{BudgetKind, ComposeError, MethodError};
+    /// let e = ComposeError::Deadline;
+    /// let kind = e.budget_kind();
+    /// assert_eq!(MethodError::classify(e, kind).budget_kind(), Some(BudgetKind::Time));
+    /// ```
+    pub fn classify(source: impl Into<BoxError>, budget: Option<BudgetKind>) -> Self {
+        match budget {
+            Some(kind) => Self::budget(kind, source, Stats::default()),
+            None => Self::failed(source),
         }
     }
 
     /// Whether the check ended because a budget ran out.
     pub fn is_budget(&self) -> bool {
         matches!(self, Self::Budget { .. })
+    }
+
+    /// Which budget ran out, if one did.
+    pub fn budget_kind(&self) -> Option<BudgetKind> {
+        match self {
+            Self::Budget { kind, .. } => Some(*kind),
+            _ => None,
+        }
     }
 
     /// For a budget error, how far the method got.
@@ -808,8 +827,8 @@ impl MethodError {
 
 impl From<ComposeError> for MethodError {
     fn from(e: ComposeError) -> Self {
-        let budget = e.is_budget();
-        Self::classify(e, budget)
+        let kind = e.budget_kind();
+        Self::classify(e, kind)
     }
 }
 
@@ -986,6 +1005,7 @@ mod tests {
             .check(&problem, &Config::default().with_max_states(2))
             .unwrap_err();
         assert!(err.is_budget(), "{err}");
+        assert_eq!(err.budget_kind(), Some(BudgetKind::States));
         assert!(err.partial_stats().is_some());
     }
 

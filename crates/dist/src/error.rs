@@ -5,7 +5,7 @@
 //! the distribution: a bad cluster description, a network that would not connect, a worker thread
 //! that died.
 
-use guarantor_compose::ComposeError;
+use guarantor_compose::{BudgetKind, ComposeError};
 
 /// Why a distributed check stopped without a verdict.
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +49,21 @@ impl DistError {
     /// assert!(!DistError::Config("no addresses".into()).is_budget());
     /// ```
     pub fn is_budget(&self) -> bool {
-        matches!(self, Self::Compose(e) if e.is_budget())
+        self.budget_kind().is_some()
+    }
+
+    /// Which budget ran out, if one did (the engine honours the config's state limit, deadline,
+    /// cancel flag and memory limit).
+    ///
+    /// ```
+    /// use guarantor_compose::{BudgetKind, ComposeError};
+    /// use guarantor_dist::DistError;
+    /// assert_eq!(DistError::from(ComposeError::Deadline).budget_kind(), Some(BudgetKind::Time));
+    /// ```
+    pub fn budget_kind(&self) -> Option<BudgetKind> {
+        match self {
+            Self::Compose(e) => e.budget_kind(),
+            _ => None,
+        }
     }
 }

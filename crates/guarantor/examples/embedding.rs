@@ -11,7 +11,8 @@
 //!    [`Violation`] names the property (or the component that reached `ERROR`) by index, in the
 //!    order of [`Checker::properties`] (or [`Checker::components`]).
 //! 4. A budget error: a state space larger than `max_states` ends in an error for which
-//!    [`CheckError::is_budget`] holds; a timeout the same way.
+//!    [`CheckError::is_budget`] holds, and [`CheckError::budget_kind`] says which budget; a
+//!    timeout the same way.
 //! 5. Cancellation: the check runs on a worker thread with a cancel flag ([`Config::with_cancel`])
 //!    and a [`Monitor`] ([`Config::with_monitor`]); the main thread reads the monitor's progress
 //!    and, once the search has gone far enough, raises the flag. The check stops with a budget
@@ -24,8 +25,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
-use guarantor::compose::{ComposeError, Config, Monitor, Verdict, Violation};
-use guarantor::{CheckError, Checker, MethodError};
+use guarantor::compose::{Config, Monitor, Verdict, Violation};
+use guarantor::{BudgetKind, CheckError, Checker};
 
 /// Two users of a printer, with and without a lock, and the property that they never print at
 /// the same time. `||LOCKED` holds, `||UNLOCKED` does not.
@@ -47,19 +48,6 @@ const COUNTERS: &str = "
     property NEVER_OVER = (over -> NEVER_OVER).
     ||SYS = (c[1..6]:COUNTER || NEVER_OVER).
 ";
-
-/// What ran out, if `err` is a budget error: the compose error under the facade's and the
-/// method's wrapping (the monolithic method reports the search's own error).
-fn budget_cause(err: &CheckError) -> Option<&ComposeError> {
-    if !err.is_budget() {
-        return None;
-    }
-    match err {
-        CheckError::Compose(e) => Some(e),
-        CheckError::Method(MethodError::Budget { source, .. }) => source.downcast_ref(),
-        _ => None,
-    }
-}
 
 /// Runs `checker` and describes how it ended, the way an analyser would report it.
 fn report(checker: &Checker) -> Result<Verdict, CheckError> {
@@ -108,17 +96,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Checker::from_fsp_str(COUNTERS, None)?.config(Config::default().with_max_states(100_000));
     let err = report(&small).expect_err("729 million states do not fit in 100,000");
     println!("  budget: {err}");
-    assert_eq!(
-        budget_cause(&err),
-        Some(&ComposeError::StateLimit { limit: 100_000 })
-    );
+    // Which budget ran out is a typed answer, whichever method or crate stopped.
+    assert_eq!(err.budget_kind(), Some(BudgetKind::States));
 
     println!("COUNTERS within 50 ms:");
     let quick = Checker::from_fsp_str(COUNTERS, None)?
         .config(Config::default().with_timeout(Duration::from_millis(50)));
     let err = report(&quick).expect_err("729 million states take longer than 50 ms");
     println!("  budget: {err}");
-    assert!(matches!(budget_cause(&err), Some(ComposeError::Deadline)));
+    assert_eq!(err.budget_kind(), Some(BudgetKind::Time));
 
     println!("COUNTERS on a worker thread, cancelled from here:");
     let cancel = Arc::new(AtomicBool::new(false));
@@ -151,6 +137,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .expect("the worker does not panic")
         .expect_err("a cancelled check has no verdict");
     println!("  budget: {err}");
-    assert!(matches!(budget_cause(&err), Some(ComposeError::Cancelled)));
+    assert_eq!(err.budget_kind(), Some(BudgetKind::Cancelled));
     Ok(())
 }

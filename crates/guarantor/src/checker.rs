@@ -103,25 +103,7 @@ impl CheckError {
     /// Whether the check ended because a budget (states, time, queries, SAT conflicts,
     /// cancellation) ran out.
     pub fn is_budget(&self) -> bool {
-        match self {
-            CheckError::Compose(e) | CheckError::Model(crate::model::ModelError::Compose(e)) => {
-                e.is_budget()
-            }
-            CheckError::Lstar(e) => match e {
-                LstarError::Compose(c) => c.is_budget(),
-                LstarError::RoundLimit { .. }
-                | LstarError::QueryLimit { .. }
-                | LstarError::HypothesisLimit { .. } => true,
-                _ => false,
-            },
-            CheckError::Quotient(e) => e.is_budget(),
-            CheckError::Circ(e) => e.is_budget(),
-            CheckError::Method(e) => e.is_budget(),
-            CheckError::Program(e) => e.is_budget(),
-            #[cfg(feature = "dist")]
-            CheckError::Dist(e) => e.is_budget(),
-            _ => false,
-        }
+        self.budget_kind().is_some()
     }
 }
 

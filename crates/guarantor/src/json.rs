@@ -4,51 +4,14 @@
 //! know (`warnings`, `certificate`, and `deadlock` under `--deadlock`).
 //!
 //! Without the feature this module still gives what the schema's other two objects need: why a
-//! budget ran out ([`CheckError::budget_kind`], [`BudgetKind`]), how far the check got
+//! budget ran out ([`CheckError::budget_kind`], compose's [`BudgetKind`]), how far the check got
 //! ([`CheckError::partial_stats`]) and where bad input is ([`CheckError::location`]).
 
-use std::error::Error;
-
-use guarantor_circ::CircError;
-use guarantor_compose::method::MethodError;
-use guarantor_compose::{ComposeError, Counterexample, Stats, Verdict, Violation};
-use guarantor_lstar::LstarError;
-use guarantor_lts::LtsError;
+use guarantor_compose::{BudgetKind, Counterexample, Stats, Verdict, Violation};
 use guarantor_predabs::PredabsError;
-use guarantor_quotient::QuotientError;
 
 use crate::checker::{CheckError, Outcome};
 use crate::model::ModelError;
-
-/// Which budget ran out (the `reason.kind` of an `unknown` verdict).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum BudgetKind {
-    /// The state limit (`Config::with_max_states`), or a size limit of a method.
-    States,
-    /// The timeout or deadline.
-    Time,
-    /// The cancel flag.
-    Cancelled,
-    /// The memory limit (`Config::with_max_memory`, `--max-memory`).
-    Memory,
-    /// Another limit: learning rounds or queries, SAT conflicts, refinement iterations, or an
-    /// interrupted operation that does not say why.
-    Other,
-}
-
-impl BudgetKind {
-    /// The name in the JSON schema: `states`, `time`, `cancelled`, `memory` or `other`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::States => "states",
-            Self::Time => "time",
-            Self::Cancelled => "cancelled",
-            Self::Memory => "memory",
-            Self::Other => "other",
-        }
-    }
-}
 
 /// What is wrong with an input file and where (the `error` object's `message`, `file`, `line`,
 /// `column`).
@@ -65,93 +28,23 @@ pub struct InputLocation {
     pub column: Option<usize>,
 }
 
-fn compose_kind(e: &ComposeError) -> Option<BudgetKind> {
-    match e {
-        ComposeError::StateLimit { .. } => Some(BudgetKind::States),
-        ComposeError::Deadline => Some(BudgetKind::Time),
-        ComposeError::Cancelled => Some(BudgetKind::Cancelled),
-        ComposeError::MemoryLimit { .. } => Some(BudgetKind::Memory),
-        ComposeError::Lts(l) => lts_kind(l),
-        _ => None,
-    }
-}
-
-fn lts_kind(e: &LtsError) -> Option<BudgetKind> {
-    match e {
-        LtsError::StateLimit { .. } | LtsError::IdOverflow(_) => Some(BudgetKind::States),
-        LtsError::Interrupted => Some(BudgetKind::Other),
-        _ => None,
-    }
-}
-
-/// The budget behind an error of any crate, looking through wrappers (`#[error(transparent)]`
-/// hides the wrapped error from `source()`, hence the explicit cases).
-pub(crate) fn kind_of(e: &(dyn Error + 'static)) -> Option<BudgetKind> {
-    if let Some(c) = e.downcast_ref::<ComposeError>() {
-        return compose_kind(c);
-    }
-    if let Some(l) = e.downcast_ref::<LtsError>() {
-        return lts_kind(l);
-    }
-    if let Some(m) = e.downcast_ref::<MethodError>() {
-        return match m {
-            MethodError::Budget { source, .. } => kind_of(source.as_ref()),
-            _ => None,
-        };
-    }
-    if let Some(l) = e.downcast_ref::<LstarError>() {
-        return match l {
-            LstarError::Compose(c) => compose_kind(c),
-            _ => None,
-        };
-    }
-    if let Some(q) = e.downcast_ref::<QuotientError>() {
-        return match q {
-            QuotientError::Compose(c) => compose_kind(c),
-            QuotientError::Lts(l) => lts_kind(l),
-            _ => None,
-        };
-    }
-    if let Some(c) = e.downcast_ref::<CircError>() {
-        return match c {
-            CircError::Compose(c) => compose_kind(c),
-            CircError::Lts(l) => lts_kind(l),
-            CircError::SizeLimit { .. } => Some(BudgetKind::States),
-            _ => None,
-        };
-    }
-    if let Some(p) = e.downcast_ref::<PredabsError>() {
-        return match p {
-            PredabsError::Compose(c) => compose_kind(c),
-            PredabsError::Check(m) => kind_of(m),
-            PredabsError::StateLimit { .. } => Some(BudgetKind::States),
-            PredabsError::Deadline => Some(BudgetKind::Time),
-            _ => None,
-        };
-    }
-    e.source().and_then(kind_of)
-}
-
 impl CheckError {
-    /// Which budget ran out, if the check ended on one ([`CheckError::is_budget`]); a budget that
-    /// cannot be told apart (learning rounds, SAT conflicts, ...) is [`BudgetKind::Other`].
+    /// Which budget ran out, if the check ended on one ([`CheckError::is_budget`]): each
+    /// crate's error says which itself; a budget that cannot be told apart (learning rounds,
+    /// SAT conflicts, ...) is [`BudgetKind::Other`].
     pub fn budget_kind(&self) -> Option<BudgetKind> {
-        if !self.is_budget() {
-            return None;
-        }
-        let kind = match self {
-            CheckError::Compose(e) | CheckError::Model(ModelError::Compose(e)) => compose_kind(e),
-            CheckError::Lstar(e) => kind_of(e),
-            CheckError::Quotient(e) => kind_of(e),
-            CheckError::Circ(e) => kind_of(e),
-            CheckError::Method(e) => kind_of(e),
-            CheckError::Program(e) => kind_of(e),
-            CheckError::Lts(e) => lts_kind(e),
+        match self {
+            CheckError::Compose(e) | CheckError::Model(ModelError::Compose(e)) => e.budget_kind(),
+            CheckError::Lstar(e) => e.budget_kind(),
+            CheckError::Quotient(e) => e.budget_kind(),
+            CheckError::Circ(e) => e.budget_kind(),
+            CheckError::Method(e) => e.budget_kind(),
+            CheckError::Program(e) => e.budget_kind(),
+            CheckError::Lts(e) => BudgetKind::of_lts(e),
             #[cfg(feature = "dist")]
-            CheckError::Dist(guarantor_dist::DistError::Compose(e)) => compose_kind(e),
+            CheckError::Dist(e) => e.budget_kind(),
             _ => None,
-        };
-        Some(kind.unwrap_or(BudgetKind::Other))
+        }
     }
 
     /// For a budget error, how far the check got: the largest search the method ran before it

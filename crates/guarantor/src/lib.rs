@@ -467,6 +467,7 @@ pub use checker::{AssumptionSummary, CheckError, Checker, Outcome, Step};
 pub use guarantor_certify as certify;
 pub use guarantor_circ as circ;
 pub use guarantor_compose as compose;
+pub use guarantor_compose::BudgetKind;
 pub use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};
 /// The distributed engine (feature `dist`): [`Checker::check_distributed`] runs on it.
 #[cfg(feature = "dist")]
@@ -478,7 +479,6 @@ pub use guarantor_lts as lts;
 pub use guarantor_predabs as predabs;
 pub use guarantor_quotient as quotient;
 pub use guarantor_view as view;
-pub use json::BudgetKind;
 pub use phase::{Phase, Question};
 pub use portfolio::Portfolio;
 pub use registry::MethodKind;

@@ -34,9 +34,7 @@ use std::time::{Duration, Instant};
 
 use guarantor_compose::method::{DeadlockPhase, Method, MethodError, MethodReport, Problem};
 use guarantor_compose::progress::{ProgressOptions, ProgressReport};
-use guarantor_compose::{ComposeError, Config, Monitor, Stats};
-
-use crate::json::BudgetKind;
+use guarantor_compose::{BudgetKind, ComposeError, Config, Monitor, Stats};
 
 /// How often the portfolio looks at the caller's cancel flag and deadline while members run.
 const POLL: Duration = Duration::from_millis(20);
@@ -462,10 +460,16 @@ impl<'p> Race<'p> {
             .any(|f| matches!(f, Fate::Failed(e) if e.is_budget()));
         if any_budget {
             // The memory limit is the process's, shared by every member: when one member ran
-            // into it the portfolio did, and says so as the error's source (its budget kind).
-            let memory = self.fates.iter().any(|f| {
-                matches!(f, Fate::Failed(e) if crate::json::kind_of(e) == Some(BudgetKind::Memory))
-            });
+            // into it the portfolio did, and says so (its kind, and the error's source). Other
+            // budgets are the members' own, so the portfolio's is `Other`.
+            let memory = self.fates.iter().any(
+                |f| matches!(f, Fate::Failed(e) if e.budget_kind() == Some(BudgetKind::Memory)),
+            );
+            let kind = if memory {
+                BudgetKind::Memory
+            } else {
+                BudgetKind::Other
+            };
             let source = Exhausted {
                 notes: notes.join("; "),
                 memory: self
@@ -474,7 +478,7 @@ impl<'p> Race<'p> {
                     .filter(|_| memory)
                     .map(|limit| ComposeError::MemoryLimit { limit }),
             };
-            return MethodError::budget(source, partial);
+            return MethodError::budget(kind, source, partial);
         }
         match std::mem::replace(&mut self.fates[0], Fate::NotStarted) {
             Fate::Failed(e) => e,

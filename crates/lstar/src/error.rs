@@ -4,7 +4,7 @@
 //! Budgets (rounds, membership queries, hypothesis size) end in typed variants that say which limit
 //! was hit, so callers can report it or retry with a larger budget.
 
-use guarantor_compose::ComposeError;
+use guarantor_compose::{BudgetKind, ComposeError};
 use guarantor_lts::LtsError;
 
 /// What can go wrong while learning or while checking with learned assumptions.
@@ -122,12 +122,24 @@ impl LstarError {
     /// Whether the error is a budget running out: the learner's round, query or hypothesis
     /// limit, or a model check's states, deadline or cancellation.
     pub fn is_budget(&self) -> bool {
+        self.budget_kind().is_some()
+    }
+
+    /// Which budget ran out, if one did: a composition's own, or [`BudgetKind::Other`] for the
+    /// round, query and hypothesis limits of learning.
+    ///
+    /// ```
+    /// use guarantor_compose::BudgetKind;
+    /// use guarantor_lstar::LstarError;
+    /// assert_eq!(LstarError::RoundLimit { limit: 3 }.budget_kind(), Some(BudgetKind::Other));
+    /// ```
+    pub fn budget_kind(&self) -> Option<BudgetKind> {
         match self {
-            Self::Compose(e) => e.is_budget(),
+            Self::Compose(e) => e.budget_kind(),
             Self::RoundLimit { .. } | Self::QueryLimit { .. } | Self::HypothesisLimit { .. } => {
-                true
+                Some(BudgetKind::Other)
             }
-            _ => false,
+            _ => None,
         }
     }
 }

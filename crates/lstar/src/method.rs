@@ -521,7 +521,7 @@ fn group(problem: &Problem, ids: &[ComponentId], config: &Config) -> Result<Lts,
 }
 
 fn classify(e: LstarError) -> MethodError {
-    let budget = e.is_budget();
+    let budget = e.budget_kind();
     MethodError::classify(e, budget)
 }
 

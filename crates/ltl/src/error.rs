@@ -1,6 +1,6 @@
 //! The crate's error type, [`LtlError`].
 
-use guarantor_compose::ComposeError;
+use guarantor_compose::{BudgetKind, ComposeError};
 use guarantor_lts::LtsError;
 
 /// What can go wrong building, compiling or checking a formula.
@@ -45,6 +45,20 @@ pub enum LtlError {
 impl LtlError {
     /// Whether this is an exhausted budget (states, deadline, cancellation).
     pub fn is_budget(&self) -> bool {
-        matches!(self, LtlError::Compose(e) if e.is_budget())
+        self.budget_kind().is_some()
+    }
+
+    /// Which budget ran out, if one did (a composition's).
+    ///
+    /// ```
+    /// use guarantor_compose::{BudgetKind, ComposeError};
+    /// use guarantor_ltl::LtlError;
+    /// assert_eq!(LtlError::Compose(ComposeError::Cancelled).budget_kind(), Some(BudgetKind::Cancelled));
+    /// ```
+    pub fn budget_kind(&self) -> Option<BudgetKind> {
+        match self {
+            LtlError::Compose(e) => e.budget_kind(),
+            _ => None,
+        }
     }
 }

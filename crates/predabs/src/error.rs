@@ -4,8 +4,8 @@
 //! [`PredabsError::is_budget`]), prover failures, inputs outside what the abstraction supports, and
 //! refinement that cannot make progress.
 
-use guarantor_compose::ComposeError;
 use guarantor_compose::method::MethodError;
+use guarantor_compose::{BudgetKind, ComposeError};
 use guarantor_lts::LtsError;
 
 use crate::formula::ArithError;
@@ -116,11 +116,26 @@ pub enum PredabsError {
 impl PredabsError {
     /// Whether this is an exhausted budget (states, iterations, deadline) rather than bad input.
     pub fn is_budget(&self) -> bool {
+        self.budget_kind().is_some()
+    }
+
+    /// Which budget ran out, if one did: the abstraction's state limit is
+    /// [`BudgetKind::States`], the deadline [`BudgetKind::Time`], the refinement iteration limit
+    /// [`BudgetKind::Other`]; a check of the abstract system says its own.
+    ///
+    /// ```
+    /// use guarantor_compose::BudgetKind;
+    /// use guarantor_predabs::PredabsError;
+    /// assert_eq!(PredabsError::Deadline.budget_kind(), Some(BudgetKind::Time));
+    /// ```
+    pub fn budget_kind(&self) -> Option<BudgetKind> {
         match self {
-            Self::Compose(e) => e.is_budget(),
-            Self::Check(e) => e.is_budget(),
-            Self::StateLimit { .. } | Self::IterationLimit { .. } | Self::Deadline => true,
-            _ => false,
+            Self::Compose(e) => e.budget_kind(),
+            Self::Check(e) => e.budget_kind(),
+            Self::StateLimit { .. } => Some(BudgetKind::States),
+            Self::Deadline => Some(BudgetKind::Time),
+            Self::IterationLimit { .. } => Some(BudgetKind::Other),
+            _ => None,
         }
     }
 }

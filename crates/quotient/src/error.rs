@@ -5,7 +5,7 @@
 //! [`guarantor_compose::Config`] as [`ComposeError`]s and are recognised by
 //! [`QuotientError::is_budget`].
 
-use guarantor_compose::ComposeError;
+use guarantor_compose::{BudgetKind, ComposeError};
 use guarantor_lts::{ComponentId, LtsError};
 
 /// Why quotient synthesis or a quotient check stopped without a verdict.
@@ -51,10 +51,22 @@ impl QuotientError {
     /// assert!(!QuotientError::NoComponents.is_budget());
     /// ```
     pub fn is_budget(&self) -> bool {
+        self.budget_kind().is_some()
+    }
+
+    /// Which budget ran out, if one did (a composition's, or an LTS operation's).
+    ///
+    /// ```
+    /// use guarantor_compose::{BudgetKind, ComposeError};
+    /// use guarantor_quotient::QuotientError;
+    /// let e = QuotientError::Compose(ComposeError::Deadline);
+    /// assert_eq!(e.budget_kind(), Some(BudgetKind::Time));
+    /// ```
+    pub fn budget_kind(&self) -> Option<BudgetKind> {
         match self {
-            Self::Compose(e) => e.is_budget(),
-            Self::Lts(e) => ComposeError::Lts(e.clone()).is_budget(),
-            _ => false,
+            Self::Compose(e) => e.budget_kind(),
+            Self::Lts(e) => BudgetKind::of_lts(e),
+            _ => None,
         }
     }
 }

@@ -159,7 +159,7 @@ impl Method for Quotient {
                 &qc,
             )
             .map_err(|e| {
-                let budget = e.is_budget();
+                let budget = e.budget_kind();
                 MethodError::classify(e, budget)
             })
         })?;

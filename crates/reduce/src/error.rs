@@ -10,3 +10,18 @@ pub enum ReduceError {
     #[error("compositional minimisation found a violation the monolithic search does not confirm")]
     Disagreement,
 }
+
+impl ReduceError {
+    /// Which budget ran out: none, ever (a budget of this crate's method is a
+    /// [`guarantor_compose::MethodError::Budget`] with its kind); here so that every crate's
+    /// error answers the same question.
+    ///
+    /// ```
+    /// assert_eq!(guarantor_reduce::ReduceError::Disagreement.budget_kind(), None);
+    /// ```
+    pub fn budget_kind(&self) -> Option<guarantor_compose::BudgetKind> {
+        match self {
+            Self::Disagreement => None,
+        }
+    }
+}
