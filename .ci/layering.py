@@ -31,8 +31,9 @@ ALLOWED = {
     "guarantor-view": ["guarantor-lts"],
     # Each method writes its own certificates (guarantor-certify's format).
     **{name: ["guarantor-lts", "guarantor-compose", "guarantor-certify"] for name in ALGORITHMS},
-    # The distributed engine sits beside the algorithm crates: it explores compose's Product.
-    "guarantor-dist": ["guarantor-lts", "guarantor-compose"],
+    # The distributed engine sits beside the algorithm crates: it explores compose's Product, and
+    # as a Method names the certificate format (it hands on the monolithic search's certificate).
+    "guarantor-dist": ["guarantor-lts", "guarantor-compose", "guarantor-certify"],
     "guarantor": ["guarantor-lts", "guarantor-certify", "guarantor-compose", "guarantor-fsp", "guarantor-view", *ALGORITHMS, "guarantor-dist"],
     "guarantor-cli": ["guarantor"],
     "guarantor-testkit": ["guarantor-lts", "guarantor-certify", "guarantor-compose", "guarantor-fsp"],

@@ -1,5 +1,7 @@
-//! `check --processes N` and `check --hostfile FILE --process-index I`: the monolithic
-//! breadth-first check on the distributed engine (`guarantor::dist`), across processes.
+//! `check --processes N` and `check --hostfile FILE --process-index I`: the checker runs with
+//! the distributed engine as its method (`guarantor::dist::Distributed`, the registry's `dist`),
+//! across processes. What is left here is what only a command line does: starting and watching
+//! the local processes, and reading the cluster from the flags.
 //!
 //! With `--processes N` this process is process 0 of a cluster on 127.0.0.1: it picks N free
 //! loopback ports, starts N-1 copies of its own executable with the same arguments plus the
@@ -14,7 +16,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use guarantor::dist::{Cluster, DistConfig};
+use guarantor::dist::{Cluster, DistConfig, Distributed};
 use guarantor::{Checker, MethodKind, Outcome};
 
 use crate::{CheckArgs, Failure, MethodChoice, Search, classify, input_error};
@@ -43,6 +45,7 @@ impl Mode {
     /// The mode `args` ask for (`None`: the plain check); refuses what only the plain check does.
     pub(crate) fn of(args: &CheckArgs) -> Result<Option<Self>, Failure> {
         let workers = args.workers.map_or(1, std::num::NonZeroUsize::get);
+        let chosen = matches!(args.method, MethodChoice::Registry("dist"));
         let mode = if let Some(n) = args.processes {
             Self::Local {
                 processes: n.get(),
@@ -63,18 +66,26 @@ impl Mode {
                     .map_err(input_error)?,
                 workers,
             }
+        } else if chosen && args.process_index.is_none() {
+            // `--method dist` alone: the engine in this process, with --workers threads.
+            Self::Local {
+                processes: 1,
+                workers,
+            }
         } else {
             if args.workers.is_some() || args.process_index.is_some() {
                 return Err(input_error(anyhow::anyhow!(
-                    "--workers and --process-index go with --processes or --hostfile"
+                    "--workers and --process-index go with --processes, --hostfile or --method dist"
                 )));
             }
             return Ok(None);
         };
+        // `--method mono` (the default) is the old spelling: the engine runs the monolithic
+        // breadth-first search.
         let mono = matches!(args.method, MethodChoice::Kind(MethodKind::Monolithic));
-        if !mono || args.search != Search::Bfs {
+        if !(mono || chosen) || args.search != Search::Bfs {
             return Err(input_error(anyhow::anyhow!(
-                "--processes and --hostfile run the monolithic breadth-first check only (--method mono --search bfs), not {} {}",
+                "--processes and --hostfile run the monolithic breadth-first check only (--method dist or mono, --search bfs), not {} {}",
                 args.method.name(),
                 if args.search == Search::Bfs {
                     "bfs"
@@ -99,21 +110,24 @@ impl Mode {
         }
     }
 
-    /// Runs this process's share of the check.
+    /// Runs this process's share of the check: the checker with the distributed engine as its
+    /// method.
     pub(crate) fn run(&self, checker: &Checker) -> Result<Outcome, Failure> {
         quiet_lost_peer_panics();
+        let dist = |config: DistConfig| checker.clone().with_method(Distributed::new(config));
         match self {
-            Self::Member { cluster, workers } => {
-                let dist = DistConfig::default()
+            Self::Member { cluster, workers } => dist(
+                DistConfig::default()
                     .with_workers(*workers)
-                    .with_cluster(cluster.clone());
-                checker.check_distributed(&dist).map_err(classify)
-            }
+                    .with_cluster(cluster.clone()),
+            )
+            .check()
+            .map_err(classify),
             Self::Local {
                 processes: 1,
                 workers,
-            } => checker
-                .check_distributed(&DistConfig::default().with_workers(*workers))
+            } => dist(DistConfig::default().with_workers(*workers))
+                .check()
                 .map_err(classify),
             Self::Local { processes, workers } => run_local(checker, *processes, *workers),
         }
@@ -169,8 +183,8 @@ fn run_local(checker: &Checker, processes: usize, workers: usize) -> Result<Outc
     // process that fails (bad input on its side, a crash) would leave the others waiting for its
     // messages, so its failure ends the run here (returning from main ends the waiting thread).
     let run = {
-        let checker = checker.clone();
-        std::thread::spawn(move || checker.check_distributed(&dist))
+        let checker = checker.clone().with_method(Distributed::new(dist));
+        std::thread::spawn(move || checker.check())
     };
     while !run.is_finished() {
         if let Some((i, status)) = failed_child(&mut children) {

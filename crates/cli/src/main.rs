@@ -279,13 +279,13 @@ struct CheckArgs {
     /// counterexample. Verdicts are the same.
     #[arg(long, value_enum, default_value_t = Search::Bfs)]
     search: Search,
-    /// mono, bfs only: run the check on the distributed engine in N local processes on
+    /// dist (mono is accepted), bfs only: run the check on the distributed engine in N local processes on
     /// 127.0.0.1. This process is process 0: it starts the N-1 others itself (copies of this
     /// executable), prints the result once and waits for them. Verdict, counts and
     /// counterexample length are those of the plain check.
     #[arg(long, value_name = "N", conflicts_with = "hostfile")]
     processes: Option<std::num::NonZeroUsize>,
-    /// mono, bfs only: run as one process of a cluster across machines. FILE lists the
+    /// dist (mono is accepted), bfs only: run as one process of a cluster across machines. FILE lists the
     /// host:port of every process, one a line (the same file everywhere); start one process per
     /// line, each with its --process-index. Process 0 prints the result.
     #[arg(long, value_name = "FILE")]
@@ -293,7 +293,7 @@ struct CheckArgs {
     /// With --hostfile: this process's line of the hostfile, from 0.
     #[arg(long, value_name = "I")]
     process_index: Option<usize>,
-    /// With --processes or --hostfile: worker threads per process (default 1).
+    /// With --processes, --hostfile or --method dist: worker threads per process (default 1).
     #[arg(long, value_name = "W")]
     workers: Option<std::num::NonZeroUsize>,
     /// Internal, set by --processes for the processes it starts: every process's address.

@@ -70,8 +70,11 @@ impl WriteError {
 
 impl From<WriteError> for MethodError {
     fn from(e: WriteError) -> Self {
-        let budget = matches!(&e, WriteError::Compose(c) if c.is_budget());
-        MethodError::classify(e, budget)
+        let kind = match &e {
+            WriteError::Compose(c) => c.budget_kind(),
+            _ => None,
+        };
+        MethodError::classify(e, kind)
     }
 }
 

@@ -6,7 +6,8 @@
 //! a deadlock), for `holds` the same state and transition counts, and for a violation a shortest
 //! counterexample (as many product steps as the monolithic one) that replays in every component.
 //! Successors come from the public [`Product`] of
-//! `guarantor-compose`; nothing of its private search is reused.
+//! `guarantor-compose`; nothing of its private search is reused. [`Distributed`] is the same
+//! check as a compose [`Method`](guarantor_compose::Method), chosen like any other method.
 //!
 //! # Algorithm
 //!
@@ -95,6 +96,7 @@ mod config;
 mod engine;
 mod error;
 mod level;
+mod method;
 mod net;
 
 use std::cell::RefCell;
@@ -112,6 +114,7 @@ use guarantor_lts::{ActionId, Lts};
 
 pub use config::{Cluster, DistConfig};
 pub use error::DistError;
+pub use method::Distributed;
 
 use engine::{Job, Stop};
 use level::Shard;

@@ -92,11 +92,6 @@ pub enum CheckError {
     /// statistics say how far it got), it cannot decide this problem, or it failed.
     #[error(transparent)]
     Method(#[from] MethodError),
-    /// The distributed engine failed ([`Checker::check_distributed`]): a budget, the cluster's
-    /// configuration or network, or a worker.
-    #[cfg(feature = "dist")]
-    #[error(transparent)]
-    Dist(#[from] guarantor_dist::DistError),
 }
 
 impl CheckError {
@@ -463,89 +458,6 @@ impl Checker {
         components.run_phase(&searchers, Question::Deadlock, &problem, config)
     }
 
-    /// Runs the monolithic breadth-first check on the distributed engine of `guarantor-dist`:
-    /// the product explored by timely dataflow workers, partitioned by state hash, in this
-    /// process or across the processes of `dist`'s cluster (every process calls this with the
-    /// same checker). The verdict, the counts of a `holds` and the length of a counterexample are
-    /// those of [`Checker::check`] with the monolithic method; the method chosen with
-    /// [`Checker::method`] or [`Checker::with_method`] is not used. The timeout's clock starts
-    /// here.
-    ///
-    /// ```
-    /// use guarantor::Checker;
-    /// use guarantor::dist::DistConfig;
-    /// use guarantor::lts::Lts;
-    /// let input = Lts::from_edges([(0, "input", 1), (1, "send", 2), (2, "ack", 0)])?;
-    /// let output = Lts::from_edges([(0, "send", 1), (1, "output", 2), (2, "ack", 0)])?;
-    /// let order = Lts::from_edges([(0, "input", 1), (1, "output", 0)])?;
-    /// let checker = Checker::new()
-    ///     .component("Input", input)
-    ///     .component("Output", output)
-    ///     .property("Order", order);
-    /// let outcome = checker.check_distributed(&DistConfig::default().with_workers(2))?;
-    /// assert!(outcome.verdict.is_holds());
-    /// assert_eq!(outcome.states, checker.check()?.states);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// # Errors
-    /// As [`Checker::check`] for missing components or nothing to check;
-    /// [`CheckError::Dist`] for what the distributed engine reports.
-    #[cfg(feature = "dist")]
-    pub fn check_distributed(
-        &self,
-        dist: &guarantor_dist::DistConfig,
-    ) -> Result<Outcome, CheckError> {
-        if self.components.is_empty() {
-            return Err(CheckError::NoComponents);
-        }
-        if !self.deadlock && !self.has_safety_check() {
-            return Err(CheckError::NothingToCheck);
-        }
-        let start = Instant::now();
-        let config = self.config.started();
-        let mut options = self.system_options();
-        if self.deadlock {
-            options = options.with_deadlock(self.end_states.clone());
-        }
-        let report = guarantor_dist::check_distributed(
-            &self.component_refs(),
-            &self.property_refs(),
-            &options,
-            &config,
-            dist,
-        )?;
-        let counters = dist_counters(&report.processes);
-        let mut outcome = Outcome {
-            verdict: report.verdict,
-            method: registry::MONO.to_owned(),
-            states: report.stats.states,
-            transitions: report.stats.transitions,
-            elapsed: Duration::ZERO,
-            assumptions: Vec::new(),
-            counters,
-            notes: Vec::new(),
-            violated: None,
-            steps: Vec::new(),
-            phases: Vec::new(),
-        };
-        outcome.phases.push(Phase::new(
-            Question::of(self.has_safety_check(), self.deadlock),
-            "mono (distributed)",
-            start.elapsed(),
-            outcome.states,
-            outcome.transitions,
-        ));
-        self.confirm_counterexample(&mut outcome)?;
-        outcome.violated = outcome
-            .verdict
-            .counterexample()
-            .map(|cex| self.describe(&cex.violation));
-        self.fill_steps(&mut outcome);
-        outcome.elapsed = start.elapsed();
-        Ok(outcome)
-    }
-
     /// The steps of `trace` with the components that take part in each: every component whose
     /// alphabet has the step's action ([`Step`]).
     ///
@@ -763,28 +675,6 @@ fn in_deadlock_phase(note: &str) -> String {
     } else {
         format!("note: deadlock phase: {note}")
     }
-}
-
-/// A distributed check's figures as counters (JSON fields): per process `p` its states and the
-/// milliseconds its workers spent exploring and in the exchange, and the bytes all processes
-/// sent to each other.
-#[cfg(feature = "dist")]
-fn dist_counters(processes: &[guarantor_dist::ProcessTally]) -> Vec<Counter> {
-    let mut counters = Vec::with_capacity(3 * processes.len() + 1);
-    for (p, tally) in processes.iter().enumerate() {
-        counters.push(Counter::new(format!("process_{p}_states"), tally.states));
-        counters.push(Counter::new(
-            format!("process_{p}_explore_ms"),
-            tally.explore.as_millis(),
-        ));
-        counters.push(Counter::new(
-            format!("process_{p}_exchange_ms"),
-            tally.exchange.as_millis(),
-        ));
-    }
-    let sent: u64 = processes.iter().map(|t| t.bytes_sent).sum();
-    counters.push(Counter::new("bytes_sent", sent));
-    counters
 }
 
 #[cfg(test)]

@@ -41,8 +41,6 @@ impl CheckError {
             CheckError::Method(e) => e.budget_kind(),
             CheckError::Program(e) => e.budget_kind(),
             CheckError::Lts(e) => BudgetKind::of_lts(e),
-            #[cfg(feature = "dist")]
-            CheckError::Dist(e) => e.budget_kind(),
             _ => None,
         }
     }

@@ -469,7 +469,8 @@ pub use guarantor_circ as circ;
 pub use guarantor_compose as compose;
 pub use guarantor_compose::BudgetKind;
 pub use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};
-/// The distributed engine (feature `dist`): [`Checker::check_distributed`] runs on it.
+/// The distributed engine (feature `dist`): its method [`Distributed`](guarantor_dist::Distributed)
+/// is the registry's `dist`, or a value with its processes given to [`Checker::with_method`].
 #[cfg(feature = "dist")]
 pub use guarantor_dist as dist;
 pub use guarantor_fsp as fsp;

@@ -64,6 +64,8 @@ pub const REDUCE: &str = "reduce";
 pub const POR: &str = "por";
 /// `auto`: the default portfolio ([`auto`]).
 pub const AUTO: &str = "auto";
+/// `dist`: the monolithic search on the distributed engine (feature `dist`).
+pub const DIST: &str = "dist";
 
 /// A built-in method chosen by a typed handle rather than a name (a method of the user's own is
 /// given as a value with [`Checker::with_method`](crate::Checker::with_method)). Each kind is a
@@ -218,6 +220,13 @@ pub static BUILTIN: &[Entry] = &[
         summary: "deadlock search with stubborn sets: the product with independent moves explored once (deadlock question only)",
         kind: None,
         make: || Arc::new(Por::new()),
+    },
+    #[cfg(feature = "dist")]
+    Entry {
+        name: DIST,
+        summary: "the monolithic breadth-first search on the distributed engine (timely dataflow), in this process or across several",
+        kind: None,
+        make: || Arc::new(guarantor_dist::Distributed::default()),
     },
     Entry {
         name: AUTO,
