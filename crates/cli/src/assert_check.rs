@@ -8,7 +8,7 @@
 
 use std::process::ExitCode;
 
-use guarantor::assertion::{AssertError, AssertOutcome, LtlVerdict, assertion_of};
+use guarantor::assertion::{AssertOutcome, LtlVerdict, assertion_of};
 use guarantor::{Checker, MethodKind, registry};
 use serde_json::{Value, json};
 
@@ -33,7 +33,7 @@ pub(crate) fn run(
     };
     let system = load_fsp_with(path, args.target.as_deref(), args.quiet, &args.consts)?;
     *warnings = warnings_json(&system.warnings);
-    let ltl = assertion_of(&system, name).map_err(failure)?;
+    let ltl = assertion_of(&system, name).map_err(crate::classify)?;
     let mut checker = Checker::from_fsp(&system, config).map_err(crate::classify)?;
     for path in &args.properties {
         checker = checker.property(display_name(path), load(path, args.lenient)?);
@@ -54,7 +54,7 @@ pub(crate) fn run(
     let checker = checker.config(config);
     let outcome = checker.check_assertion(name, &ltl);
     drop(progress);
-    let outcome = outcome.map_err(failure)?;
+    let outcome = outcome.map_err(crate::classify)?;
     // What the file declares that this check did not cover: the other assertions, the fluents
     // the formula does not use, progress tests and the like.
     let own = format!("assert {name}");
@@ -95,15 +95,6 @@ pub(crate) fn run(
         print_text(&outcome, &not_checked);
     }
     Ok(ExitCode::from(code))
-}
-
-/// The CLI's failure for `e`: an unknown assertion is bad input, a budget exit 3.
-fn failure(e: AssertError) -> Failure {
-    match e {
-        AssertError::Check(e) => crate::classify(e),
-        e if e.is_budget() => Failure::Budget(e.into()),
-        e => Failure::Input(e.into()),
-    }
 }
 
 /// The JSON object (docs/formats.md, "An assertion check").

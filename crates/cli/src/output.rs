@@ -184,8 +184,6 @@ pub(crate) fn error_json(e: &anyhow::Error) -> Value {
     for cause in e.chain() {
         let located = if let Some(c) = cause.downcast_ref::<CheckError>() {
             c.location()
-        } else if let Some(m) = cause.downcast_ref::<guarantor::model::ModelError>() {
-            m.location()
         } else if let Some(s) = cause.downcast_ref::<SyntaxError>() {
             return json!({
                 "message": s.message,

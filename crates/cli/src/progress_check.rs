@@ -10,7 +10,7 @@
 use std::process::ExitCode;
 
 use guarantor::Checker;
-use guarantor::progress::{ProgressError, ProgressOutcome, ProgressVerdict, select, tests_of};
+use guarantor::progress::{ProgressOutcome, ProgressVerdict, select, tests_of};
 use serde_json::{Value, json};
 
 use crate::output::{shown, warnings_json};
@@ -57,13 +57,13 @@ pub(crate) fn run(
     let tests = if name.is_empty() {
         declared
     } else {
-        select(&declared, name).map_err(failure)?
+        select(&declared, name).map_err(crate::classify)?
     };
     let (config, progress) =
         crate::progress::Progress::start(config.clone(), args.method.name(), args.quiet);
     let outcome = checker.check_progress(&tests, &config);
     drop(progress);
-    let outcome = outcome.map_err(|e| failure(e.into()))?;
+    let outcome = outcome.map_err(crate::classify)?;
     // What the file declares that this check did not cover: assertions and the like, and the
     // progress tests not asked for.
     let covers = |test: &str| {
@@ -97,15 +97,6 @@ pub(crate) fn run(
         print_text(&outcome, &not_checked);
     }
     Ok(ExitCode::from(code))
-}
-
-/// The CLI's failure for `e`; a [`guarantor::CheckError`] stays one, so the JSON object can
-/// say which budget ran out and where bad input is.
-fn failure(e: ProgressError) -> Failure {
-    match e {
-        ProgressError::Check(e) => crate::classify(e),
-        other => Failure::Input(other.into()),
-    }
 }
 
 /// LTSA's wording, one item a line.

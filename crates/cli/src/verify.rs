@@ -16,12 +16,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use guarantor::CheckError;
 use guarantor::certify::format::{Certificate, Guarantee, Premise, VerdictKind};
 use guarantor::certify::{Rejection, Report};
 use guarantor::compose::ag::safety_assumption;
 use guarantor::compose::{Config, Verdict};
 use guarantor::lts::io::aut::{AutWriteOptions, to_aut_string};
-use guarantor::skeleton::{SkeletonError, SkeletonFile};
+use guarantor::skeleton::SkeletonFile;
 use guarantor::{Checker, Outcome, model};
 
 use crate::{Failure, display_name, fsp_input, input_error, load};
@@ -156,7 +157,7 @@ fn verify_skeleton(args: &VerifyArgs, checker: &Checker, path: &Path) -> Result<
 }
 
 /// A skeleton error and its direct cause on one line (deeper causes repeat the direct one).
-fn skeleton_error(e: &SkeletonError) -> Failure {
+fn skeleton_error(e: &CheckError) -> Failure {
     let text = match std::error::Error::source(e) {
         Some(cause) => format!("{e}: {cause}"),
         None => e.to_string(),

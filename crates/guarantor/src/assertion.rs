@@ -31,37 +31,6 @@ use guarantor_lts::Lts;
 
 use crate::checker::{CheckError, Checker};
 
-/// Why an assertion could not be checked.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum AssertError {
-    /// `--assert NAME` names no assertion of the model.
-    #[error("no assertion {name:?} ({})", if assertions.is_empty() { "the model declares none".to_owned() } else { format!("assertions: {}", assertions.join(", ")) })]
-    NoSuchAssertion {
-        /// The name asked for.
-        name: String,
-        /// The model's assertions.
-        assertions: Vec<String>,
-    },
-    /// The formula could not be built or checked (a budget included: [`AssertError::is_budget`]).
-    #[error(transparent)]
-    Ltl(#[from] LtlError),
-    /// The safety check failed, or a counterexample did not replay.
-    #[error(transparent)]
-    Check(#[from] CheckError),
-}
-
-impl AssertError {
-    /// Whether a budget ran out (exit code 3 on the command line).
-    pub fn is_budget(&self) -> bool {
-        match self {
-            Self::Ltl(e) => e.is_budget(),
-            Self::Check(e) => e.is_budget(),
-            Self::NoSuchAssertion { .. } => false,
-        }
-    }
-}
-
 /// The assertion `name` of an elaborated FSP system, as a formula of `guarantor-ltl`.
 ///
 /// ```
@@ -76,10 +45,10 @@ impl AssertError {
 /// ```
 ///
 /// # Errors
-/// [`AssertError::NoSuchAssertion`]; [`AssertError::Ltl`] for a fluent whose sets overlap.
-pub fn assertion_of(system: &System, name: &str) -> Result<Ltl, AssertError> {
+/// [`CheckError::NoSuchAssertion`]; [`CheckError::Ltl`] for a fluent whose sets overlap.
+pub fn assertion_of(system: &System, name: &str) -> Result<Ltl, CheckError> {
     let Some(a) = system.assertions.iter().find(|a| a.name == name) else {
-        return Err(AssertError::NoSuchAssertion {
+        return Err(CheckError::NoSuchAssertion {
             name: name.to_owned(),
             assertions: system.assertions.iter().map(|a| a.name.clone()).collect(),
         });
@@ -177,10 +146,10 @@ impl AssertOutcome {
 
 /// A budget or composition error of the LTL crate as the checker's own, so that callers (the
 /// command line's JSON) see which budget ran out as for any check.
-fn lift(e: LtlError) -> AssertError {
+fn lift(e: LtlError) -> CheckError {
     match e {
-        LtlError::Compose(c) => AssertError::Check(CheckError::Compose(c)),
-        other => AssertError::Ltl(other),
+        LtlError::Compose(c) => CheckError::Compose(c),
+        other => CheckError::Ltl(other),
     }
 }
 
@@ -224,10 +193,10 @@ impl Checker {
     /// # Errors
     /// [`CheckError::NoComponents`]; budgets; [`CheckError::BadEvidence`] if a counterexample does
     /// not replay.
-    pub fn check_assertion(&self, name: &str, ltl: &Ltl) -> Result<AssertOutcome, AssertError> {
+    pub fn check_assertion(&self, name: &str, ltl: &Ltl) -> Result<AssertOutcome, CheckError> {
         let start = Instant::now();
         if self.components().len() == 0 {
-            return Err(CheckError::NoComponents.into());
+            return Err(CheckError::NoComponents);
         }
         let components: Vec<&Lts> = self.components().map(|(_, l)| l).collect();
         // LTSA's assertion automaton has `*` in its alphabet, which moves on every action the
@@ -304,8 +273,7 @@ impl Checker {
             return Err(CheckError::BadEvidence {
                 method: "ltl".to_owned(),
                 trace: run,
-            }
-            .into());
+            });
         }
         Ok(AssertOutcome {
             name: name.to_owned(),

@@ -10,14 +10,14 @@
 //! `proof` module says what its certificate contains). This module knows no rule: it asks the
 //! method (the one given with [`Checker::with_method`], or the built-in one of the name the
 //! outcome reports: for `auto`, the member that answered, [`Outcome::method`]), and a method that
-//! writes none gets [`CertificateError::NoCertificates`], never a monolithic certificate in its
+//! writes none gets [`CheckError::NoCertificates`], never a monolithic certificate in its
 //! name. A user's method that writes its premises gets certificates like a built-in one.
 //!
 //! A violation gives a `violated` certificate, written here for every method: the
 //! counterexample's run with every component's state after every step (tau steps included),
 //! found by a search guided by the trace, under the rule the method names
 //! ([`Method::proof_rule`], `mono` if none). Action priority cannot be expressed in version 1, so
-//! a `holds` of a prioritised system is [`CertificateError::Priority`]. The `holds` of a
+//! a `holds` of a prioritised system is [`CheckError::CertificatePriority`]. The `holds` of a
 //! monolithic check with [`Checker::deadlock`] certifies safety only (the monolithic premise does
 //! not look for deadlocks); `reduce`'s carries `no-deadlock` and `lstar`'s the deadlock rule's
 //! premises, which [`Report::deadlock_free`](guarantor_certify::Report::deadlock_free) then
@@ -48,56 +48,15 @@ use guarantor_certify::format::{
     Certificate, Counterexample as CertCounterexample, Rule, Step, VerdictKind, ViolationClaim,
 };
 use guarantor_certify::{CertifyError, Model, Report};
-use guarantor_compose::method::{Method, MethodError, MethodReport, Problem};
+use guarantor_compose::method::{Method, MethodReport, Problem};
 use guarantor_compose::proof::WriteError;
 use guarantor_compose::termination::Termination;
-use guarantor_compose::{Assumption, ComposeError, Counterexample, Stats, Verdict, Violation};
+use guarantor_compose::{Assumption, Counterexample, Stats, Verdict, Violation};
 use guarantor_lts::{ActionId, ComponentId, Lts, StateId};
 
-use crate::checker::{Checker, Outcome};
+use crate::checker::{CheckError, Checker, Outcome};
 use crate::registry;
 
-/// Why a verdict could not be written as a certificate.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum CertificateError {
-    /// The method that answered writes no certificates ([`Method::certificate`] gave none: a
-    /// method of the user's own that does not implement it): its `holds` cannot be certified (a
-    /// monolithic certificate would not be its proof).
-    #[error("method {method:?} writes no certificates: its holds cannot be certified")]
-    NoCertificates {
-        /// The method.
-        method: String,
-    },
-    /// Certificates of version 1 cannot express action priority.
-    #[error(
-        "certificates (version 1) cannot express action priority: a holds of a prioritised system is not certified"
-    )]
-    Priority,
-    /// The assumptions do not have the shape their rule needs.
-    #[error("the certificate of {method} does not fit rule {rule}: {reason}")]
-    Shape {
-        /// Whose assumptions (the skeleton, the given assumptions).
-        method: String,
-        /// The rule.
-        rule: &'static str,
-        /// What does not fit.
-        reason: String,
-    },
-    /// No run of the components follows the counterexample's trace to its violation.
-    #[error("no run of the components follows the counterexample: {0}")]
-    Run(String),
-    /// The method failed to write its certificate (its assumptions do not fit its rule, a
-    /// budget ran out re-running it, ...).
-    #[error("the method could not write its certificate: {0}")]
-    Method(#[source] MethodError),
-    /// Rebuilding a transformed component failed.
-    #[error(transparent)]
-    Compose(#[from] ComposeError),
-    /// An LTS operation failed.
-    #[error(transparent)]
-    Lts(#[from] guarantor_lts::LtsError),
-}
 
 /// The most product states the search for a counterexample's run visits.
 const RUN_SEARCH_LIMIT: usize = 4_000_000;
@@ -113,10 +72,10 @@ impl Checker {
     /// as the method that answered writes it, a violation as its run.
     ///
     /// # Errors
-    /// [`CertificateError::NoCertificates`] for a `holds` of a method that writes none,
-    /// [`CertificateError::Priority`] for a `holds` under action priority,
-    /// [`CertificateError::Method`] if the method fails to write it.
-    pub fn certificate(&self, outcome: &Outcome) -> Result<Certificate, CertificateError> {
+    /// [`CheckError::NoCertificates`] for a `holds` of a method that writes none,
+    /// [`CheckError::CertificatePriority`] for a `holds` under action priority,
+    /// [`CheckError::CertificateMethod`] if the method fails to write it.
+    pub fn certificate(&self, outcome: &Outcome) -> Result<Certificate, CheckError> {
         let method = self.answering_method(outcome);
         match &outcome.verdict {
             Verdict::Violated(cex) => {
@@ -131,7 +90,7 @@ impl Checker {
             Verdict::Holds(_) => {
                 let problem = self.problem();
                 if problem.priority().is_some() {
-                    return Err(CertificateError::Priority);
+                    return Err(CheckError::CertificatePriority);
                 }
                 let stats = Stats::new(outcome.states, outcome.transitions);
                 let mut report = MethodReport::new(outcome.verdict.clone(), stats);
@@ -140,14 +99,14 @@ impl Checker {
                 let written = match method {
                     Some(m) => m
                         .certificate(&problem, &report, &self.config)
-                        .map_err(CertificateError::Method)?,
+                        .map_err(CheckError::CertificateMethod)?,
                     None => None,
                 };
-                written.ok_or_else(|| CertificateError::NoCertificates {
+                written.ok_or_else(|| CheckError::NoCertificates {
                     method: outcome.method.clone(),
                 })
             }
-            _ => Err(CertificateError::Run("an unknown verdict".to_owned())),
+            _ => Err(CheckError::CertificateRun("an unknown verdict".to_owned())),
         }
     }
 
@@ -172,14 +131,14 @@ impl Checker {
     /// ([`crate::skeleton`]); [`Checker::verify`] then says whether it proves the verdict.
     ///
     /// # Errors
-    /// [`CertificateError::Priority`] for a system with action priority,
-    /// [`CertificateError::Shape`] if the assumptions do not fit the rule (an assumption of
+    /// [`CheckError::CertificatePriority`] for a system with action priority,
+    /// [`CheckError::CertificateShape`] if the assumptions do not fit the rule (an assumption of
     /// `asym` standing for every component, a `sym` assumption for several, ...).
     pub fn certificate_from_assumptions(
         &self,
         rule: Rule,
         assumptions: &[Assumption],
-    ) -> Result<Certificate, CertificateError> {
+    ) -> Result<Certificate, CheckError> {
         self.holds_certificate(rule, assumptions, "the given assumptions")
     }
 
@@ -189,20 +148,20 @@ impl Checker {
         rule: Rule,
         assumptions: &[Assumption],
         whose: &str,
-    ) -> Result<Certificate, CertificateError> {
+    ) -> Result<Certificate, CheckError> {
         let problem = self.problem();
         if problem.priority().is_some() {
-            return Err(CertificateError::Priority);
+            return Err(CheckError::CertificatePriority);
         }
         registry::write_rule(&problem, rule, assumptions).map_err(|e| match e {
-            WriteError::Shape { rule, reason } => CertificateError::Shape {
+            WriteError::Shape { rule, reason } => CheckError::CertificateShape {
                 method: whose.to_owned(),
                 rule,
                 reason,
             },
-            WriteError::Compose(e) => CertificateError::Compose(e),
-            WriteError::Lts(e) => CertificateError::Lts(e),
-            other => CertificateError::Method(other.into()),
+            WriteError::Compose(e) => CheckError::Compose(e),
+            WriteError::Lts(e) => CheckError::Lts(e),
+            other => CheckError::CertificateMethod(other.into()),
         })
     }
 
@@ -238,7 +197,7 @@ struct Node {
 /// The counterexample as a run of the components, with every component's state after every
 /// step: a breadth-first search over the product guided by the trace (tau steps move one
 /// component; a visible step moves every component that has the action).
-fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample, CertificateError> {
+fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample, CheckError> {
     let comps = problem.component_lts();
     let ends: Vec<Option<StateId>> = problem.end_states().collect();
     let claim = match cex.violation {
@@ -249,7 +208,11 @@ fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample,
             component: problem.component_name(component).to_owned(),
         },
         Violation::Deadlock => ViolationClaim::Deadlock,
-        _ => return Err(CertificateError::Run("an unknown violation".to_owned())),
+        _ => {
+            return Err(CheckError::CertificateRun(
+                "an unknown violation".to_owned(),
+            ));
+        }
     };
     let at_error = |s: &[StateId]| comps.iter().zip(s).any(|(l, &x)| l.is_error(x));
     let termination = Termination::ltsa(&comps, &ends, &problem.property_lts());
@@ -290,7 +253,7 @@ fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample,
                 continue;
             }
             if nodes.len() >= RUN_SEARCH_LIMIT {
-                return Err(CertificateError::Run(format!(
+                return Err(CheckError::CertificateRun(format!(
                     "more than {RUN_SEARCH_LIMIT} states searched"
                 )));
             }
@@ -304,7 +267,7 @@ fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample,
         }
     }
     let Some(mut n) = found else {
-        return Err(CertificateError::Run(format!("{:?}", cex.trace)));
+        return Err(CheckError::CertificateRun(format!("{:?}", cex.trace)));
     };
     let mut steps = Vec::new();
     while let Some((parent, action, movers)) = &nodes[n].parent {

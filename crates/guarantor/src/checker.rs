@@ -15,92 +15,19 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use guarantor_circ::CircError;
 use guarantor_compose::method::{
-    Counter, DeadlockPhase, Method, MethodError, MethodReport, Problem,
+    Counter, DeadlockPhase, Method, MethodReport, Problem,
 };
 use guarantor_compose::replay::{first_violation, replay};
 use guarantor_compose::{
-    ComposeError, Config, Counterexample, Priority, SystemOptions, Verdict, Violation,
-    check_system, merge_properties,
+    Config, Counterexample, Priority, SystemOptions, Verdict, Violation, check_system,
+    merge_properties,
 };
-use guarantor_lstar::LstarError;
 use guarantor_lts::{ComponentId, Lts, PropertyId, StateId};
-use guarantor_quotient::QuotientError;
 
+pub use crate::error::CheckError;
 use crate::phase::{Phase, Question};
 use crate::registry::{self, MethodKind};
-
-/// What went wrong: the one error type of the facade, from loading a model to checking it (a
-/// program's check included). A verdict is never an error.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum CheckError {
-    /// The checker was given no component.
-    #[error("no component to check")]
-    NoComponents,
-    /// Nothing can go wrong by construction: no property, no component with an `ERROR` state,
-    /// and no deadlock search. The check stops before any method runs (a learning method would
-    /// otherwise spend its whole budget proving `holds` of nothing).
-    #[error(
-        "nothing to check: no property, no ERROR state and no deadlock search (add a property, or search for deadlocks)"
-    )]
-    NothingToCheck,
-    /// A component id that does not name one of the checker's components.
-    #[error("no component {component} (the checker has {components})")]
-    NoSuchComponent {
-        /// The id asked for.
-        component: ComponentId,
-        /// How many components the checker has.
-        components: usize,
-    },
-    /// A model could not be loaded (a file, `.aut` or FSP syntax, FSP elaboration).
-    #[error(transparent)]
-    Model(#[from] crate::model::ModelError),
-    /// The predicate-abstraction loop of a program check failed (abstraction, refinement, the
-    /// prover, or the method checking an abstract system).
-    #[error(transparent)]
-    Program(#[from] guarantor_predabs::PredabsError),
-    /// Composition or checking failed (including budgets: see [`CheckError::is_budget`]).
-    #[error(transparent)]
-    Compose(#[from] ComposeError),
-    /// A learning-based method failed.
-    #[error(transparent)]
-    Lstar(#[from] LstarError),
-    /// An LTS operation failed.
-    #[error(transparent)]
-    Lts(#[from] guarantor_lts::LtsError),
-    /// The quotient method failed.
-    #[error(transparent)]
-    Quotient(#[from] QuotientError),
-    /// The circular method failed.
-    #[error(transparent)]
-    Circ(#[from] CircError),
-    /// A method returned a counterexample that does not violate anything when re-run.
-    #[error("{method} returned a counterexample that does not replay: {trace:?}")]
-    BadEvidence {
-        /// The method.
-        method: String,
-        /// The trace.
-        trace: Vec<String>,
-    },
-    /// A `constraint` the model composes cannot be built (LTSA: "LTL constraint must be
-    /// safety").
-    #[error("constraint: {0}")]
-    Constraint(String),
-    /// The method gave no verdict: a budget ran out ([`MethodError::is_budget`]; its partial
-    /// statistics say how far it got), it cannot decide this problem, or it failed.
-    #[error(transparent)]
-    Method(#[from] MethodError),
-}
-
-impl CheckError {
-    /// Whether the check ended because a budget (states, time, queries, SAT conflicts,
-    /// cancellation) ran out.
-    pub fn is_budget(&self) -> bool {
-        self.budget_kind().is_some()
-    }
-}
 
 /// The size of one assumption in a certificate, and whom it stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,7 +11,6 @@ use guarantor_compose::{BudgetKind, Counterexample, Stats, Verdict, Violation};
 use guarantor_predabs::PredabsError;
 
 use crate::checker::{CheckError, Outcome};
-use crate::model::ModelError;
 
 /// What is wrong with an input file and where (the `error` object's `message`, `file`, `line`,
 /// `column`).
@@ -34,7 +33,8 @@ impl CheckError {
     /// SAT conflicts, ...) is [`BudgetKind::Other`].
     pub fn budget_kind(&self) -> Option<BudgetKind> {
         match self {
-            CheckError::Compose(e) | CheckError::Model(ModelError::Compose(e)) => e.budget_kind(),
+            CheckError::Compose(e) => e.budget_kind(),
+            CheckError::Ltl(e) => e.budget_kind(),
             CheckError::Lstar(e) => e.budget_kind(),
             CheckError::Quotient(e) => e.budget_kind(),
             CheckError::Circ(e) => e.budget_kind(),
@@ -60,49 +60,64 @@ impl CheckError {
         Some(partial.unwrap_or_default())
     }
 
-    /// Where the bad input is, if the error names a file: see [`ModelError::location`].
-    pub fn location(&self) -> Option<InputLocation> {
-        match self {
-            CheckError::Model(e) => e.location(),
-            _ => None,
-        }
-    }
-}
-
-impl ModelError {
-    /// Where the bad input is: `.aut` and FSP syntax errors and FSP elaboration errors with
-    /// their line and column, unreadable files without; `None` when no file is named.
+    /// Where the bad input is, if the error names a file: `.aut` and FSP syntax errors and FSP
+    /// elaboration errors with their line and column, unreadable files without; for a proof
+    /// skeleton the assumption's own file when it could not be loaded, else the skeleton file,
+    /// with line and column when known. `None` when no file is named.
     pub fn location(&self) -> Option<InputLocation> {
         use guarantor_lts::io::aut::AutFileError;
-        let file_only = |path: &std::path::Path, message: String| InputLocation {
-            message,
-            file: path.display().to_string(),
-            line: None,
-            column: None,
-        };
-        match self {
-            ModelError::Io { path, source }
-            | ModelError::Aut(AutFileError::Io { path, source }) => {
-                Some(file_only(path, format!("cannot read: {source}")))
+        let at = |path: &std::path::Path, message: String, place: Option<(usize, usize)>| {
+            InputLocation {
+                message,
+                file: path.display().to_string(),
+                line: place.map(|p| p.0),
+                column: place.map(|p| p.1),
             }
-            ModelError::NoTarget { path } => Some(file_only(
+        };
+        Some(match self {
+            CheckError::Io { path, source }
+            | CheckError::Aut(AutFileError::Io { path, source }) => {
+                at(path, format!("cannot read: {source}"), None)
+            }
+            CheckError::NoTarget { path } => at(
                 path,
                 "nothing to check (no composite or process)".to_owned(),
-            )),
-            ModelError::Aut(AutFileError::Parse(p)) => p.file().map(|file| InputLocation {
-                message: p.message().to_owned(),
-                file: file.display().to_string(),
-                line: Some(p.line()),
-                column: Some(p.column()),
-            }),
-            ModelError::Fsp(f) => f.location.as_ref().map(|l| InputLocation {
-                message: f.kind.to_string(),
-                file: l.file.clone(),
-                line: Some(l.line),
-                column: Some(l.column),
-            }),
-            _ => None,
-        }
+                None,
+            ),
+            CheckError::Aut(AutFileError::Parse(p)) => at(
+                p.file()?,
+                p.message().to_owned(),
+                Some((p.line(), p.column())),
+            ),
+            CheckError::Fsp(f) => {
+                let l = f.location.as_ref()?;
+                InputLocation {
+                    message: f.kind.to_string(),
+                    file: l.file.clone(),
+                    line: Some(l.line),
+                    column: Some(l.column),
+                }
+            }
+            CheckError::SkeletonLoad { source, .. } => return source.location(),
+            CheckError::SkeletonSyntax {
+                path,
+                line,
+                column,
+                message,
+            } => at(path, message.clone(), Some((*line, *column))),
+            CheckError::SkeletonFormat { path, source } => at(path, source.to_string(), None),
+            CheckError::SkeletonRule { path, rule, reason } => {
+                at(path, format!("rule {rule}: {reason}"), None)
+            }
+            CheckError::SkeletonAssumption {
+                path,
+                location,
+                index,
+                reason,
+            } => at(path, format!("assumption {index}: {reason}"), *location),
+            CheckError::SkeletonCertificate { path, source } => at(path, source.to_string(), None),
+            _ => return None,
+        })
     }
 }
 

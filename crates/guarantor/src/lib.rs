@@ -449,6 +449,7 @@ pub mod assertion;
 mod assume;
 pub mod certificate;
 mod checker;
+mod error;
 pub mod json;
 mod liveness;
 pub mod model;
@@ -462,7 +463,7 @@ mod report;
 pub mod skeleton;
 
 pub use assume::ComponentAssumption;
-pub use certificate::CertificateError;
+
 pub use checker::{AssumptionSummary, CheckError, Checker, Outcome, Step};
 pub use guarantor_certify as certify;
 pub use guarantor_circ as circ;

@@ -4,47 +4,17 @@
 //! The facade owns this glue because it is the only crate that sees both the FSP front end and the
 //! composition engine: `fsp` lists a composite's components, `compose` composes them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use guarantor_compose::termination::{Termination, merge_terminal_states};
 use guarantor_compose::{
     ComposeError, Config, Priority, compose_with_priority, compose_with_tuples, error_lts,
 };
-use guarantor_fsp::{Component, FspError, Nested, System, Warning};
-use guarantor_lts::io::aut::{AutFileError, AutReadOptions, read_aut_file_with};
+use guarantor_fsp::{Component, Nested, System, Warning};
+use guarantor_lts::io::aut::{AutReadOptions, read_aut_file_with};
 use guarantor_lts::{Lts, StateId};
 
 use crate::{CheckError, Checker};
-
-/// Why a model could not be loaded.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ModelError {
-    /// A file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// An `.aut` file is malformed.
-    #[error(transparent)]
-    Aut(#[from] AutFileError),
-    /// An FSP file is malformed or does not elaborate.
-    #[error(transparent)]
-    Fsp(#[from] FspError),
-    /// The FSP file has no composite or process to check.
-    #[error("{path}: nothing to check (no composite or process)")]
-    NoTarget {
-        /// The file.
-        path: PathBuf,
-    },
-    /// Composing a nested composite of the FSP model failed (a budget, or a property that is not
-    /// deterministic).
-    #[error(transparent)]
-    Compose(#[from] ComposeError),
-}
 
 /// Whether a path names an FSP model (by its extension: `.lts` as LTSA writes them, or `.fsp`).
 pub fn is_fsp_path(path: &Path) -> bool {
@@ -53,14 +23,14 @@ pub fn is_fsp_path(path: &Path) -> bool {
 }
 
 /// Reads an `.aut` file; `lenient` accepts a header whose transition count is wrong.
-pub fn load_aut(path: &Path, lenient: bool) -> Result<Lts, ModelError> {
+pub fn load_aut(path: &Path, lenient: bool) -> Result<Lts, CheckError> {
     let opts = AutReadOptions::default().with_check_transition_count(!lenient);
     Ok(read_aut_file_with(path, &opts)?)
 }
 
 /// Parses an FSP file and elaborates `target` (default: [`guarantor_fsp::Model::default_target`],
 /// the last composite, or LTSA's `DEFAULT` in a file without composites).
-pub fn load_fsp(path: &Path, target: Option<&str>) -> Result<System, ModelError> {
+pub fn load_fsp(path: &Path, target: Option<&str>) -> Result<System, CheckError> {
     load_fsp_with(path, target, &[])
 }
 
@@ -70,8 +40,8 @@ pub fn load_fsp_with(
     path: &Path,
     target: Option<&str>,
     constants: &[(&str, i64)],
-) -> Result<System, ModelError> {
-    let bytes = std::fs::read(path).map_err(|source| ModelError::Io {
+) -> Result<System, CheckError> {
+    let bytes = std::fs::read(path).map_err(|source| CheckError::Io {
         path: path.to_owned(),
         source,
     })?;
@@ -82,7 +52,7 @@ pub fn load_fsp_with(
 
 /// Parses FSP text and elaborates `target` (default: [`guarantor_fsp::Model::default_target`]);
 /// `file` names the text in error messages.
-pub fn parse_fsp(source: &str, file: &str, target: Option<&str>) -> Result<System, ModelError> {
+pub fn parse_fsp(source: &str, file: &str, target: Option<&str>) -> Result<System, CheckError> {
     parse_fsp_with(source, file, target, &[])
 }
 
@@ -92,7 +62,7 @@ pub fn parse_fsp_with(
     file: &str,
     target: Option<&str>,
     constants: &[(&str, i64)],
-) -> Result<System, ModelError> {
+) -> Result<System, CheckError> {
     let model = guarantor_fsp::parse_with_constants(source, file, constants)?;
     elaborate_target(&model, file, target)
 }
@@ -102,12 +72,12 @@ fn elaborate_target(
     model: &guarantor_fsp::Model,
     file: &str,
     target: Option<&str>,
-) -> Result<System, ModelError> {
+) -> Result<System, CheckError> {
     let target = match target {
         Some(t) => t.to_owned(),
         None => model
             .default_target()
-            .ok_or_else(|| ModelError::NoTarget { path: file.into() })?
+            .ok_or_else(|| CheckError::NoTarget { path: file.into() })?
             .to_owned(),
     };
     Ok(model.elaborate(&target)?)
@@ -292,10 +262,7 @@ mod tests {
         let checker = Checker::from_fsp_str("P = (a -> P).\nQ = (b -> Q).\n", None).unwrap();
         assert_eq!(checker.components().len(), 2);
         let err = Checker::from_fsp_str("P = (a -> P).\n", Some("NOPE")).unwrap_err();
-        assert!(
-            matches!(err, CheckError::Model(ModelError::Fsp(_))),
-            "{err}"
-        );
+        assert!(matches!(err, CheckError::Fsp(_)), "{err}");
     }
 
     /// LTSA composes a composite of properties alone (2 states, 4 transitions, ERROR reachable).

@@ -39,7 +39,9 @@ use guarantor_certify::program::{
     program_print,
 };
 use guarantor_certify::smt::Solver;
-use guarantor_certify::{CertifyError, Model, Report};
+use guarantor_certify::{Model, Report};
+
+use crate::CheckError;
 use guarantor_lts::Lts;
 use guarantor_predabs::abstraction::{
     AbstractComponent as AbstractComponentOf, AbstractState, AbstractSystem,
@@ -48,25 +50,12 @@ use guarantor_predabs::formula::{Affine, Atom, Formula, LinExpr, Sym, Term};
 use guarantor_predabs::program::{Type, Value};
 use guarantor_predabs::{PredabsReport, Program, ProgramVerdict};
 
-/// Why a program's verdict could not be written as a certificate.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ProgramCertificateError {
-    /// Version 1 certifies a program's `holds` only.
-    #[error("a violated program has no certificate (version 1 certifies a program's holds only)")]
-    Violated,
-    /// A part of the program or of the abstraction the format has no words for.
-    #[error("cannot write the program as SMT-LIB2: {0}")]
-    Unsupported(String),
-    /// The abstraction does not fit the format (an obligation naming nothing).
-    #[error("the abstraction does not fit the certificate: {0}")]
-    Abstraction(String),
-}
+/// Why a program's verdict could not be written as a certificate: [`CheckError::ProgramViolated`],
+/// [`CheckError::ProgramUnsupported`], [`CheckError::ProgramAbstraction`].
+type Result<T> = std::result::Result<T, CheckError>;
 
-type Result<T> = std::result::Result<T, ProgramCertificateError>;
-
-fn unsupported(what: &str) -> ProgramCertificateError {
-    ProgramCertificateError::Unsupported(what.to_owned())
+fn unsupported(what: &str) -> CheckError {
+    CheckError::ProgramUnsupported(what.to_owned())
 }
 
 /// `v` as an SMT-LIB2 numeral (`(- 3)` for a negative one).
@@ -182,7 +171,7 @@ impl Printer<'_> {
 /// right-hand sides as SMT-LIB2 terms over `|name|`), and the properties.
 ///
 /// # Errors
-/// [`ProgramCertificateError::Unsupported`] for a sort, value, formula or term the
+/// [`CheckError::ProgramUnsupported`] for a sort, value, formula or term the
 /// translation does not know.
 pub fn program_model(program: &Program) -> Result<ProgramModel> {
     let p = Printer { program };
@@ -330,11 +319,11 @@ fn inner_certificate(program: &Program, abs: &AbstractSystem) -> Certificate {
 /// The certificate of a `holds` of predicate abstraction: see the [module docs](self).
 ///
 /// # Errors
-/// [`ProgramCertificateError::Violated`] for a violated verdict; the others when the program or
+/// [`CheckError::ProgramViolated`] for a violated verdict; the others when the program or
 /// the abstraction cannot be written.
 pub fn program_certificate(program: &Program, report: &PredabsReport) -> Result<Certificate> {
     if matches!(report.verdict, ProgramVerdict::Violated(_)) {
-        return Err(ProgramCertificateError::Violated);
+        return Err(CheckError::ProgramViolated);
     }
     let p = Printer { program };
     let abs = &report.abstraction;
@@ -394,7 +383,7 @@ pub fn program_certificate(program: &Program, report: &PredabsReport) -> Result<
         inner,
     );
     let model = program_model(program)?;
-    fill_scripts(&mut evidence, &model).map_err(ProgramCertificateError::Abstraction)?;
+    fill_scripts(&mut evidence, &model).map_err(CheckError::ProgramAbstraction)?;
     let (fingerprint, print) = program_print(&model);
     Ok(
         Certificate::new(VerdictKind::Holds, Rule::Program, fingerprint, print)
@@ -402,29 +391,17 @@ pub fn program_certificate(program: &Program, report: &PredabsReport) -> Result<
     )
 }
 
-/// Why a program certificate could not be checked.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum VerifyProgramError {
-    /// The program cannot be written for the checker.
-    #[error(transparent)]
-    Program(#[from] ProgramCertificateError),
-    /// The checker cannot interpret the certificate or run the solver.
-    #[error(transparent)]
-    Certify(#[from] CertifyError),
-}
-
 /// Checks a certificate (JSON) against `program` with `guarantor-certify`, discharging the
 /// obligations with `solver`.
 ///
 /// # Errors
-/// [`VerifyProgramError`]: the program cannot be translated, or the checker cannot interpret the
+/// [`CheckError`]: the program cannot be translated, or the checker cannot interpret the
 /// certificate or run the solver (a rejected certificate is an `Ok` report that says why).
 pub fn verify_program(
     program: &Program,
     json: &str,
     solver: &Solver,
-) -> std::result::Result<Report, VerifyProgramError> {
+) -> std::result::Result<Report, CheckError> {
     let model = program_model(program)?;
     Ok(check_program_json(json, &model, solver)?)
 }

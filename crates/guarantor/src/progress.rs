@@ -24,31 +24,6 @@ use guarantor_lts::Lts;
 use crate::phase::{Phase, Question};
 use crate::{CheckError, Checker};
 
-/// Why a progress check could not run.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ProgressError {
-    /// `--progress NAME` names no test of the model.
-    #[error("no progress test {name:?} ({})", if tests.is_empty() { "the model declares none".to_owned() } else { format!("tests: {}", tests.join(", ")) })]
-    NoSuchTest {
-        /// The name asked for.
-        name: String,
-        /// The model's tests.
-        tests: Vec<String>,
-    },
-    /// The check failed: no component, a nondeterministic property, a budget, or a run that
-    /// does not replay.
-    #[error(transparent)]
-    Check(#[from] CheckError),
-}
-
-impl ProgressError {
-    /// Whether a budget ran out (exit code 3 on the command line).
-    pub fn is_budget(&self) -> bool {
-        matches!(self, Self::Check(e) if e.is_budget())
-    }
-}
-
 /// The progress tests of an elaborated FSP system, in source order (`P[i:R]` gives `P.v`).
 pub fn tests_of(system: &System) -> Vec<ProgressTest> {
     // The front end and the checker share one type (guarantor_lts::ProgressTest).
@@ -59,8 +34,8 @@ pub fn tests_of(system: &System) -> Vec<ProgressTest> {
 /// `P.1`, `P.2`) selects all of its tests.
 ///
 /// # Errors
-/// [`ProgressError::NoSuchTest`] when no test has that name.
-pub fn select(tests: &[ProgressTest], name: &str) -> Result<Vec<ProgressTest>, ProgressError> {
+/// [`CheckError::NoSuchProgressTest`] when no test has that name.
+pub fn select(tests: &[ProgressTest], name: &str) -> Result<Vec<ProgressTest>, CheckError> {
     let exact: Vec<ProgressTest> = tests.iter().filter(|t| t.name == name).cloned().collect();
     let picked = if exact.is_empty() {
         let prefix = format!("{name}.");
@@ -73,7 +48,7 @@ pub fn select(tests: &[ProgressTest], name: &str) -> Result<Vec<ProgressTest>, P
         exact
     };
     if picked.is_empty() {
-        return Err(ProgressError::NoSuchTest {
+        return Err(CheckError::NoSuchProgressTest {
             name: name.to_owned(),
             tests: tests.iter().map(|t| t.name.clone()).collect(),
         });

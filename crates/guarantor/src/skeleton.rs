@@ -52,10 +52,9 @@ use guarantor_certify::skeleton::{Skeleton, SkeletonError as FormatError, Source
 use guarantor_compose::Assumption;
 use guarantor_lts::{ComponentId, Lts};
 
-use crate::certificate::CertificateError;
+use crate::CheckError;
 use crate::checker::Checker;
-use crate::json::InputLocation;
-use crate::model::{ModelError, load_aut};
+use crate::model::load_aut;
 
 /// A skeleton with the file it was read from (the base of its relative paths) and its text.
 #[derive(Clone, Debug)]
@@ -69,9 +68,9 @@ impl SkeletonFile {
     /// Reads and parses the skeleton file `path`.
     ///
     /// # Errors
-    /// [`SkeletonError::Io`] if it cannot be read, else as [`SkeletonFile::parse`].
-    pub fn read(path: &Path) -> Result<Self, SkeletonError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SkeletonError::Io {
+    /// [`CheckError::Io`] if it cannot be read, else as [`SkeletonFile::parse`].
+    pub fn read(path: &Path) -> Result<Self, CheckError> {
+        let text = std::fs::read_to_string(path).map_err(|source| CheckError::Io {
             path: path.to_owned(),
             source,
         })?;
@@ -82,9 +81,9 @@ impl SkeletonFile {
     /// skeleton's relative paths.
     ///
     /// # Errors
-    /// [`SkeletonError::Syntax`] (with line and column) for text that is not a skeleton,
-    /// [`SkeletonError::Format`] for another format or version.
-    pub fn parse(text: impl Into<String>, path: impl Into<PathBuf>) -> Result<Self, SkeletonError> {
+    /// [`CheckError::SkeletonSyntax`] (with line and column) for text that is not a skeleton,
+    /// [`CheckError::SkeletonFormat`] for another format or version.
+    pub fn parse(text: impl Into<String>, path: impl Into<PathBuf>) -> Result<Self, CheckError> {
         let (text, path) = (text.into(), path.into());
         let skeleton = match Skeleton::from_json(&text) {
             Ok(s) => s,
@@ -95,14 +94,14 @@ impl SkeletonFile {
                     .rsplit_once(" at line ")
                     .map_or(message.as_str(), |(m, _)| m)
                     .to_owned();
-                return Err(SkeletonError::Syntax {
+                return Err(CheckError::SkeletonSyntax {
                     path,
                     line: e.line(),
                     column: e.column(),
                     message,
                 });
             }
-            Err(source) => return Err(SkeletonError::Format { path, source }),
+            Err(source) => return Err(CheckError::SkeletonFormat { path, source }),
         };
         Ok(Self {
             path,
@@ -144,128 +143,13 @@ impl SkeletonFile {
     }
 
     /// An error about assumption `index`, placed at `anchor` in the file if it is unique there.
-    fn fault(&self, index: usize, anchor: Option<&str>, reason: String) -> SkeletonError {
-        SkeletonError::Assumption {
+    fn fault(&self, index: usize, anchor: Option<&str>, reason: String) -> CheckError {
+        CheckError::SkeletonAssumption {
             path: self.path.clone(),
             location: anchor.and_then(|a| self.locate(a)),
             index,
             reason,
         }
-    }
-}
-
-/// Why a skeleton could not be turned into a certificate (bad input: the command line's exit 2).
-/// A certificate that comes out but does not prove the verdict is not an error here: it is a
-/// rejection of [`Checker::verify`].
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum SkeletonError {
-    /// The skeleton file could not be read.
-    #[error("cannot read {}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// The text is not a skeleton: malformed JSON, a missing or unknown field, an unknown rule.
-    #[error("{}:{line}:{column}: {message}", path.display())]
-    Syntax {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// Another `format` or `version`.
-    #[error("{}", path.display())]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// What differs.
-        source: FormatError,
-    },
-    /// The rule cannot be used in a skeleton, or not with this many assumptions.
-    #[error("{}: rule {rule}: {reason}", path.display())]
-    Rule {
-        /// The file.
-        path: PathBuf,
-        /// The rule.
-        rule: &'static str,
-        /// Why.
-        reason: String,
-    },
-    /// An assumption names no source or two, a component the model does not have, a process its
-    /// FSP file does not define, or a process without an FSP file to look in.
-    #[error(
-        "{}{}: assumption {index}: {reason}",
-        path.display(),
-        location.map_or_else(String::new, |(l, c)| format!(":{l}:{c}"))
-    )]
-    Assumption {
-        /// The skeleton file.
-        path: PathBuf,
-        /// Where in the skeleton file, when it can be told (1-based line and column).
-        location: Option<(usize, usize)>,
-        /// The assumption.
-        index: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// An assumption's `.aut` or FSP file cannot be read or is malformed (the error names that
-    /// file, with line and column for syntax errors).
-    #[error("{}: assumption {index}", path.display())]
-    Load {
-        /// The skeleton file.
-        path: PathBuf,
-        /// The assumption.
-        index: usize,
-        /// The error of the assumption's file.
-        source: Box<ModelError>,
-    },
-    /// The assumptions do not fit the rule (an `asym` assumption standing for every component, a
-    /// `sym` assumption standing for several, ...) or the model cannot be certified (priority).
-    #[error("{}", path.display())]
-    Certificate {
-        /// The skeleton file.
-        path: PathBuf,
-        /// Why.
-        source: Box<CertificateError>,
-    },
-}
-
-impl SkeletonError {
-    /// Where the bad input is: the assumption's own file for [`SkeletonError::Load`] (see
-    /// [`ModelError::location`]), else the skeleton file, with line and column when known.
-    pub fn location(&self) -> Option<InputLocation> {
-        let at = |path: &Path, message: String, place: Option<(usize, usize)>| InputLocation {
-            message,
-            file: path.display().to_string(),
-            line: place.map(|p| p.0),
-            column: place.map(|p| p.1),
-        };
-        Some(match self {
-            Self::Load { source, .. } => return source.location(),
-            Self::Io { path, source } => at(path, format!("cannot read: {source}"), None),
-            Self::Syntax {
-                path,
-                line,
-                column,
-                message,
-            } => at(path, message.clone(), Some((*line, *column))),
-            Self::Format { path, source } => at(path, source.to_string(), None),
-            Self::Rule { path, rule, reason } => at(path, format!("rule {rule}: {reason}"), None),
-            Self::Assumption {
-                path,
-                location,
-                index,
-                reason,
-            } => at(path, format!("assumption {index}: {reason}"), *location),
-            Self::Certificate { path, source } => at(path, source.to_string(), None),
-        })
     }
 }
 
@@ -297,7 +181,7 @@ impl Checker {
     /// Check the result with [`Checker::verify`].
     ///
     /// # Errors
-    /// A [`SkeletonError`] naming the skeleton file (and the assumption, and the place when it
+    /// A [`CheckError`] naming the skeleton file (and the assumption, and the place when it
     /// can): a rule a skeleton cannot use or a wrong number of assumptions, an assumption with no
     /// source or two, an unknown component or process, an `.aut` or FSP file that does not read
     /// or parse, assumptions that do not fit the rule.
@@ -305,10 +189,10 @@ impl Checker {
         &self,
         file: &SkeletonFile,
         model_fsp: Option<&Path>,
-    ) -> Result<Certificate, SkeletonError> {
+    ) -> Result<Certificate, CheckError> {
         let skeleton = &file.skeleton;
         check_rule(skeleton.rule, skeleton.assumptions.len()).map_err(|reason| {
-            SkeletonError::Rule {
+            CheckError::SkeletonRule {
                 path: file.path.clone(),
                 rule: skeleton.rule.name(),
                 reason,
@@ -329,7 +213,7 @@ impl Checker {
                 };
                 ids.push(ComponentId::must(id));
             }
-            let load = |source| SkeletonError::Load {
+            let load = |source| CheckError::SkeletonLoad {
                 path: file.path.clone(),
                 index,
                 source: Box::new(source),
@@ -380,7 +264,7 @@ impl Checker {
             assumptions.push(Assumption::new(ids, lts));
         }
         self.holds_certificate(skeleton.rule, &assumptions, "the skeleton")
-            .map_err(|source| SkeletonError::Certificate {
+            .map_err(|source| CheckError::SkeletonCertificate {
                 path: file.path.clone(),
                 source: Box::new(source),
             })
@@ -394,9 +278,9 @@ struct FspFiles {
 }
 
 impl FspFiles {
-    fn model(&mut self, path: &Path) -> Result<&guarantor_fsp::Model, ModelError> {
+    fn model(&mut self, path: &Path) -> Result<&guarantor_fsp::Model, CheckError> {
         if !self.parsed.contains_key(path) {
-            let bytes = std::fs::read(path).map_err(|source| ModelError::Io {
+            let bytes = std::fs::read(path).map_err(|source| CheckError::Io {
                 path: path.to_owned(),
                 source,
             })?;
@@ -407,7 +291,7 @@ impl FspFiles {
     }
 
     /// The LTS of process `name` of the file, or `None` if the file defines no such process.
-    fn process(&mut self, path: &Path, name: &str) -> Result<Option<Lts>, ModelError> {
+    fn process(&mut self, path: &Path, name: &str) -> Result<Option<Lts>, CheckError> {
         let model = self.model(path)?;
         if !model.process_names().contains(&name) {
             return Ok(None);

@@ -13,9 +13,7 @@ use guarantor::certify::{CertifyError, Rejection, Report};
 use guarantor::lts::{Lts, LtsBuilder, StateId};
 use guarantor::predabs::prover::SmtLibProver;
 use guarantor::predabs::{Config, Program, ProgramVerdict, check_cegar};
-use guarantor::program_certificate::{
-    VerifyProgramError, program_certificate, program_model, verify_program,
-};
+use guarantor::program_certificate::{program_certificate, program_model, verify_program};
 
 include!("../../predabs/tests/shared/philosophers.rs");
 
@@ -335,7 +333,7 @@ fn a_missing_solver_is_a_typed_error() {
     assert!(
         matches!(
             err,
-            VerifyProgramError::Certify(CertifyError::Solver { .. })
+            guarantor::CheckError::Certify(CertifyError::Solver { .. })
         ),
         "{err}"
     );

@@ -5,13 +5,14 @@
 
 use std::path::{Path, PathBuf};
 
+use guarantor::CheckError;
 use guarantor::certify::Rejection;
 use guarantor::certify::format::{Guarantee, Premise, Rule};
 use guarantor::certify::skeleton::{Skeleton, SkeletonAssumption};
 use guarantor::compose::Verdict;
 use guarantor::compose::ag::safety_assumption;
 use guarantor::lts::io::aut::{AutWriteOptions, parse_aut, to_aut_string};
-use guarantor::skeleton::{SkeletonError, SkeletonFile};
+use guarantor::skeleton::SkeletonFile;
 use guarantor::{Checker, MethodKind};
 
 /// A fresh directory for one test's files.
@@ -227,7 +228,7 @@ fn bad_skeletons_are_errors_that_say_where() {
 
     // An unknown rule: the JSON's own place.
     let err = SkeletonFile::read(&write("rule.json", "{\n  \"rule\": \"nope\"\n}\n")).unwrap_err();
-    let SkeletonError::Syntax { line, column, .. } = err else {
+    let CheckError::SkeletonSyntax { line, column, .. } = err else {
         panic!("{err:?}");
     };
     assert_eq!((line, column), (2, 16)); // the end of "nope"
@@ -266,7 +267,7 @@ fn bad_skeletons_are_errors_that_say_where() {
         .unwrap();
         let err = checker.skeleton_certificate(&file, None).unwrap_err();
         assert!(
-            matches!(err, SkeletonError::Load { index: 0, .. }),
+            matches!(err, CheckError::SkeletonLoad { index: 0, .. }),
             "{err:?}"
         );
         let loc = err.location().unwrap();
@@ -289,7 +290,10 @@ fn bad_skeletons_are_errors_that_say_where() {
         ))
         .unwrap();
         let err = checker.skeleton_certificate(&file, None).unwrap_err();
-        assert!(matches!(err, SkeletonError::Rule { .. }), "{rule}: {err:?}");
+        assert!(
+            matches!(err, CheckError::SkeletonRule { .. }),
+            "{rule}: {err:?}"
+        );
     }
 
     // Assumptions that do not fit the rule.
@@ -299,7 +303,10 @@ fn bad_skeletons_are_errors_that_say_where() {
     ))
     .unwrap();
     let err = checker.skeleton_certificate(&file, None).unwrap_err();
-    assert!(matches!(err, SkeletonError::Certificate { .. }), "{err:?}");
+    assert!(
+        matches!(err, CheckError::SkeletonCertificate { .. }),
+        "{err:?}"
+    );
 }
 
 #[test]

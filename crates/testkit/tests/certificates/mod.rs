@@ -22,7 +22,7 @@ use std::time::Instant;
 use guarantor::certify::format::{Certificate, Premise, VerdictKind};
 use guarantor::certify::{Model, Rejection, Report};
 use guarantor::lts::{Lts, LtsBuilder, StateId};
-use guarantor::{CertificateError, Checker, Outcome};
+use guarantor::{CheckError, Checker, Outcome};
 
 /// The most product states an accepted certificate's check may have visited for its mutations
 /// to be tried too (each mutation is a new check; beyond this they would dominate the suite).
@@ -79,7 +79,7 @@ fn certify_and_mutate(
 ) -> Result<(), String> {
     let cert = match checker.certificate(outcome) {
         Ok(cert) => cert,
-        Err(CertificateError::NoCertificates { .. }) if custom && outcome.verdict.is_holds() => {
+        Err(CheckError::NoCertificates { .. }) if custom && outcome.verdict.is_holds() => {
             tally.add("unknown rule (user's method, holds)");
             return Ok(());
         }
