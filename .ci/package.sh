@@ -4,7 +4,8 @@
 # them), so a test or doc-test that reads a file outside its package fails here, not on docs.rs
 # or for a user of the published crate.
 #
-# Usage: .ci/package.sh [CRATE...]   (default: guarantor-lts guarantor-certify guarantor-compose guarantor-fsp)
+# Usage: .ci/package.sh [CRATE...]   (default: guarantor-lts guarantor-ltl-core guarantor-certify
+#                                     guarantor-compose guarantor-fsp: every crate of ours they use)
 # Env:   CARGO_TARGET_DIR            (default target: where `cargo package` writes the .crate files)
 #        PACKAGED_DIR                (default $TMPDIR/guarantor-packaged: where they are unpacked and
 #                                     built; outside the workspace, or cargo would take them for
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 target=${CARGO_TARGET_DIR:-target}
 tested=("$@")
-[ ${#tested[@]} -gt 0 ] || tested=(guarantor-lts guarantor-certify guarantor-compose guarantor-fsp)
+[ ${#tested[@]} -gt 0 ] || tested=(guarantor-lts guarantor-ltl-core guarantor-certify guarantor-compose guarantor-fsp)
 
 # Every publishable crate must package: metadata complete, README and licences included, no file
 # outside the package (cargo refuses a `readme` or `include_str!` path outside it at this step).

@@ -32,7 +32,8 @@
 //! - `fluent`, `assert` and `constraint` definitions are elaborated into [`Fluent`]s and
 //!   [`Assertion`]s over concrete names ([`Model::fluents`], [`Model::assertions`],
 //!   [`System::fluents`], [`System::assertions`]; `forall`/`exists`, indices and ranges expanded
-//!   as LTSA expands them) for the `guarantor-ltl` crate; assertions are listed in
+//!   as LTSA expands them), in `guarantor-ltl-core`'s vocabulary ([`Ltl`], re-exported here),
+//!   which the `guarantor-ltl` crate checks as they are; assertions are listed in
 //!   [`System::unchecked`] too, since a safety check does not check them.
 //! - `menu` and `animation` are parsed and ignored with a warning, and listed in
 //!   [`System::unchecked`] so that a verdict can say what it did not check.
@@ -103,7 +104,8 @@ use std::sync::Arc;
 use guarantor_lts::{Lts, StateId};
 
 pub use error::{ErrorKind, FspError, Location, Warning};
-pub use ltl::{Assertion, Fluent, LtlFormula};
+pub use guarantor_ltl_core::{Fluent, Formula, Ltl, Prop, PropId};
+pub use ltl::Assertion;
 pub use progress::ProgressTest;
 
 use ast::{CompositeDef, ConstDef, ProcessDef};
@@ -770,18 +772,21 @@ impl Model {
     /// The file's assertions and constraints, expanded, in source order.
     ///
     /// ```
-    /// use guarantor_fsp::LtlFormula;
+    /// use guarantor_fsp::{Formula, Prop, PropId};
     /// let model = guarantor_fsp::parse(
     ///     "fluent C[i:1..2] = <p[i].enter, p[i].exit>\n\
     ///      assert M = []!exists[i:1..2] C[i]\nP = (p[1..2].enter -> P).",
     ///     "f.lts",
     /// )?;
     /// let m = &model.assertions()[0];
-    /// let c = |n: &str| Box::new(LtlFormula::Fluent(n.into()));
+    /// // Its propositions: the fluents C.1 and C.2, in the order the formula uses them.
+    /// let c = |i: usize| Box::new(Formula::Prop(PropId::new(i)));
     /// assert_eq!(
-    ///     m.formula,
-    ///     LtlFormula::Always(Box::new(LtlFormula::Not(Box::new(LtlFormula::Or(c("C.1"), c("C.2"))))))
+    ///     *m.formula.formula(),
+    ///     Formula::Always(Box::new(Formula::Not(Box::new(Formula::Or(c(0), c(1))))))
     /// );
+    /// assert_eq!(m.formula.props()[1], Prop::Fluent(model.fluents()[1].clone()));
+    /// assert_eq!(m.formula.to_string(), "[]!(C.1 || C.2)");
     /// # Ok::<(), guarantor_fsp::FspError>(())
     /// ```
     pub fn assertions(&self) -> &[Assertion] {

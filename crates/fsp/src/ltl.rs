@@ -1,7 +1,7 @@
 //! LTSA's fluents and LTL assertions: `fluent NAME[i:R].. = <{start}, {end}> initially E`,
 //! `assert NAME = formula (+ {actions})?` and `constraint NAME = formula`, parsed into syntax
 //! trees here ([`FluentSyntax`], [`AssertSyntax`]) and elaborated into [`Fluent`]s and
-//! [`Assertion`]s over concrete names.
+//! [`Assertion`]s over concrete names, in the vocabulary of `guarantor-ltl-core`.
 //!
 //! Elaboration follows LTSA (`FormulaSyntax.expand`): an indexed fluent gives one fluent per
 //! value, named `NAME.v`; in a formula, `F[e]` names the fluent `F.v`, and `F[i:R]`, `F[R]` or
@@ -10,10 +10,13 @@
 //! is one action proposition true just after any of its actions; `forall [i:R] f` and
 //! `exists [i:R] f` are the conjunction and disjunction of `f` over the values. Assertions and
 //! fluents belong to the file, as LTSA's do, and are elaborated once with the file's constants.
-//! The result is a plain typed form ([`LtlFormula`]); the `guarantor-ltl` crate checks it (the
-//! facade converts).
+//! The result is `guarantor-ltl-core`'s [`Ltl`]: its formula over a proposition table of the
+//! fluents and action sets it uses, each once, which `guarantor-ltl` checks as it is (no second
+//! vocabulary, no conversion).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+
+use guarantor_ltl_core::{Fluent, Formula, Ltl, Prop, PropId};
 
 use crate::ast::{Expr, Index, Label, SetExpr};
 use crate::error::{ErrorKind, Pos, RawError};
@@ -79,63 +82,15 @@ pub(crate) struct AssertSyntax {
     pub(crate) extension: Option<SetExpr>,
 }
 
-/// A fluent over concrete action names: true after an action of `initiating` until one of
-/// `terminating`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Fluent {
-    /// `NAME`, or `NAME.v` for a value of an indexed fluent.
-    pub name: String,
-    /// The actions that make it true.
-    pub initiating: Vec<String>,
-    /// The actions that make it false.
-    pub terminating: Vec<String>,
-    /// Its value before any action (`initially E` with `E > 0`).
-    pub initially: bool,
-}
-
-/// An expanded LTL formula: fluents by name, action sets by their names.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum LtlFormula {
-    /// `true` (an empty `forall`).
-    True,
-    /// `false` (an empty `exists`).
-    False,
-    /// A fluent of [`crate::Model::fluents`], by name.
-    Fluent(String),
-    /// An action proposition: true just after one of these actions.
-    Actions(Vec<String>),
-    /// `!f`.
-    Not(Box<LtlFormula>),
-    /// `X f`.
-    Next(Box<LtlFormula>),
-    /// `[]f`.
-    Always(Box<LtlFormula>),
-    /// `<>f`.
-    Eventually(Box<LtlFormula>),
-    /// `f && g`.
-    And(Box<LtlFormula>, Box<LtlFormula>),
-    /// `f || g`.
-    Or(Box<LtlFormula>, Box<LtlFormula>),
-    /// `f -> g`.
-    Implies(Box<LtlFormula>, Box<LtlFormula>),
-    /// `f <-> g`.
-    Iff(Box<LtlFormula>, Box<LtlFormula>),
-    /// `f U g`.
-    Until(Box<LtlFormula>, Box<LtlFormula>),
-    /// `f W g`.
-    WeakUntil(Box<LtlFormula>, Box<LtlFormula>),
-}
-
 /// An `assert` or `constraint`, expanded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Assertion {
     /// Its name.
     pub name: String,
-    /// The formula.
-    pub formula: LtlFormula,
+    /// The formula, with the fluents and action sets it uses as its proposition table and
+    /// observing the `extension` too: what `guarantor-ltl` checks.
+    pub formula: Ltl,
     /// `+ {actions}`: actions the formula observes besides its own.
     pub extension: Vec<String>,
     /// Whether it is a `constraint` (a safety formula composed with the system as a component)
@@ -164,12 +119,7 @@ pub(crate) fn elaborate_fluents(
             Some(e) => env.eval_int(e)? > 0,
             None => false,
         };
-        out.push(Fluent {
-            name,
-            initiating,
-            terminating,
-            initially,
-        });
+        out.push(Fluent::new(name, initiating, terminating).with_initially(initially));
         Ok(())
     })?;
     Ok(out)
@@ -207,17 +157,24 @@ pub(crate) fn elaborate_assertions(
     }
     let ctx = Ctx {
         globals,
-        fluents: fluents.iter().map(|f| f.name.as_str()).collect(),
+        fluents: fluents.iter().map(|f| (f.name.as_str(), f)).collect(),
         defs,
     };
     defs.iter()
         .map(|def| {
             let env = Env::new(globals);
-            let formula = ctx.expand(&env, &def.formula, &mut vec![def.name.as_str()])?;
+            let mut props = Vec::new();
+            let formula =
+                ctx.expand(&env, &def.formula, &mut vec![def.name.as_str()], &mut props)?;
             let extension = match &def.extension {
                 Some(s) => env.set(s)?,
                 None => Vec::new(),
             };
+            // Elaboration resolved every name and checked every fluent, so this cannot fail;
+            // should it, the assertion's position says where.
+            let formula = Ltl::new(formula, props)
+                .map_err(|e| RawError::new(ErrorKind::Semantic(e.to_string()), def.pos))?
+                .with_extension(extension.iter().cloned());
             Ok(Assertion {
                 name: def.name.clone(),
                 formula,
@@ -230,8 +187,18 @@ pub(crate) fn elaborate_assertions(
 
 struct Ctx<'a> {
     globals: &'a Globals,
-    fluents: HashSet<&'a str>,
+    fluents: HashMap<&'a str, &'a Fluent>,
     defs: &'a [AssertSyntax],
+}
+
+/// The id of `prop` in the table `props`, added if it is not there yet: a fluent or action set
+/// used twice is one proposition.
+fn prop_id(prop: Prop, props: &mut Vec<Prop>) -> Formula {
+    let i = props.iter().position(|q| *q == prop).unwrap_or_else(|| {
+        props.push(prop);
+        props.len() - 1
+    });
+    Formula::Prop(PropId::new(i))
 }
 
 impl Ctx<'_> {
@@ -240,12 +207,13 @@ impl Ctx<'_> {
         env: &Env<'_>,
         f: &'d FormulaSyntax,
         using: &mut Vec<&'d str>,
-    ) -> Result<LtlFormula, RawError> {
+        props: &mut Vec<Prop>,
+    ) -> Result<Formula, RawError> {
         let b = Box::new;
         Ok(match f {
             FormulaSyntax::Name { name, indices, pos } if indices.is_empty() => {
-                if self.fluents.contains(name.as_str()) {
-                    LtlFormula::Fluent(name.clone())
+                if let Some(fluent) = self.fluents.get(name.as_str()) {
+                    prop_id(Prop::Fluent((*fluent).clone()), props)
                 } else if let Some(def) = self.defs.iter().find(|d| d.name == *name) {
                     // LTSA takes an assertion's name inside another as its formula (not a constraint's).
                     if using.contains(&name.as_str()) || using.len() > MAX_ASSERT_DEPTH {
@@ -257,7 +225,7 @@ impl Ctx<'_> {
                         ));
                     }
                     using.push(name);
-                    let out = self.expand(&Env::new(self.globals), &def.formula, using)?;
+                    let out = self.expand(&Env::new(self.globals), &def.formula, using, props)?;
                     using.pop();
                     out
                 } else {
@@ -265,60 +233,61 @@ impl Ctx<'_> {
                 }
             }
             FormulaSyntax::Name { name, indices, pos } => {
-                let mut out: Option<LtlFormula> = None;
+                let mut out: Option<Formula> = None;
                 for (values, _) in env.index_combos(indices)? {
                     let full = std::iter::once(name.clone())
                         .chain(values.iter().map(ToString::to_string))
                         .collect::<Vec<_>>()
                         .join(".");
-                    if !self.fluents.contains(full.as_str()) {
+                    let Some(fluent) = self.fluents.get(full.as_str()) else {
                         return Err(self.undefined(&full, *pos));
-                    }
-                    let one = LtlFormula::Fluent(full);
+                    };
+                    let one = prop_id(Prop::Fluent((*fluent).clone()), props);
                     out = Some(match out {
                         None => one,
-                        Some(prev) => LtlFormula::Or(b(prev), b(one)),
+                        Some(prev) => Formula::Or(b(prev), b(one)),
                     });
                 }
-                out.unwrap_or(LtlFormula::False)
+                out.unwrap_or(Formula::False)
             }
-            FormulaSyntax::Action(label) => LtlFormula::Actions(names_of(env, label)?),
+            FormulaSyntax::Action(label) => {
+                // Sorted, so that `{a, b}` and `{b, a}` are one proposition.
+                let mut actions = names_of(env, label)?;
+                actions.sort();
+                prop_id(Prop::Actions(actions), props)
+            }
             FormulaSyntax::Unary(op, x) => {
-                let x = b(self.expand(env, x, using)?);
+                let x = b(self.expand(env, x, using, props)?);
                 match op {
-                    LtlOp::Not => LtlFormula::Not(x),
-                    LtlOp::Next => LtlFormula::Next(x),
-                    LtlOp::Always => LtlFormula::Always(x),
-                    _ => LtlFormula::Eventually(x),
+                    LtlOp::Not => Formula::Not(x),
+                    LtlOp::Next => Formula::Next(x),
+                    LtlOp::Always => Formula::Always(x),
+                    _ => Formula::Eventually(x),
                 }
             }
             FormulaSyntax::Binary(op, x, y) => {
-                let x = b(self.expand(env, x, using)?);
-                let y = b(self.expand(env, y, using)?);
+                let x = b(self.expand(env, x, using, props)?);
+                let y = b(self.expand(env, y, using, props)?);
                 match op {
-                    LtlOp::And => LtlFormula::And(x, y),
-                    LtlOp::Or => LtlFormula::Or(x, y),
-                    LtlOp::Implies => LtlFormula::Implies(x, y),
-                    LtlOp::Iff => LtlFormula::Iff(x, y),
-                    LtlOp::Until => LtlFormula::Until(x, y),
-                    _ => LtlFormula::WeakUntil(x, y),
+                    LtlOp::And => Formula::And(x, y),
+                    LtlOp::Or => Formula::Or(x, y),
+                    LtlOp::Implies => Formula::Implies(x, y),
+                    LtlOp::Iff => Formula::Iff(x, y),
+                    LtlOp::Until => Formula::Until(x, y),
+                    _ => Formula::WeakUntil(x, y),
                 }
             }
             FormulaSyntax::Quantified { all, indices, body } => {
-                let mut out: Option<LtlFormula> = None;
+                let mut out: Option<Formula> = None;
                 for (_, binds) in env.index_combos(indices)? {
-                    let one = self.expand(&env.with(&binds), body, using)?;
+                    let one = self.expand(&env.with(&binds), body, using, props)?;
                     out = Some(match out {
                         None => one,
-                        Some(prev) if *all => LtlFormula::And(b(prev), b(one)),
-                        Some(prev) => LtlFormula::Or(b(prev), b(one)),
+                        Some(prev) if *all => Formula::And(b(prev), b(one)),
+                        Some(prev) => Formula::Or(b(prev), b(one)),
                     });
                 }
-                out.unwrap_or(if *all {
-                    LtlFormula::True
-                } else {
-                    LtlFormula::False
-                })
+                out.unwrap_or(if *all { Formula::True } else { Formula::False })
             }
         })
     }
@@ -326,7 +295,7 @@ impl Ctx<'_> {
     fn undefined(&self, name: &str, pos: Pos) -> RawError {
         let known: Vec<&str> = self
             .fluents
-            .iter()
+            .keys()
             .copied()
             .chain(self.defs.iter().map(|d| d.name.as_str()))
             .collect();

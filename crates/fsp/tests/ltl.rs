@@ -1,6 +1,6 @@
 //! Fluents, assertions and constraints are elaborated as LTSA expands them (issue 16).
 
-use guarantor_fsp::{LtlFormula, parse};
+use guarantor_fsp::{Formula, Prop, PropId, parse};
 
 const CH14: &str =
     "tests/data/asifmahmuddev-ltsa/src/main/resources/ic/doc/ltsa/example/chapter14_lts";
@@ -34,25 +34,42 @@ fn the_book_models_elaborate() {
     let fluents: Vec<&str> = m.fluents().iter().map(|f| f.name.as_str()).collect();
     assert_eq!(fluents, ["RED.1", "RED.2", "BLUE.1", "BLUE.2"]);
     // REDCROSS = []<>red[ID].enter: one action proposition over both cars.
+    let p = |i: usize| Box::new(Formula::Prop(PropId::new(i)));
+    let redcross = &m.assertions()[3].formula;
     assert_eq!(
-        m.assertions()[3].formula,
-        LtlFormula::Always(Box::new(LtlFormula::Eventually(Box::new(
-            LtlFormula::Actions(vec!["red.1.enter".into(), "red.2.enter".into()])
-        ))))
+        *redcross.formula(),
+        Formula::Always(Box::new(Formula::Eventually(p(0))))
+    );
+    assert_eq!(
+        redcross.props(),
+        [Prop::Actions(vec![
+            "red.1.enter".into(),
+            "red.2.enter".into()
+        ])]
     );
     // CROSS = (REDCROSS && BLUECROSS): the assertions inlined.
-    let LtlFormula::And(l, _) = &m.assertions()[5].formula else {
+    let cross = &m.assertions()[5].formula;
+    let Formula::And(l, _) = cross.formula() else {
         panic!()
     };
-    assert_eq!(**l, m.assertions()[3].formula);
+    assert_eq!(**l, *redcross.formula());
+    assert_eq!(cross.props()[0], redcross.props()[0]);
     // ONEWAY_ = []!(RED[ID] && BLUE[ID]): a range index is the disjunction of its fluents.
-    let f = |n: &str| Box::new(LtlFormula::Fluent(n.into()));
+    let oneway = &m.assertions()[1].formula;
     assert_eq!(
-        m.assertions()[1].formula,
-        LtlFormula::Always(Box::new(LtlFormula::Not(Box::new(LtlFormula::And(
-            Box::new(LtlFormula::Or(f("RED.1"), f("RED.2"))),
-            Box::new(LtlFormula::Or(f("BLUE.1"), f("BLUE.2")))
+        *oneway.formula(),
+        Formula::Always(Box::new(Formula::Not(Box::new(Formula::And(
+            Box::new(Formula::Or(p(0), p(1))),
+            Box::new(Formula::Or(p(2), p(3)))
         )))))
+    );
+    let props: Vec<String> = oneway.props().iter().map(Prop::name).collect();
+    assert_eq!(props, ["RED.1", "RED.2", "BLUE.1", "BLUE.2"]);
+    assert!(
+        oneway
+            .props()
+            .iter()
+            .all(|p| matches!(p, Prop::Fluent(f) if m.fluents().contains(f)))
     );
 
     let m = model("DatabaseRing.lts");
@@ -94,11 +111,15 @@ fn initially_extension_and_constraint() {
     let a = &m.assertions()[0];
     assert_eq!(a.extension, ["d"]);
     assert!(!a.constraint && m.assertions()[1].constraint);
-    assert!(matches!(a.formula, LtlFormula::Until(..)));
-    assert!(matches!(m.assertions()[2].formula, LtlFormula::Iff(..)));
+    assert!(matches!(a.formula.formula(), Formula::Until(..)));
+    assert!(a.formula.observes("d"));
     assert!(matches!(
-        m.assertions()[3].formula,
-        LtlFormula::WeakUntil(..)
+        m.assertions()[2].formula.formula(),
+        Formula::Iff(..)
+    ));
+    assert!(matches!(
+        m.assertions()[3].formula.formula(),
+        Formula::WeakUntil(..)
     ));
     // Still listed as not checked by a safety check.
     assert!(m.unchecked().iter().any(|u| u.keyword == "constraint"));

@@ -24,14 +24,15 @@ use std::time::{Duration, Instant};
 use guarantor_compose::Verdict;
 use guarantor_compose::error_lts::error_ltss;
 use guarantor_compose::replay::replay;
-use guarantor_fsp::{Assertion, LtlFormula, System};
-use guarantor_ltl::{Fluent, Formula, PropId, check_ltl, compile_safety, is_safety};
+use guarantor_fsp::System;
 pub use guarantor_ltl::{Lasso, Ltl, LtlError, LtlVerdict, Prop};
+use guarantor_ltl::{check_ltl, compile_safety, is_safety};
 use guarantor_lts::Lts;
 
 use crate::checker::{CheckError, Checker};
 
-/// The assertion `name` of an elaborated FSP system, as a formula of `guarantor-ltl`.
+/// The assertion `name` of an elaborated FSP system: the front end elaborates it into
+/// `guarantor-ltl`'s formulas already, so this finds it by name.
 ///
 /// ```
 /// let system = guarantor::model::parse_fsp(
@@ -45,69 +46,14 @@ use crate::checker::{CheckError, Checker};
 /// ```
 ///
 /// # Errors
-/// [`CheckError::NoSuchAssertion`]; [`CheckError::Ltl`] for a fluent whose sets overlap.
+/// [`CheckError::NoSuchAssertion`].
 pub fn assertion_of(system: &System, name: &str) -> Result<Ltl, CheckError> {
-    let Some(a) = system.assertions.iter().find(|a| a.name == name) else {
-        return Err(CheckError::NoSuchAssertion {
+    match system.assertions.iter().find(|a| a.name == name) {
+        Some(a) => Ok(a.formula.clone()),
+        None => Err(CheckError::NoSuchAssertion {
             name: name.to_owned(),
             assertions: system.assertions.iter().map(|a| a.name.clone()).collect(),
-        });
-    };
-    Ok(convert(a, &system.fluents)?)
-}
-
-/// An FSP assertion as a formula, its fluents taken from `fluents`.
-///
-/// # Errors
-/// [`LtlError::FluentNotDisjoint`] (the front end checks it already).
-pub fn convert(a: &Assertion, fluents: &[guarantor_fsp::Fluent]) -> Result<Ltl, LtlError> {
-    let mut props: Vec<Prop> = Vec::new();
-    let formula = to_formula(&a.formula, fluents, &mut props);
-    Ok(Ltl::new(formula, props)?.with_extension(a.extension.iter().cloned()))
-}
-
-fn to_formula(f: &LtlFormula, fluents: &[guarantor_fsp::Fluent], props: &mut Vec<Prop>) -> Formula {
-    let prop = |p: Prop, props: &mut Vec<Prop>| {
-        let i = props.iter().position(|q| *q == p).unwrap_or_else(|| {
-            props.push(p);
-            props.len() - 1
-        });
-        Formula::Prop(PropId::new(i))
-    };
-    let mut b = |g: &LtlFormula| Box::new(to_formula(g, fluents, props));
-    match f {
-        LtlFormula::Fluent(name) => {
-            let fl = fluents.iter().find(|x| x.name == *name);
-            let fluent = match fl {
-                Some(x) => Fluent::new(
-                    x.name.clone(),
-                    x.initiating.iter().cloned(),
-                    x.terminating.iter().cloned(),
-                )
-                .with_initially(x.initially),
-                // The front end resolves every name; an unknown one is a fluent that never holds.
-                None => Fluent::new(name.clone(), Vec::<String>::new(), Vec::<String>::new()),
-            };
-            prop(Prop::Fluent(fluent), props)
-        }
-        LtlFormula::Actions(a) => {
-            let mut a = a.clone();
-            a.sort();
-            a.dedup();
-            prop(Prop::Actions(a), props)
-        }
-        LtlFormula::Not(x) => Formula::Not(b(x)),
-        LtlFormula::Next(x) => Formula::Next(b(x)),
-        LtlFormula::Always(x) => Formula::Always(b(x)),
-        LtlFormula::Eventually(x) => Formula::Eventually(b(x)),
-        LtlFormula::And(x, y) => Formula::And(b(x), b(y)),
-        LtlFormula::Or(x, y) => Formula::Or(b(x), b(y)),
-        LtlFormula::Implies(x, y) => Formula::Implies(b(x), b(y)),
-        LtlFormula::Iff(x, y) => Formula::Iff(b(x), b(y)),
-        LtlFormula::Until(x, y) => Formula::Until(b(x), b(y)),
-        LtlFormula::WeakUntil(x, y) => Formula::WeakUntil(b(x), b(y)),
-        LtlFormula::False => Formula::False,
-        _ => Formula::True,
+        }),
     }
 }
 

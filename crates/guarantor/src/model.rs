@@ -156,8 +156,8 @@ impl Checker {
             let Some(a) = system.assertions.iter().find(|a| a.name == *name) else {
                 continue;
             };
-            let ltl = crate::assertion::convert(a, &system.fluents).map_err(constraint_error)?;
-            let lts = guarantor_ltl::compile_safety(&ltl, config).map_err(constraint_error)?;
+            let lts =
+                guarantor_ltl::compile_safety(&a.formula, config).map_err(constraint_error)?;
             checker = checker.component(format!("constraint {name}"), lts);
         }
         Ok(checker

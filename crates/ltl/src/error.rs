@@ -1,26 +1,17 @@
 //! The crate's error type, [`LtlError`].
 
 use guarantor_compose::{BudgetKind, ComposeError};
+use guarantor_ltl_core::FormulaError;
 use guarantor_lts::LtsError;
 
 /// What can go wrong building, compiling or checking a formula.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum LtlError {
-    /// The formula names proposition `index`, outside its table.
-    #[error("the formula names proposition {index}, which the table does not have")]
-    UnknownProp {
-        /// The index.
-        index: usize,
-    },
-    /// A fluent's initiating and terminating sets share an action.
-    #[error("fluent {fluent}: the initiating and terminating sets share {action:?}")]
-    FluentNotDisjoint {
-        /// The fluent.
-        fluent: String,
-        /// The shared action.
-        action: String,
-    },
+    /// The formula and its proposition table do not fit together (an unknown proposition, a
+    /// fluent whose sets overlap).
+    #[error(transparent)]
+    Formula(#[from] FormulaError),
     /// A formula was to be compiled into a property automaton but is not in the safety fragment.
     #[error("{formula} is not a safety formula (it has an eventuality: <> or U)")]
     NotSafety {

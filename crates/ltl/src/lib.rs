@@ -1,11 +1,13 @@
 //! Fluent LTL for labelled transition systems, with LTSA's meaning.
 //!
 //! LTSA users state temporal properties as `fluent` definitions and `assert NAME = formula`
-//! (Magee & Kramer, ch. 14). This crate holds:
+//! (Magee & Kramer, ch. 14). This crate checks them:
 //!
 //! - the formulas ([`Formula`], [`Ltl`]) over fluents ([`Fluent`]) and action sets ([`Prop`]),
-//!   and what a run means to them ([`formula`]);
-//! - a parser for LTSA's assertion syntax over expanded names ([`parse()`], [`Context`]);
+//!   what a run means to them ([`formula`]), and a parser for LTSA's assertion syntax over
+//!   expanded names ([`parse()`], [`Context`]) are `guarantor-ltl-core`'s, re-exported here: that
+//!   crate depends on no other, so the FSP front end elaborates its `assert`s into the same values
+//!   this crate checks;
 //! - the Büchi automaton of a formula ([`automaton::Gba`], a tableau construction of our own:
 //!   no maintained LTL-to-Büchi crate was found on crates.io);
 //! - safety formulas compiled into deterministic `property` LTSs ([`compile_safety`]), which every
@@ -41,14 +43,13 @@
 pub mod automaton;
 pub mod check;
 pub mod error;
-pub mod formula;
-pub mod parse;
 pub mod safety;
+
+pub use guarantor_ltl_core::{FormulaError, formula, parse};
 
 pub use check::{Lasso, LtlReport, LtlVerdict, check_ltl, check_ltl_on};
 pub use error::LtlError;
-pub use formula::{Fluent, Formula, Ltl, Prop, PropId};
-pub use parse::{Context, ParseError, parse};
+pub use guarantor_ltl_core::{Context, Fluent, Formula, Ltl, ParseError, Prop, PropId};
 pub use safety::{compile_safety, is_safety};
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.

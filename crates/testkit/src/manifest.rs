@@ -50,8 +50,8 @@
 //!   checks it, and becomes one more property of the case, named `assert ONEWAY`; so every method
 //!   checks it (issue 16). As in LTSA, an action of the formula that no component has is free: the
 //!   property moves alone on it. The compilation belongs to the facade, above this crate, so the
-//!   loader is handed it ([`CompileAssertion`]; the suite passes `guarantor::assertion::convert`
-//!   then `guarantor::ltl::compile_safety`). A name the file does not declare is
+//!   loader is handed it ([`CompileAssertion`]; the suite passes `guarantor::ltl::compile_safety`
+//!   on the formula the front end elaborated). A name the file does not declare is
 //!   [`ManifestError::NoSuchAssertion`], a formula outside the safety fragment (a liveness one,
 //!   such as `[]<>a`) [`ManifestError::NotSafety`]. The facade checks a formula on the target's
 //!   processes before its hiding and under its priority, so an entry with `asserts` whose target
@@ -64,7 +64,7 @@
 
 use std::path::{Path, PathBuf};
 
-use guarantor_fsp::{Assertion, Fluent};
+use guarantor_fsp::Ltl;
 use guarantor_lts::Lts;
 use guarantor_lts::io::aut::{AutReadOptions, read_aut_file_with};
 use serde::Deserialize;
@@ -82,11 +82,11 @@ pub enum Expected {
     Violated,
 }
 
-/// Compiles a safety `assert` of an FSP file, with the file's fluents, into a deterministic property
-/// LTS (an entry's `asserts`). The facade owns this compilation and sits above the testkit, so
-/// whoever loads a manifest hands it in: the suite passes `guarantor::assertion::convert` followed
-/// by `guarantor::ltl::compile_safety`.
-pub type CompileAssertion = dyn Fn(&Assertion, &[Fluent]) -> Result<Lts, AssertionError>;
+/// Compiles the formula of a safety `assert` of an FSP file (as the front end elaborated it, its
+/// fluents included) into a deterministic property LTS (an entry's `asserts`). The facade owns
+/// this compilation and sits above the testkit, so whoever loads a manifest hands it in: the suite
+/// passes `guarantor::ltl::compile_safety`.
+pub type CompileAssertion = dyn Fn(&Ltl) -> Result<Lts, AssertionError>;
 
 /// Why a [`CompileAssertion`] did not give a property LTS.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -377,7 +377,7 @@ impl Loader<'_> {
                     declared: system.assertions.iter().map(|a| a.name.clone()).collect(),
                 });
             };
-            let lts = (self.compile)(assertion, &system.fluents).map_err(|e| match e {
+            let lts = (self.compile)(&assertion.formula).map_err(|e| match e {
                 AssertionError::NotSafety(formula) => ManifestError::NotSafety {
                     case: self.case.to_owned(),
                     name: name.clone(),

@@ -60,13 +60,13 @@ impl Context {
     /// Parses `text` (see the module documentation).
     ///
     /// ```
-    /// use guarantor_ltl::{Context, Fluent};
+    /// use guarantor_ltl_core::{Context, Fluent};
     /// let mut ctx = Context::new().with_fluent(Fluent::new("RED", ["red.enter"], ["red.exit"]));
     /// let red = ctx.parse("[]<>RED")?;
     /// ctx.define("REDLIVE", red);
     /// let both = ctx.parse("(REDLIVE && []<>{blue.enter, blue.exit})")?;
     /// assert_eq!(both.to_string(), "([]<>RED && []<>{blue.enter, blue.exit})");
-    /// # Ok::<(), guarantor_ltl::ParseError>(())
+    /// # Ok::<(), guarantor_ltl_core::ParseError>(())
     /// ```
     ///
     /// # Errors
@@ -97,12 +97,12 @@ impl Context {
 /// Parses `text` with the given fluents and no named formulas.
 ///
 /// ```
-/// use guarantor_ltl::{parse, Fluent};
+/// use guarantor_ltl_core::{parse, Fluent};
 /// let f = parse("[]!(C.1 && C.2)", &[Fluent::new("C.1", ["a.enter"], ["a.exit"]),
 ///                                     Fluent::new("C.2", ["b.enter"], ["b.exit"])])?;
 /// assert_eq!(f.to_string(), "[]!(C.1 && C.2)");
 /// assert!(parse("[]<>Nope", &[]).is_err());
-/// # Ok::<(), guarantor_ltl::ParseError>(())
+/// # Ok::<(), guarantor_ltl_core::ParseError>(())
 /// ```
 ///
 /// # Errors

@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crate::error::LtlError;
+use crate::error::FormulaError;
 
 /// The index of a proposition in an [`Ltl`]'s table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -52,7 +52,7 @@ impl Fluent {
     /// A fluent that is initially false.
     ///
     /// ```
-    /// use guarantor_ltl::Fluent;
+    /// use guarantor_ltl_core::Fluent;
     /// let f = Fluent::new("CRITICAL", ["enter"], ["exit"]).with_initially(true);
     /// assert!(f.initially);
     /// ```
@@ -100,8 +100,11 @@ impl Prop {
 
 /// A fluent LTL formula (LTSA's `assert` syntax: `!`, `&&`, `||`, `->`, `<->`, `X`, `U`, `W`,
 /// `[]`, `<>`).
+///
+/// Exhaustive on purpose: the operators are LTSA's, a closed set, and every checker of formulas
+/// (guarantor-ltl's tableau) must interpret each of them; a new operator is a breaking change, so
+/// the compiler names every place that has to learn it instead of a wildcard arm guessing.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Formula {
     /// `true`.
     True,
@@ -222,13 +225,13 @@ impl Formula {
 /// A formula with its propositions and the actions it observes.
 ///
 /// ```
-/// use guarantor_ltl::{Fluent, Formula, Ltl, Prop, PropId};
+/// use guarantor_ltl_core::{Fluent, Formula, Ltl, Prop, PropId};
 /// let crit = Prop::Fluent(Fluent::new("CRIT", ["enter"], ["exit"]));
 /// let f = Formula::Always(Box::new(Formula::negation(Formula::Prop(PropId::new(0)))));
 /// let ltl = Ltl::new(f, vec![crit])?;
 /// assert_eq!(ltl.alphabet().collect::<Vec<_>>(), ["enter", "exit"]);
 /// assert_eq!(ltl.to_string(), "[]!CRIT");
-/// # Ok::<(), guarantor_ltl::LtlError>(())
+/// # Ok::<(), guarantor_ltl_core::FormulaError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ltl {
@@ -241,23 +244,23 @@ impl Ltl {
     /// A formula over the proposition table `props`.
     ///
     /// # Errors
-    /// [`LtlError::UnknownProp`] if the formula names a proposition outside the table;
-    /// [`LtlError::FluentNotDisjoint`] if a fluent's initiating and terminating sets share an
+    /// [`FormulaError::UnknownProp`] if the formula names a proposition outside the table;
+    /// [`FormulaError::FluentNotDisjoint`] if a fluent's initiating and terminating sets share an
     /// action (LTSA: "True & False sets must be disjoint").
-    pub fn new(formula: Formula, props: Vec<Prop>) -> Result<Self, LtlError> {
+    pub fn new(formula: Formula, props: Vec<Prop>) -> Result<Self, FormulaError> {
         if let Some(p) = formula
             .props()
             .into_iter()
             .find(|p| p.index() >= props.len())
         {
-            return Err(LtlError::UnknownProp { index: p.index() });
+            return Err(FormulaError::UnknownProp { index: p.index() });
         }
         let mut alphabet = BTreeSet::new();
         for p in &props {
             match p {
                 Prop::Fluent(fl) => {
                     if let Some(a) = fl.initiating.iter().find(|a| fl.terminating.contains(a)) {
-                        return Err(LtlError::FluentNotDisjoint {
+                        return Err(FormulaError::FluentNotDisjoint {
                             fluent: fl.name.clone(),
                             action: a.clone(),
                         });
@@ -291,10 +294,10 @@ impl Ltl {
     /// actions reads the formula on the system's own runs only.
     ///
     /// ```
-    /// use guarantor_ltl::parse;
+    /// use guarantor_ltl_core::parse;
     /// let f = parse("[]!b", &[])?.with_extension(["a"]).within(|a| a == "a");
     /// assert_eq!(f.alphabet().collect::<Vec<_>>(), ["a"]);
-    /// # Ok::<(), guarantor_ltl::ParseError>(())
+    /// # Ok::<(), guarantor_ltl_core::ParseError>(())
     /// ```
     #[must_use]
     pub fn within(&self, keep: impl Fn(&str) -> bool) -> Self {
@@ -335,16 +338,28 @@ impl Ltl {
         }
     }
 
-    /// The valuation before any action: each fluent's initial value; action propositions false.
-    pub(crate) fn initial_valuation(&self) -> Vec<bool> {
+    /// The valuation before any action, one value per proposition of the table: each fluent's
+    /// initial value; action propositions false.
+    ///
+    /// ```
+    /// use guarantor_ltl_core::{parse, Fluent};
+    /// let f = parse("[](UP -> go)", &[Fluent::new("UP", ["on"], ["off"]).with_initially(true)])?;
+    /// assert_eq!(f.initial_valuation(), [true, false]);
+    /// assert_eq!(f.step(&f.initial_valuation(), "go"), [true, true]);
+    /// assert_eq!(f.step(&[true, true], "off"), [false, false]);
+    /// # Ok::<(), guarantor_ltl_core::ParseError>(())
+    /// ```
+    pub fn initial_valuation(&self) -> Vec<bool> {
         self.props
             .iter()
             .map(|p| matches!(p, Prop::Fluent(f) if f.initially))
             .collect()
     }
 
-    /// The valuation after the observed action `action` from `v`.
-    pub(crate) fn step(&self, v: &[bool], action: &str) -> Vec<bool> {
+    /// The valuation after the observed action `action` from `v` (see
+    /// [`Ltl::initial_valuation`]): a fluent starts or ends on its actions and keeps its value on
+    /// any other; an action proposition holds just after one of its actions.
+    pub fn step(&self, v: &[bool], action: &str) -> Vec<bool> {
         self.props
             .iter()
             .zip(v)
