@@ -18,6 +18,7 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use guarantor_compose::{Budget, Config};
+use guarantor_lts::ops::components_of;
 use rustc_hash::FxHashMap;
 
 use crate::error::LtlError;
@@ -410,60 +411,16 @@ pub(crate) fn accepting_reach(graph: &[Vec<(u32, u64)>], full: u64) -> Vec<bool>
     good
 }
 
-/// Strongly connected components (iterative Tarjan): a component number per node, components
-/// numbered in the order they complete (so successors' components come first).
-pub(crate) fn sccs<I: Iterator<Item = usize>>(n: usize, succ: impl Fn(usize) -> I) -> Vec<usize> {
-    const UNSEEN: usize = usize::MAX;
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0usize; n];
-    let mut comp = vec![UNSEEN; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut next = 0usize;
-    let mut ncomp = 0usize;
-    for root in 0..n {
-        if index[root] != UNSEEN {
-            continue;
-        }
-        let mut frames: Vec<(usize, Vec<usize>)> = Vec::new();
-        index[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        frames.push((root, succ(root).collect()));
-        while let Some((v, todo)) = frames.last_mut() {
-            let v = *v;
-            if let Some(w) = todo.pop() {
-                if index[w] == UNSEEN {
-                    index[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    frames.push((w, succ(w).collect()));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-            } else {
-                frames.pop();
-                if let Some((u, _)) = frames.last() {
-                    low[*u] = low[*u].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        comp[w] = ncomp;
-                        if w == v {
-                            break;
-                        }
-                    }
-                    ncomp += 1;
-                }
-            }
-        }
-    }
-    comp
+/// Strongly connected components (`guarantor_lts::ops::components_of`, iterative Tarjan): a
+/// component number per node, components numbered in the order they complete (so successors'
+/// components come first). Each node's successors are followed last first, the order this
+/// crate's lassos were first found in.
+pub(crate) fn sccs<I>(n: usize, succ: impl Fn(usize) -> I) -> Vec<usize>
+where
+    I: DoubleEndedIterator<Item = usize>,
+{
+    let components = components_of(n, |v| succ(v).rev());
+    (0..n).map(|v| components.of_node(v)).collect()
 }
 
 #[cfg(test)]

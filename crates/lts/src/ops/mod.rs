@@ -8,7 +8,8 @@
 //! - [`bisim`]: strong-bisimulation classes and quotient ([`minimize_strong`]).
 //! - [`hide`](mod@hide): [`hide`](fn@hide), [`project`], [`relabel`].
 //! - [`complete`](mod@complete): [`complete`](fn@complete) with a sink, [`complement`].
-//! - [`scc`]: strongly connected components over the moves a filter keeps ([`strongly_connected`]).
+//! - [`scc`]: strongly connected components over the moves a filter keeps ([`strongly_connected`]),
+//!   or of any graph given by a successor function ([`components_of`]).
 //! - [`trace`]: trace membership and [`language_included`] with a shortest counterexample.
 //!
 //! Operations that produce a new state space number it in breadth-first order from the initial state
@@ -36,7 +37,7 @@ pub use determinize::{
 pub use hide::{hide, project, relabel};
 pub use minimize::{minimize_dfa, minimize_dfa_interruptible};
 pub use reach::{bfs_order, reachable_states, trim, trim_mapped};
-pub use scc::{Components, strongly_connected};
+pub use scc::{Components, components_of, strongly_connected};
 pub use tau::{TauClosure, tau_closure};
 pub use trace::{
     accepts_trace, accepts_trace_named, is_trace, language_included, language_included_with_limit,

@@ -1,9 +1,11 @@
-//! Strongly connected components of an LTS's transition graph, over the moves a filter keeps.
+//! Strongly connected components of an LTS's transition graph, over the moves a filter keeps
+//! ([`strongly_connected`]), or of any graph given by a successor function ([`components_of`]).
 //!
 //! One routine for the questions that ask about cycles: which states lie on a cycle of tau moves
-//! (divergence), and which components no move leaves (the terminal sets of LTSA's progress
-//! check). It is Tarjan's algorithm without recursion (an explicit stack of frames, so a path of
-//! millions of states cannot overflow the thread's stack), linear in states and kept moves.
+//! (divergence), which components no move leaves (the terminal sets of LTSA's progress check),
+//! which components of a Büchi product accept (guarantor-ltl). It is Tarjan's algorithm without
+//! recursion (an explicit stack of frames, so a path of millions of states cannot overflow the
+//! thread's stack), linear in nodes and kept moves.
 
 use crate::{Edge, Lts, StateId};
 
@@ -24,7 +26,18 @@ pub struct Components {
 impl Components {
     /// The component of `state`, a number below [`Components::count`].
     pub fn of(&self, state: StateId) -> usize {
-        self.of[state.index()] as usize
+        self.of_node(state.index())
+    }
+
+    /// The component of node `node` of a graph given by [`components_of`] (a state's index for
+    /// [`strongly_connected`]).
+    pub fn of_node(&self, node: usize) -> usize {
+        self.of[node] as usize
+    }
+
+    /// Whether component `c` has a kept move inside it (more than one node, or a self-loop).
+    pub fn is_cyclic(&self, c: usize) -> bool {
+        self.cyclic[c]
     }
 
     /// How many components there are.
@@ -34,7 +47,7 @@ impl Components {
 
     /// Whether `state` lies on a cycle of kept moves (a self-loop included).
     pub fn on_cycle(&self, state: StateId) -> bool {
-        self.cyclic[self.of(state)]
+        self.is_cyclic(self.of(state))
     }
 
     /// `terminal[c]`: no kept move leaves component `c` (every component reachable from it is
@@ -73,33 +86,68 @@ impl Components {
 /// # Ok::<(), guarantor_lts::LtsError>(())
 /// ```
 pub fn strongly_connected(lts: &Lts, keep: impl Fn(&Edge) -> bool) -> Components {
-    Tarjan::new(lts, &keep).run()
+    components_of(lts.num_states(), |s| {
+        lts.outgoing(StateId::must(s))
+            .iter()
+            .filter(|t| keep(t))
+            .map(|t| t.target.index())
+    })
 }
 
-/// The walk's state: depth-first indices, low-links and the component stack.
-struct Tarjan<'a, K> {
-    lts: &'a Lts,
-    keep: &'a K,
+/// The strongly connected components of the graph on the nodes `0..n` whose successors `succ`
+/// gives, for any graph that is not an LTS (an automaton, a product numbered elsewhere). Each
+/// node's successors are followed in the order `succ` yields them, and components are numbered
+/// as they complete (reverse topological order), as in [`strongly_connected`].
+///
+/// ```
+/// use guarantor_lts::ops::components_of;
+/// // 0 -> 1 -> 2 -> 1, 3 -> 3.
+/// let succ = [vec![1], vec![2], vec![1], vec![3]];
+/// let sccs = components_of(4, |v| succ[v].iter().copied());
+/// assert_eq!(sccs.count(), 3);
+/// assert_eq!(sccs.of_node(1), sccs.of_node(2));
+/// assert!(sccs.of_node(1) < sccs.of_node(0)); // successors complete first
+/// assert!(sccs.is_cyclic(sccs.of_node(3)) && !sccs.is_cyclic(sccs.of_node(0)));
+/// ```
+///
+/// # Panics
+/// If `succ` yields a node outside `0..n`, or `n` does not fit in 32 bits.
+pub fn components_of<I: IntoIterator<Item = usize>>(
+    n: usize,
+    mut succ: impl FnMut(usize) -> I,
+) -> Components {
+    assert!(u32::try_from(n).is_ok(), "at most 2^32 nodes");
+    let mut walk = Tarjan::new(n);
+    for root in 0..n {
+        if walk.index[root] == UNSEEN {
+            walk.walk_from(root, &mut succ);
+        }
+    }
+    walk.components
+}
+
+/// The walk's state: depth-first indices, low-links, the component stack, and the successors
+/// still to follow of every node on the path (one vector; a frame knows where its own begin).
+struct Tarjan {
     index: Vec<u32>,
     low: Vec<u32>,
     on_stack: Vec<bool>,
     stack: Vec<u32>,
+    todo: Vec<u32>,
     next: u32,
     components: Components,
 }
 
 const UNSEEN: u32 = u32::MAX;
 
-impl<'a, K: Fn(&Edge) -> bool> Tarjan<'a, K> {
-    fn new(lts: &'a Lts, keep: &'a K) -> Self {
-        let n = lts.num_states();
+impl Tarjan {
+    fn new(n: usize) -> Self {
         Tarjan {
-            lts,
-            keep,
             index: vec![UNSEEN; n],
             low: vec![0; n],
             on_stack: vec![false; n],
             stack: Vec::new(),
+            todo: Vec::new(),
             next: 0,
             components: Components {
                 of: vec![0; n],
@@ -109,77 +157,73 @@ impl<'a, K: Fn(&Edge) -> bool> Tarjan<'a, K> {
         }
     }
 
-    fn run(mut self) -> Components {
-        for root in self.lts.states() {
-            if self.index[root.index()] == UNSEEN {
-                self.walk_from(root);
-            }
-        }
-        self.components
-    }
-
-    /// One depth-first walk; a frame is a state and the position of its next move to follow.
-    fn walk_from(&mut self, root: StateId) {
-        let mut frames: Vec<(StateId, usize)> = vec![(root, 0)];
-        self.visit(root);
-        while let Some(&mut (s, ref mut at)) = frames.last_mut() {
-            let moves = self.lts.outgoing(s);
-            if let Some(t) = moves.get(*at) {
-                *at += 1;
-                if !(self.keep)(t) {
-                    continue;
-                }
-                let target = t.target;
-                if self.index[target.index()] == UNSEEN {
-                    self.visit(target);
-                    frames.push((target, 0));
-                } else if self.on_stack[target.index()] {
-                    self.lower(s, self.index[target.index()]);
+    /// One depth-first walk; a frame is a node and where its pending successors begin in `todo`.
+    fn walk_from<I: IntoIterator<Item = usize>>(
+        &mut self,
+        root: usize,
+        succ: &mut impl FnMut(usize) -> I,
+    ) {
+        let mut frames: Vec<(usize, usize)> = vec![(root, self.visit(root, succ))];
+        while let Some(&(v, base)) = frames.last() {
+            if self.todo.len() > base {
+                let w = self.todo.pop().expect("non-empty") as usize;
+                if self.index[w] == UNSEEN {
+                    let base = self.visit(w, succ);
+                    frames.push((w, base));
+                } else if self.on_stack[w] {
+                    self.low[v] = self.low[v].min(self.index[w]);
                 }
                 continue;
             }
             frames.pop();
             if let Some(&(parent, _)) = frames.last() {
-                self.lower(parent, self.low[s.index()]);
+                self.low[parent] = self.low[parent].min(self.low[v]);
             }
-            if self.low[s.index()] == self.index[s.index()] {
-                self.complete(s);
+            if self.low[v] == self.index[v] {
+                self.complete(v, succ);
             }
         }
     }
 
-    fn visit(&mut self, s: StateId) {
-        self.index[s.index()] = self.next;
-        self.low[s.index()] = self.next;
+    /// Numbers `v`, pushes it on the component stack and its successors on `todo` (reversed, so
+    /// that popping follows them in `succ`'s order); returns where they begin.
+    fn visit<I: IntoIterator<Item = usize>>(
+        &mut self,
+        v: usize,
+        succ: &mut impl FnMut(usize) -> I,
+    ) -> usize {
+        self.index[v] = self.next;
+        self.low[v] = self.next;
         self.next += 1;
-        self.stack.push(s.index() as u32);
-        self.on_stack[s.index()] = true;
-    }
-
-    fn lower(&mut self, s: StateId, to: u32) {
-        let low = &mut self.low[s.index()];
-        *low = (*low).min(to);
+        self.stack.push(v as u32);
+        self.on_stack[v] = true;
+        let base = self.todo.len();
+        self.todo.extend(succ(v).into_iter().map(|w| {
+            assert!(w < self.index.len(), "successor {w} outside the graph");
+            w as u32
+        }));
+        self.todo[base..].reverse();
+        base
     }
 
     /// Pops the component rooted at `root` off the stack and numbers it.
-    fn complete(&mut self, root: StateId) {
+    fn complete<I: IntoIterator<Item = usize>>(
+        &mut self,
+        root: usize,
+        succ: &mut impl FnMut(usize) -> I,
+    ) {
         let c = self.components.count as u32;
         let mut size = 0usize;
         while let Some(m) = self.stack.pop() {
             self.on_stack[m as usize] = false;
             self.components.of[m as usize] = c;
             size += 1;
-            if m as usize == root.index() {
+            if m as usize == root {
                 break;
             }
         }
-        let self_loop = || {
-            self.lts
-                .outgoing(root)
-                .iter()
-                .any(|t| (self.keep)(t) && t.target == root)
-        };
-        let cyclic = size > 1 || self_loop();
+        // A single node is cyclic only with a move to itself: asked once more, as it is rare.
+        let cyclic = size > 1 || succ(root).into_iter().any(|w| w == root);
         self.components.cyclic.push(cyclic);
         self.components.count += 1;
     }
@@ -241,6 +285,10 @@ mod tests {
                 }
                 let cycle = kept.iter().any(|&(a, b)| a == i && r[b][i]);
                 prop_assert_eq!(sccs.on_cycle(s(i)), cycle);
+            }
+            // Numbered as they complete: a move never leads to a later component.
+            for &(a, b) in &kept {
+                prop_assert!(sccs.of(s(b)) <= sccs.of(s(a)));
             }
             let terminal = sccs.terminal(&lts, only_tau);
             for i in 0..n {
