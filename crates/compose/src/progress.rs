@@ -38,21 +38,23 @@
 //!
 //! ## The walk
 //!
-//! Tarjan's algorithm, without recursion: an explicit stack of frames, the pending successors of
-//! every frame in one `todo` vector (as in the depth-first safety check), states numbered in the
-//! order they are first visited (so a state's number is its depth-first index), one 32-bit
+//! Tarjan's algorithm, without recursion, its bookkeeping `guarantor_lts::ops::SccWalk` (the
+//! one iterative Tarjan of the workspace): an explicit stack of frames, the pending successors of
+//! every frame in one `todo` vector here (as in the depth-first safety check), states numbered in
+//! the order they are first visited (so a state's number is its depth-first index), one 32-bit
 //! low-link per state, and one bit per state saying that it has a transition into an
 //! already completed component (which therefore is not terminal). A component is terminal when
 //! none of its states has that bit; its actions are then found by enumerating its states'
 //! transitions once more. Memory is the visited set of the safety check (one unit of
 //! [`Config::max_states`] per state, as there) plus the walk's own arrays: a low-link and a Tarjan
-//! stack entry per state (8 bytes), 12 bytes per state on the current path and 16 to 24 per
+//! stack entry per state (8 bytes), 20 bytes per state on the current path and 16 to 24 per
 //! successor still pending on it; the budget counts these by their allocated capacity, in units
 //! of [`Config::STATE_BYTES`]. The run and the cycle of the answer are found afterwards by
 //! breadth-first search over the numbered states (8 more bytes per state).
 
 use std::ops::ControlFlow;
 
+use guarantor_lts::ops::SccWalk;
 use guarantor_lts::{ActionId, Lts, StateId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -392,19 +394,6 @@ impl WithStore for Job<'_, '_, '_> {
     }
 }
 
-/// Low-link of a state whose component is complete.
-const DONE: u32 = u32::MAX;
-
-/// One state on the depth-first path.
-#[derive(Clone, Copy, Debug)]
-struct Frame {
-    state: u32,
-    /// Where its pending successors begin in `todo`.
-    base: u32,
-    /// How many successors it has.
-    successors: u32,
-}
-
 /// A violating terminal set the walk kept.
 struct Goal {
     members: Vec<u32>,
@@ -423,11 +412,11 @@ struct Tarjan<'a, 'p, S: Store> {
     store: &'a mut S,
     tests: &'a Tests,
     termination: &'a Termination,
-    low: Vec<u32>,
-    /// One bit per state: it has a transition into a completed component.
-    escapes: Vec<u64>,
-    sccs: Vec<u32>,
-    frames: Vec<Frame>,
+    /// Tarjan's bookkeeping (`guarantor_lts::ops::SccWalk`): low-links, escape bits, the
+    /// component stack and the path; states are numbered by the store, in visiting order.
+    walk: SccWalk,
+    /// Per state on the path: how many successors it has.
+    successors: Vec<u32>,
     todo: Vec<(u64, S::Key)>,
     todo_tuples: Vec<StateId>,
     tuple: Vec<StateId>,
@@ -452,10 +441,8 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
             store,
             tests,
             termination,
-            low: Vec::new(),
-            escapes: Vec::new(),
-            sccs: Vec::new(),
-            frames: Vec::new(),
+            walk: SccWalk::new(),
+            successors: Vec::new(),
             todo: Vec::new(),
             todo_tuples: Vec::new(),
             tuple: product.initial(),
@@ -476,12 +463,10 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
     /// what the walk allocated beside it (low-links, escape bits, the Tarjan stack, the path and
     /// its pending successors), by capacity.
     fn charge(&self, budget: &Budget<'_>) -> Result<(), ComposeError> {
-        let beside = self.low.capacity() * 4
-            + self.escapes.capacity() * 8
-            + self.sccs.capacity() * 4
+        let beside = self.walk.heap_bytes()
+            + self.successors.capacity() * 4
             + self.todo.capacity() * std::mem::size_of::<(u64, S::Key)>()
-            + self.todo_tuples.capacity() * 4
-            + self.frames.capacity() * std::mem::size_of::<Frame>();
+            + self.todo_tuples.capacity() * 4;
         budget.expect_growth(self.store.growth_bytes());
         budget.check_states(self.store.len() + Config::units_for_bytes(beside))
     }
@@ -498,8 +483,8 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
         }
         let width = self.product.width();
         let mut target = initial;
-        while let Some(top) = self.frames.last().copied() {
-            if self.todo.len() > top.base as usize {
+        while let Some((_, base)) = self.walk.top() {
+            if self.todo.len() > base {
                 budget.tick()?;
                 let (hash, key) = self.todo.pop().expect("non-empty");
                 if S::NEEDS_TUPLE {
@@ -513,26 +498,16 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
                     if self.visit(w, budget)? {
                         return Ok(Walked::Error);
                     }
-                } else if self.low[w as usize] != DONE {
-                    let v = top.state as usize;
-                    self.low[v] = self.low[v].min(w);
                 } else {
-                    self.set_escape(top.state);
+                    self.walk.reach(w);
                 }
                 continue;
             }
-            self.frames.pop();
-            let v = top.state;
-            if self.low[v as usize] == v {
-                self.complete(v, top.successors as usize, budget)?;
-            }
-            if let Some(parent) = self.frames.last() {
-                let p = parent.state;
-                if self.low[v as usize] == DONE {
-                    self.set_escape(p);
-                } else {
-                    self.low[p as usize] = self.low[p as usize].min(self.low[v as usize]);
-                }
+            let successors = self.successors.pop().expect("one per state on the path");
+            if let Some(done) = self.walk.leave()
+                && done.terminal
+            {
+                self.complete(done.members, successors as usize, budget)?;
             }
         }
         Ok(Walked::Done)
@@ -541,12 +516,7 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
     /// Starts state `id` (just numbered): low-link, Tarjan stack, pending successors. Returns
     /// whether a successor is an error tuple.
     fn visit(&mut self, id: u32, budget: &mut Budget<'_>) -> Result<bool, ComposeError> {
-        debug_assert_eq!(id as usize, self.low.len(), "numbered in visiting order");
-        self.low.push(id);
-        if self.escapes.len() * 64 <= id as usize {
-            self.escapes.push(0);
-        }
-        self.sccs.push(id);
+        debug_assert_eq!(id as usize, self.walk.len(), "numbered in visiting order");
         self.store.load(id, &mut self.tuple);
         let base = self.todo.len();
         let (product, store) = (self.product, &*self.store);
@@ -575,43 +545,21 @@ impl<'a, 'p, S: Store> Tarjan<'a, 'p, S> {
             let width = self.product.width();
             reverse_rows(&mut self.todo_tuples[base * width..], width);
         }
-        self.frames.push(Frame {
-            state: id,
-            base: u32::try_from(base).map_err(|_| too_many("pending successor"))?,
-            successors: u32::try_from(successors).map_err(|_| too_many("successor"))?,
-        });
+        self.successors
+            .push(u32::try_from(successors).map_err(|_| too_many("successor"))?);
+        self.walk.enter(base);
         Ok(false)
     }
 
-    fn set_escape(&mut self, state: u32) {
-        self.escapes[state as usize / 64] |= 1 << (state % 64);
-    }
-
-    fn escapes(&self, state: u32) -> bool {
-        self.escapes[state as usize / 64] & (1 << (state % 64)) != 0
-    }
-
-    /// Pops the component rooted at `root` (with `successors` transitions from the root) and, if
-    /// it is terminal, evaluates the tests on it.
+    /// Evaluates the tests on a completed terminal component (its root, the first member, with
+    /// `successors` transitions).
     fn complete(
         &mut self,
-        root: u32,
+        members: Vec<u32>,
         successors: usize,
         budget: &mut Budget<'_>,
     ) -> Result<(), ComposeError> {
-        let at = self
-            .sccs
-            .iter()
-            .rposition(|&s| s == root)
-            .expect("the root is on the stack");
-        let members: Vec<u32> = self.sccs.drain(at..).collect();
-        let terminal = members.iter().all(|&m| !self.escapes(m));
-        for &m in &members {
-            self.low[m as usize] = DONE;
-        }
-        if !terminal {
-            return Ok(());
-        }
+        let root = members[0];
         self.terminal_sets += 1;
         let mut actions = vec![false; self.tests.visible.len()];
         let stuck = members.len() == 1 && successors == 0;

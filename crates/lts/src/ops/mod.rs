@@ -37,7 +37,7 @@ pub use determinize::{
 pub use hide::{hide, project, relabel};
 pub use minimize::{minimize_dfa, minimize_dfa_interruptible};
 pub use reach::{bfs_order, reachable_states, trim, trim_mapped};
-pub use scc::{Components, components_of, strongly_connected};
+pub use scc::{Completed, Components, SccWalk, components_of, strongly_connected};
 pub use tau::{TauClosure, tau_closure};
 pub use trace::{
     accepts_trace, accepts_trace_named, is_trace, language_included, language_included_with_limit,

@@ -117,115 +117,218 @@ pub fn components_of<I: IntoIterator<Item = usize>>(
     mut succ: impl FnMut(usize) -> I,
 ) -> Components {
     assert!(u32::try_from(n).is_ok(), "at most 2^32 nodes");
-    let mut walk = Tarjan::new(n);
+    let mut number = vec![UNSEEN; n]; // node -> its number in the walk
+    let mut node: Vec<u32> = Vec::with_capacity(n); // number -> node
+    let mut self_loop = vec![false; n];
+    let mut of = vec![0u32; n];
+    let mut cyclic = Vec::new();
+    let mut walk = SccWalk::new();
+    let mut todo: Vec<u32> = Vec::new();
     for root in 0..n {
-        if walk.index[root] == UNSEEN {
-            walk.walk_from(root, &mut succ);
-        }
-    }
-    walk.components
-}
-
-/// The walk's state: depth-first indices, low-links, the component stack, and the successors
-/// still to follow of every node on the path (one vector; a frame knows where its own begin).
-struct Tarjan {
-    index: Vec<u32>,
-    low: Vec<u32>,
-    on_stack: Vec<bool>,
-    stack: Vec<u32>,
-    todo: Vec<u32>,
-    next: u32,
-    components: Components,
-}
-
-const UNSEEN: u32 = u32::MAX;
-
-impl Tarjan {
-    fn new(n: usize) -> Self {
-        Tarjan {
-            index: vec![UNSEEN; n],
-            low: vec![0; n],
-            on_stack: vec![false; n],
-            stack: Vec::new(),
-            todo: Vec::new(),
-            next: 0,
-            components: Components {
-                of: vec![0; n],
-                count: 0,
-                cyclic: Vec::new(),
-            },
-        }
-    }
-
-    /// One depth-first walk; a frame is a node and where its pending successors begin in `todo`.
-    fn walk_from<I: IntoIterator<Item = usize>>(
-        &mut self,
-        root: usize,
-        succ: &mut impl FnMut(usize) -> I,
-    ) {
-        let mut frames: Vec<(usize, usize)> = vec![(root, self.visit(root, succ))];
-        while let Some(&(v, base)) = frames.last() {
-            if self.todo.len() > base {
-                let w = self.todo.pop().expect("non-empty") as usize;
-                if self.index[w] == UNSEEN {
-                    let base = self.visit(w, succ);
-                    frames.push((w, base));
-                } else if self.on_stack[w] {
-                    self.low[v] = self.low[v].min(self.index[w]);
+        let mut next = (number[root] == UNSEEN).then_some(root);
+        loop {
+            if let Some(v) = next.take() {
+                let base = todo.len();
+                todo.extend(succ(v).into_iter().map(|w| {
+                    assert!(w < n, "successor {w} outside the graph");
+                    w as u32
+                }));
+                // Popping takes the last: reversed, they are followed in `succ`'s order.
+                todo[base..].reverse();
+                number[v] = walk.enter(base);
+                node.push(v as u32);
+            }
+            let Some((v, base)) = walk.top() else { break };
+            if todo.len() > base {
+                let w = todo.pop().expect("non-empty") as usize;
+                self_loop[w] |= w == node[v as usize] as usize;
+                if number[w] == UNSEEN {
+                    next = Some(w);
+                } else {
+                    walk.reach(number[w]);
                 }
                 continue;
             }
-            frames.pop();
-            if let Some(&(parent, _)) = frames.last() {
-                self.low[parent] = self.low[parent].min(self.low[v]);
-            }
-            if self.low[v] == self.index[v] {
-                self.complete(v, succ);
+            if let Some(done) = walk.leave() {
+                let c = cyclic.len() as u32;
+                for &m in &done.members {
+                    of[node[m as usize] as usize] = c;
+                }
+                cyclic.push(done.members.len() > 1 || self_loop[node[v as usize] as usize]);
             }
         }
     }
+    Components {
+        count: cyclic.len(),
+        of,
+        cyclic,
+    }
+}
 
-    /// Numbers `v`, pushes it on the component stack and its successors on `todo` (reversed, so
-    /// that popping follows them in `succ`'s order); returns where they begin.
-    fn visit<I: IntoIterator<Item = usize>>(
-        &mut self,
-        v: usize,
-        succ: &mut impl FnMut(usize) -> I,
-    ) -> usize {
-        self.index[v] = self.next;
-        self.low[v] = self.next;
-        self.next += 1;
-        self.stack.push(v as u32);
-        self.on_stack[v] = true;
-        let base = self.todo.len();
-        self.todo.extend(succ(v).into_iter().map(|w| {
-            assert!(w < self.index.len(), "successor {w} outside the graph");
-            w as u32
-        }));
-        self.todo[base..].reverse();
-        base
+/// The bookkeeping of Tarjan's algorithm for a walk that discovers its graph as it goes (a
+/// product explored on the fly, within budgets): the caller numbers nodes in the order the walk
+/// first reaches them (0, 1, 2, ...), keeps each node's successors still to follow on a stack of
+/// its own, and tells the walk what it does; the walk keeps the low-links, the component stack
+/// and the path, and says when a component completes and whether a move leaves it. Memory: a
+/// 32-bit low-link, a bit and a stack entry per node, and 16 bytes per node on the path.
+///
+/// [`components_of`] drives it over a successor function; `guarantor-compose`'s progress check
+/// drives it over the product it explores.
+///
+/// ```
+/// use guarantor_lts::ops::SccWalk;
+/// // 0 -> 1 -> 0, 1 -> 2: {2} completes first (terminal), then {0, 1} (a move leaves it).
+/// let succ = [vec![1], vec![0, 2], vec![]];
+/// let (mut walk, mut todo, mut done) = (SccWalk::new(), Vec::new(), Vec::new());
+/// todo.extend(succ[0].iter().rev());
+/// walk.enter(0);
+/// let mut number = vec![None; 3]; // our node -> its number in the walk (here the same)
+/// number[0] = Some(0);
+/// while let Some((v, base)) = walk.top() {
+///     if todo.len() > base {
+///         let w: usize = todo.pop().unwrap();
+///         match number[w] {
+///             Some(n) => walk.reach(n),
+///             None => {
+///                 number[w] = Some(walk.len() as u32);
+///                 let base = todo.len();
+///                 todo.extend(succ[w].iter().rev());
+///                 walk.enter(base);
+///             }
+///         }
+///         continue;
+///     }
+///     if let Some(c) = walk.leave() {
+///         done.push((c.members, c.terminal));
+///     }
+/// }
+/// assert_eq!(done, [(vec![2], true), (vec![0, 1], false)]);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct SccWalk {
+    /// Per node: its low-link while it is on the component stack, [`DONE`] after.
+    low: Vec<u32>,
+    /// One bit per node: it has a move into an already completed component.
+    escapes: Vec<u64>,
+    /// The component stack.
+    stack: Vec<u32>,
+    /// The path: a node and where its pending successors begin on the caller's stack.
+    path: Vec<(u32, usize)>,
+}
+
+/// A component an [`SccWalk`] completed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Completed {
+    /// Its nodes, in the order they were numbered (the first is its root).
+    pub members: Vec<u32>,
+    /// Whether no move leaves it.
+    pub terminal: bool,
+}
+
+/// The low-link of a node whose component is complete.
+const DONE: u32 = u32::MAX;
+
+/// The number of a node [`components_of`] has not reached (no node gets it: see `enter`).
+const UNSEEN: u32 = u32::MAX;
+
+impl SccWalk {
+    /// A walk that has numbered no node.
+    pub fn new() -> Self {
+        Self::default()
     }
 
-    /// Pops the component rooted at `root` off the stack and numbers it.
-    fn complete<I: IntoIterator<Item = usize>>(
-        &mut self,
-        root: usize,
-        succ: &mut impl FnMut(usize) -> I,
-    ) {
-        let c = self.components.count as u32;
-        let mut size = 0usize;
-        while let Some(m) = self.stack.pop() {
-            self.on_stack[m as usize] = false;
-            self.components.of[m as usize] = c;
-            size += 1;
-            if m as usize == root {
-                break;
+    /// How many nodes it has numbered: the number the next [`SccWalk::enter`] gives.
+    pub fn len(&self) -> usize {
+        self.low.len()
+    }
+
+    /// Whether it has numbered no node.
+    pub fn is_empty(&self) -> bool {
+        self.low.is_empty()
+    }
+
+    /// Numbers the next node and steps onto it; its successors to follow begin at `base` on the
+    /// caller's stack. Returns its number.
+    ///
+    /// # Panics
+    /// After `u32::MAX - 1` nodes.
+    pub fn enter(&mut self, base: usize) -> u32 {
+        let v = u32::try_from(self.low.len())
+            .ok()
+            .filter(|&v| v != DONE)
+            .expect("fewer than 2^32 - 1 nodes");
+        self.low.push(v);
+        if self.escapes.len() * 64 <= v as usize {
+            self.escapes.push(0);
+        }
+        self.stack.push(v);
+        self.path.push((v, base));
+        v
+    }
+
+    /// The node the walk is on and where its pending successors begin, if it is on one.
+    pub fn top(&self) -> Option<(u32, usize)> {
+        self.path.last().copied()
+    }
+
+    /// The node the walk is on has a move to the already numbered node `w`.
+    ///
+    /// # Panics
+    /// If the walk is on no node or `w` is not numbered.
+    pub fn reach(&mut self, w: u32) {
+        let (v, _) = self.top().expect("on a node");
+        if self.low[w as usize] == DONE {
+            self.set_escape(v);
+        } else {
+            self.low[v as usize] = self.low[v as usize].min(w);
+        }
+    }
+
+    /// Steps back from the node the walk is on (all its successors followed); returns the
+    /// component it completes, if it is one's root.
+    ///
+    /// # Panics
+    /// If the walk is on no node.
+    pub fn leave(&mut self) -> Option<Completed> {
+        let (v, _) = self.path.pop().expect("on a node");
+        let completed = (self.low[v as usize] == v).then(|| {
+            let at = self
+                .stack
+                .iter()
+                .rposition(|&m| m == v)
+                .expect("on the stack");
+            let members: Vec<u32> = self.stack.drain(at..).collect();
+            let terminal = members.iter().all(|&m| !self.escapes(m));
+            for &m in &members {
+                self.low[m as usize] = DONE;
+            }
+            Completed { members, terminal }
+        });
+        if let Some(&(parent, _)) = self.path.last() {
+            if self.low[v as usize] == DONE {
+                self.set_escape(parent);
+            } else {
+                self.low[parent as usize] = self.low[parent as usize].min(self.low[v as usize]);
             }
         }
-        // A single node is cyclic only with a move to itself: asked once more, as it is rare.
-        let cyclic = size > 1 || succ(root).into_iter().any(|w| w == root);
-        self.components.cyclic.push(cyclic);
-        self.components.count += 1;
+        completed
+    }
+
+    /// The bytes its arrays hold (by capacity), for a memory budget.
+    pub fn heap_bytes(&self) -> usize {
+        self.low.capacity() * 4
+            + self.escapes.capacity() * 8
+            + self.stack.capacity() * 4
+            + self.path.capacity() * std::mem::size_of::<(u32, usize)>()
+    }
+
+    fn set_escape(&mut self, v: u32) {
+        self.escapes[v as usize / 64] |= 1 << (v % 64);
+    }
+
+    fn escapes(&self, v: u32) -> bool {
+        self.escapes[v as usize / 64] & (1 << (v % 64)) != 0
     }
 }
 
