@@ -435,7 +435,7 @@ impl<'a> Acr<'a> {
                         continue;
                     }
                     let t = if self.config.extend_traces {
-                        self.extend_trace(view, *i, tau)
+                        self.extend_trace(view, *i, tau)?
                     } else {
                         tau.clone()
                     };
@@ -675,7 +675,7 @@ impl<'a> Acr<'a> {
             });
         }
         let t = if self.config.extend_traces {
-            self.extend_trace(view, i, &tau)
+            self.extend_trace(view, i, &tau)?
         } else {
             tau.clone()
         };
@@ -732,8 +732,12 @@ impl<'a> Acr<'a> {
 
     /// `ExtendTrace`: greedily embeds the trace into the other components, one by one, adding their
     /// actions not yet covered; a component that cannot follow leaves the trace unchanged.
-    fn extend_trace(&self, view: &View, i: usize, tau: &[u32]) -> Vec<u32> {
+    ///
+    /// # Errors
+    /// The run's composition budget, while hidden steps are filled in.
+    fn extend_trace(&self, view: &View, i: usize, tau: &[u32]) -> Result<Vec<u32>, CircError> {
         let sys = self.sys;
+        let mut budget = self.config.compose.budget()?;
         let mut cov = sys.alpha(i).clone();
         for &j in &view.rule.s[i] {
             union(&mut cov, &view.alphas[j]);
@@ -746,17 +750,17 @@ impl<'a> Acr<'a> {
             }
             let matched: ActSet = aj.iter().zip(&cov).map(|(x, c)| *x && *c).collect();
             let inserted: ActSet = aj.iter().zip(&cov).map(|(x, c)| *x && !*c).collect();
-            if let Some(e) = sys.embed(j, &t, &matched, &inserted) {
+            if let Some(e) = sys.embed(j, &t, &matched, &inserted, &mut budget)? {
                 t = e;
             } else if let Some((&last, prefix)) = t.split_last()
-                && let Some(mut e) = sys.embed(j, prefix, &matched, &inserted)
+                && let Some(mut e) = sys.embed(j, prefix, &matched, &inserted, &mut budget)?
             {
                 e.push(last);
                 t = e;
             }
             union(&mut cov, aj);
         }
-        t
+        Ok(t)
     }
 
     /// `AlphaRefine`: is the abstract counterexample `sigma` real (Lemma 7)? If not, the actions
@@ -771,16 +775,16 @@ impl<'a> Acr<'a> {
             .map(|c| c.iter().zip(a).map(|(x, y)| *x && !*y).collect())
             .collect();
         let mut parts = Vec::with_capacity(n);
+        let mut budget = self.config.compose.budget()?;
         for (i, x) in extra.iter().enumerate() {
-            parts.push(
-                sys.embed(i, sigma, a, x)
-                    .ok_or_else(|| CircError::Internal {
-                        reason: format!(
-                            "abstract counterexample not in component {i} (alphabet {:?})",
-                            view.letters[i]
-                        ),
-                    })?,
-            );
+            parts.push(sys.embed(i, sigma, a, x, &mut budget)?.ok_or_else(|| {
+                CircError::Internal {
+                    reason: format!(
+                        "abstract counterexample not in component {i} (alphabet {:?})",
+                        view.letters[i]
+                    ),
+                }
+            })?);
         }
         let own: Vec<ActSet> = extra.iter().map(|x| or(a, x)).collect();
         if let Some(t) = merge(&parts, &own) {
@@ -812,6 +816,7 @@ impl<'a> Acr<'a> {
         let sys = self.sys;
         let mut parts = Vec::new();
         let mut own = Vec::new();
+        let mut budget = self.config.compose.budget()?;
         for i in 0..sys.len() {
             let local: ActSet = sys
                 .alpha(i)
@@ -820,7 +825,7 @@ impl<'a> Acr<'a> {
                 .map(|(x, f)| *x && !*f)
                 .collect();
             let p = sys
-                .embed(i, t, &self.full, &local)
+                .embed(i, t, &self.full, &local, &mut budget)?
                 .ok_or_else(|| CircError::Internal {
                     reason: format!("completed counterexample not in component {i}"),
                 })?;

@@ -137,21 +137,22 @@ impl Decider<'_> {
                     held: true,
                 });
             }
-            let lifted: Vec<Vec<u32>> = found
-                .traces
-                .iter()
-                .filter_map(|trace| {
-                    if checked.is_none() {
-                        return env.lift(trace, &own);
-                    }
+            let mut budget = compose.budget()?;
+            let mut lifted: Vec<Vec<u32>> = Vec::new();
+            for trace in &found.traces {
+                let full = if checked.is_none() {
+                    env.lift(trace, &own, &mut budget)?
+                } else if let Some((last, prefix)) = trace.split_last() {
                     // The environment need not allow `M_i`'s last step: lift the prefix only.
-                    let (last, prefix) = trace.split_last()?;
-                    let mut full = env.lift(prefix, &own)?;
-                    full.push(last.clone());
-                    Some(full)
-                })
-                .map(|full| self.sys.trace_ids(&full))
-                .collect();
+                    env.lift(prefix, &own, &mut budget)?.map(|mut full| {
+                        full.push(last.clone());
+                        full
+                    })
+                } else {
+                    None
+                };
+                lifted.extend(full.map(|full| self.sys.trace_ids(&full)));
+            }
             if !lifted.is_empty() {
                 return Ok(Decision {
                     traces: lifted,

@@ -46,13 +46,13 @@
 //! it was checked with: the check is deterministic, so the same inputs hold again. A premise whose
 //! own guarantee or any assumed guarantee changed is a different key and is checked afresh.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use guarantor_compose::{Config, compose};
+use guarantor_compose::replay::{Fill, embed};
+use guarantor_compose::{Budget, ComposeError, Config, compose};
+use guarantor_lts::Lts;
 use guarantor_lts::ops::{determinize_with_limit, hide, minimize_dfa};
-use guarantor_lts::{ActionId, Lts, StateId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// States a determinised part may reach before the reduction gives up on it.
@@ -280,7 +280,15 @@ impl Reduced<'_> {
     /// to a run of `checked || original environment`: every hidden action is put back, each
     /// original assumption follows its own word. `None` if some step fails (not expected: every
     /// reduction step keeps the projected language).
-    pub(crate) fn lift(&self, trace: &[String], own: &dyn Fn(&str) -> bool) -> Option<Vec<String>> {
+    ///
+    /// # Errors
+    /// The budget's, while hidden steps are filled in.
+    pub(crate) fn lift(
+        &self,
+        trace: &[String],
+        own: &dyn Fn(&str) -> bool,
+        budget: &mut Budget<'_>,
+    ) -> Result<Option<Vec<String>>, ComposeError> {
         let mut out: Vec<String> = trace.to_vec();
         let mut seen: FxHashSet<String> = self
             .parts
@@ -293,14 +301,20 @@ impl Reduced<'_> {
                 .filter(|n| p.lts.alphabet().contains(n))
                 .cloned()
                 .collect();
-            let lifted = self.lift_part(p, &word)?;
+            let Some(lifted) = self.lift_part(p, &word, budget)? else {
+                return Ok(None);
+            };
             let sub = self.subtree_alphabet(p);
-            out = merge2(&out, &lifted, &|n| own(n) || seen.contains(n), &|n| {
+            let merged = merge2(&out, &lifted, &|n| own(n) || seen.contains(n), &|n| {
                 sub.contains(n)
-            })?;
+            });
+            let Some(merged) = merged else {
+                return Ok(None);
+            };
+            out = merged;
             seen.extend(sub);
         }
-        Some(out)
+        Ok(Some(out))
     }
 
     /// The union of the original alphabets below `p`.
@@ -318,85 +332,78 @@ impl Reduced<'_> {
 
     /// A run of the original assumptions below `p` whose projection onto `p`'s alphabet is
     /// `word`.
-    fn lift_part(&self, p: &Part, word: &[String]) -> Option<Vec<String>> {
+    fn lift_part(
+        &self,
+        p: &Part,
+        word: &[String],
+        budget: &mut Budget<'_>,
+    ) -> Result<Option<Vec<String>>, ComposeError> {
         match &p.origin {
-            Origin::Leaf(_) => Some(word.to_vec()),
-            Origin::Hidden { inner, hidden } => {
-                let s = embed(&inner.lts, word, hidden)?;
-                self.lift_part(inner, &s)
-            }
+            Origin::Leaf(_) => Ok(Some(word.to_vec())),
+            Origin::Hidden { inner, hidden } => match embed_word(&inner.lts, word, hidden, budget)?
+            {
+                Some(s) => self.lift_part(inner, &s, budget),
+                None => Ok(None),
+            },
             Origin::Merged {
                 a,
                 b,
                 product,
                 hidden,
             } => {
-                let s = embed(product, word, hidden)?;
+                let Some(s) = embed_word(product, word, hidden, budget)? else {
+                    return Ok(None);
+                };
                 let on = |l: &Lts| -> Vec<String> {
                     s.iter()
                         .filter(|n| l.alphabet().contains(n))
                         .cloned()
                         .collect()
                 };
-                let la = self.lift_part(a, &on(&a.lts))?;
-                let lb = self.lift_part(b, &on(&b.lts))?;
+                let Some(la) = self.lift_part(a, &on(&a.lts), budget)? else {
+                    return Ok(None);
+                };
+                let Some(lb) = self.lift_part(b, &on(&b.lts), budget)? else {
+                    return Ok(None);
+                };
                 let (sa, sb) = (self.subtree_alphabet(a), self.subtree_alphabet(b));
-                merge2(&la, &lb, &|n| sa.contains(n), &|n| sb.contains(n))
+                Ok(merge2(&la, &lb, &|n| sa.contains(n), &|n| sb.contains(n)))
             }
         }
     }
 }
 
 /// A path of `l` from its initial state whose labels, without those in `hidden` (and tau), are
-/// `word`; breadth-first, so few hidden actions are inserted. Its labels (tau omitted).
-fn embed(l: &Lts, word: &[String], hidden: &[String]) -> Option<Vec<String>> {
-    let n = l.num_states();
-    let key = |pos: usize, s: StateId| pos * n + s.index();
-    let mut parent: FxHashMap<usize, (usize, Option<ActionId>)> = FxHashMap::default();
-    let start = key(0, l.initial());
-    parent.insert(start, (usize::MAX, None));
-    let mut queue = VecDeque::from([(0usize, l.initial())]);
-    let done = |pos: usize| pos == word.len();
-    let mut goal = done(0).then_some(start);
-    while let Some((pos, s)) = queue.pop_front() {
-        if goal.is_some() {
-            break;
-        }
-        let here = key(pos, s);
-        for e in l.outgoing(s) {
-            let name = l.action_name(e.action);
-            let next = if e.action.is_tau() || hidden.iter().any(|h| h == name) {
-                pos
-            } else if word.get(pos).is_some_and(|w| w == name) {
-                pos + 1
-            } else {
-                continue;
-            };
-            let k = key(next, e.target);
-            if parent.contains_key(&k) {
-                continue;
+/// `word`, with the fewest moves (`guarantor_compose::replay::embed`), so few hidden actions are
+/// inserted. Its labels (tau omitted).
+fn embed_word(
+    l: &Lts,
+    word: &[String],
+    hidden: &[String],
+    budget: &mut Budget<'_>,
+) -> Result<Option<Vec<String>>, ComposeError> {
+    let run = embed(
+        l.initial(),
+        word.len(),
+        |&s, read, out| {
+            for e in l.outgoing(s) {
+                let name = l.action_name(e.action);
+                if e.action.is_tau() || hidden.iter().any(|h| h == name) {
+                    out.push((Fill::Hidden, e.action, e.target));
+                } else if word.get(read).is_some_and(|w| w == name) {
+                    out.push((Fill::Letter, e.action, e.target));
+                }
             }
-            parent.insert(k, (here, Some(e.action)));
-            if done(next) {
-                goal = Some(k);
-                break;
-            }
-            queue.push_back((next, e.target));
-        }
-    }
-    let mut k = goal?;
-    let mut out = Vec::new();
-    while let Some(&(prev, a)) = parent.get(&k) {
-        if prev == usize::MAX {
-            break;
-        }
-        if let Some(a) = a.filter(|a| !a.is_tau()) {
-            out.push(l.action_name(a).to_owned());
-        }
-        k = prev;
-    }
-    out.reverse();
-    Some(out)
+        },
+        |_| true,
+        budget,
+    )?;
+    Ok(run.map(|run| {
+        run.into_iter()
+            .filter(|(a, _)| !a.is_tau())
+            .map(|(a, _)| l.action_name(a).to_owned())
+            .collect()
+    }))
 }
 
 /// Interleaves `x` (over `in_x`) and `y` (over `in_y`) so that each is the projection of the
@@ -632,8 +639,8 @@ impl PremiseCache {
 #[cfg(test)]
 mod tests {
     use guarantor_compose::ag::check_circular_premise;
-    use guarantor_lts::LtsBuilder;
     use guarantor_lts::ops::accepts_trace_named;
+    use guarantor_lts::{LtsBuilder, StateId};
 
     use super::*;
 
@@ -699,7 +706,11 @@ mod tests {
             if let Some(cex) = small.verdict.counterexample() {
                 // The lifted run is a run of every original assumption (last step excepted).
                 let (last, prefix) = cex.trace.split_last().unwrap();
-                let mut full = reduced.lift(prefix, &visible).unwrap();
+                let mut budget = config.budget().unwrap();
+                let mut full = reduced
+                    .lift(prefix, &visible, &mut budget)
+                    .unwrap()
+                    .unwrap();
                 for l in &env {
                     let word: Vec<&str> = full
                         .iter()

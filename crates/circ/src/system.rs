@@ -22,9 +22,8 @@
 //! Actions are numbered globally (`u32`, index into [`PreparedSystem::action_names`]); alphabets
 //! are `Vec<bool>` over that numbering. Traces are `Vec<u32>`.
 
-use std::collections::VecDeque;
-
-use guarantor_compose::{Config, compose, error_lts, merge_properties};
+use guarantor_compose::replay::{Fill, embed};
+use guarantor_compose::{Budget, ComposeError, Config, compose, error_lts, merge_properties};
 use guarantor_lts::{ActionId, ComponentId, Lts, LtsBuilder, StateId};
 use rustc_hash::FxHashMap;
 
@@ -384,73 +383,54 @@ impl PreparedSystem {
     /// Greedy embedding of `trace` into component `c`: a run of `c` in which the trace's actions
     /// that `c` has and that are `matched` occur in order, actions of `inserted` may be added
     /// anywhere before the last matched step, and `c`'s other actions are silent. Returns the
-    /// trace with the inserted actions (breadth-first, so few are inserted), or `None`.
+    /// trace with the inserted actions (`guarantor_compose::replay::embed`: the fewest moves, so
+    /// few are inserted), or `None`.
+    ///
+    /// # Errors
+    /// The budget's.
     pub(crate) fn embed(
         &self,
         c: usize,
         trace: &[u32],
         matched: &ActSet,
         inserted: &ActSet,
-    ) -> Option<Vec<u32>> {
+        budget: &mut Budget<'_>,
+    ) -> Result<Option<Vec<u32>>, ComposeError> {
         let m = &self.components[c];
         let g = &self.to_global[c];
-        let n = m.num_states();
-        let len = trace.len();
-        if len == 0 {
-            return Some(Vec::new());
+        if trace.is_empty() {
+            return Ok(Some(Vec::new()));
         }
-        let key = |pos: usize, s: StateId| pos * n + s.index();
-        // parent[key] = (previous key, emitted action)
-        let mut parent: FxHashMap<usize, (usize, Option<u32>)> = FxHashMap::default();
-        let start = key(0, m.initial());
-        parent.insert(start, (usize::MAX, None));
-        let mut queue = VecDeque::from([(0usize, m.initial())]);
-        while let Some((pos, s)) = queue.pop_front() {
-            let here = key(pos, s);
-            let mut moves: Vec<(usize, StateId, Option<u32>)> = Vec::new();
-            let a = trace[pos];
-            if !(self.alpha[c][a as usize] && matched[a as usize]) {
-                moves.push((pos + 1, s, Some(a)));
-            }
-            for e in m.outgoing(s) {
-                match g[e.action.index()] {
-                    Some(b) if matched[b as usize] => {
-                        if b == a {
-                            moves.push((pos + 1, e.target, Some(b)));
+        let run = embed(
+            m.initial(),
+            trace.len(),
+            |&s, pos, out| {
+                let Some(&a) = trace.get(pos) else {
+                    return;
+                };
+                // A step of the trace `c` does not take part in: `c` stays.
+                if !(self.alpha[c][a as usize] && matched[a as usize]) {
+                    out.push((Fill::Letter, Some(a), s));
+                }
+                for e in m.outgoing(s) {
+                    match g[e.action.index()] {
+                        Some(b) if matched[b as usize] => {
+                            if b == a {
+                                out.push((Fill::Letter, Some(b), e.target));
+                            }
                         }
+                        Some(b) if inserted[b as usize] => {
+                            out.push((Fill::Hidden, Some(b), e.target));
+                        }
+                        _ => out.push((Fill::Hidden, None, e.target)),
                     }
-                    Some(b) if inserted[b as usize] => moves.push((pos, e.target, Some(b))),
-                    _ => moves.push((pos, e.target, None)),
                 }
-            }
-            for (p, t, emit) in moves {
-                let k = key(p, t);
-                if parent.contains_key(&k) {
-                    continue;
-                }
-                parent.insert(k, (here, emit));
-                if p == len {
-                    return Some(path(&parent, k));
-                }
-                queue.push_back((p, t));
-            }
-        }
-        None
+            },
+            |_| true,
+            budget,
+        )?;
+        Ok(run.map(|run| run.into_iter().filter_map(|(emit, _)| emit).collect()))
     }
-}
-
-/// The emitted actions on the parent chain ending at `k`.
-fn path(parent: &FxHashMap<usize, (usize, Option<u32>)>, mut k: usize) -> Vec<u32> {
-    let mut out = Vec::new();
-    while let Some(&(prev, emit)) = parent.get(&k) {
-        if prev == usize::MAX {
-            break;
-        }
-        out.extend(emit);
-        k = prev;
-    }
-    out.reverse();
-    out
 }
 
 /// The states reachable from `from` by tau and unseen actions; `set` is scratch (all false).

@@ -1,6 +1,7 @@
 //! Independent confirmation of counterexamples: [`replay`] checks that a trace is a run of a
 //! composition, [`find_violation`] / [`violates`] check that it ends in a violation, and
-//! [`first_violation`] says after which prefix.
+//! [`first_violation`] says after which prefix. Telling a counterexample as a run:
+//! [`embed`] finds one shortest run that reads an observed word, hidden steps filled in.
 //!
 //! Both simulate the *set* of product tuples the trace can lead to (subset construction on the fly,
 //! with tau closure), so they need no determinism and no shortest-path bookkeeping, and they share
@@ -19,6 +20,9 @@ use crate::error::ComposeError;
 use crate::error_lts::error_ltss;
 use crate::product::{Product, Scratch};
 use crate::verdict::Violation;
+
+mod embed;
+pub use embed::{Fill, embed};
 
 /// Why a trace is not a run of a composition.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -22,12 +22,11 @@
 //! counterexample and the check ends there: no later stage, no final check, no lifting (lifting
 //! first explores the whole quotient system).
 
-use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
 use guarantor_compose::error_lts::error_ltss;
 use guarantor_compose::product::{Product, Scratch};
-use guarantor_compose::replay::first_violation;
+use guarantor_compose::replay::{Fill, embed, first_violation};
 use guarantor_compose::{
     Assumption, Certificate, Config, Counterexample, Stats, Verdict, Violation, check_safety,
     compose,
@@ -405,59 +404,42 @@ fn guided_search(
     if !relevant.contains(&image(&start)) {
         return Err(QuotientError::LiftFailed);
     }
-    let mut index: FxHashMap<Vec<StateId>, u32> = FxHashMap::default();
-    let mut tuples = vec![start.clone()];
-    let mut parent: Vec<(u32, guarantor_lts::ActionId)> =
-        vec![(u32::MAX, guarantor_lts::ActionId::TAU)];
-    index.insert(start, 0);
-    let mut queue = VecDeque::from([0u32]);
+    // The empty word: the fewest moves to an error, through relevant tuples only.
     let mut scratch = Scratch::new();
-    while let Some(id) = queue.pop_front() {
-        budget.tick()?;
-        let t = tuples[id as usize].clone();
-        if let Some(c) = product.error_component(&t) {
-            let violation = if c < components {
-                Violation::ErrorState {
-                    component: ComponentId::must(c),
+    let run = embed(
+        start.clone(),
+        0,
+        |t: &Vec<StateId>, _, out| {
+            let _ = product.for_each_successor::<()>(t, &mut scratch, |a, target| {
+                if relevant.contains(&image(target)) {
+                    out.push((Fill::Hidden, a, target.to_vec()));
                 }
-            } else {
-                Violation::Property {
-                    property: PropertyId::must(c - components),
-                }
-            };
-            return Ok(Counterexample::new(trace(&product, &parent, id), violation));
+                ControlFlow::Continue(())
+            });
+        },
+        |t| product.error_component(t).is_some(),
+        &mut budget,
+    )?
+    .ok_or(QuotientError::LiftFailed)?;
+    let last = run.last().map_or(&start, |(_, t)| t);
+    let c = product
+        .error_component(last)
+        .ok_or(QuotientError::LiftFailed)?;
+    let violation = if c < components {
+        Violation::ErrorState {
+            component: ComponentId::must(c),
         }
-        let _ = product.for_each_successor::<()>(&t, &mut scratch, |a, target| {
-            if !index.contains_key(target) && relevant.contains(&image(target)) {
-                let fresh = tuples.len() as u32;
-                index.insert(target.to_vec(), fresh);
-                tuples.push(target.to_vec());
-                parent.push((id, a));
-                queue.push_back(fresh);
-            }
-            ControlFlow::Continue(())
-        });
-        budget.check_states(tuples.len())?;
-    }
-    Err(QuotientError::LiftFailed)
-}
-
-/// The visible actions on the parent path to `id`.
-fn trace(
-    product: &Product<'_>,
-    parent: &[(u32, guarantor_lts::ActionId)],
-    mut id: u32,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    while parent[id as usize].0 != u32::MAX {
-        let (p, a) = parent[id as usize];
-        if !a.is_tau() {
-            out.push(product.action_name(a).to_owned());
+    } else {
+        Violation::Property {
+            property: PropertyId::must(c - components),
         }
-        id = p;
-    }
-    out.reverse();
-    out
+    };
+    let trace = run
+        .iter()
+        .filter(|(a, _)| !a.is_tau())
+        .map(|(a, _)| product.action_name(*a).to_owned())
+        .collect();
+    Ok(Counterexample::new(trace, violation))
 }
 
 #[cfg(test)]
