@@ -9,7 +9,8 @@
 //! state vectors of which a step changes little, while the tuples here pack into one or two
 //! words.)
 //!
-//! - **Compact hashing (Cleary 1984).** A tuple is packed into its `b` bits and mapped by a
+//! - **Compact hashing (Cleary 1984).** A tuple is packed into its `b` bits (laid out as the
+//!   table stores lay out their keys, [`Fields`]) and mapped by a
 //!   *bijection* `H` of the `b`-bit integers (multiply by an odd constant and xor-shift, twice,
 //!   all modulo `2^b`). Because `H` is a bijection, storing `H(key)` identifies the tuple, and
 //!   the bits that say *where* it is stored need not be stored: the top 8 bits of `H` pick one of
@@ -53,7 +54,7 @@ use std::collections::VecDeque;
 use guarantor_lts::{Lts, StateId};
 
 use crate::error::ComposeError;
-use crate::store::{EMPTY, Store, next_id};
+use crate::store::{EMPTY, Fields, Store, next_id};
 
 /// The number a lookup returns for a stored state whose number the store has forgotten (it was
 /// expanded; see the module docs).
@@ -87,9 +88,9 @@ pub(crate) trait Word: Copy + Eq + std::fmt::Debug {
     /// The bits the word holds.
     const BITS: u32;
     /// The packed `tuple`.
-    fn pack(layout: &Layout, tuple: &[StateId]) -> Self;
+    fn pack(fields: &Fields, tuple: &[StateId]) -> Self;
     /// Writes the tuple back into `out`.
-    fn unpack(self, layout: &Layout, out: &mut [StateId]);
+    fn unpack(self, fields: &Fields, out: &mut [StateId]);
     /// `H` of the packed tuple (see [`Mixer::mix`]).
     fn mix(self, mixer: Mixer) -> u128;
 }
@@ -97,12 +98,12 @@ pub(crate) trait Word: Copy + Eq + std::fmt::Debug {
 impl Word for u64 {
     const BITS: u32 = 64;
     #[inline]
-    fn pack(layout: &Layout, tuple: &[StateId]) -> Self {
-        layout.pack_part(tuple, 0, tuple.len())
+    fn pack(fields: &Fields, tuple: &[StateId]) -> Self {
+        fields.pack_part(tuple, 0, tuple.len())
     }
     #[inline]
-    fn unpack(self, layout: &Layout, out: &mut [StateId]) {
-        layout.unpack_part(self, out, 0, out.len());
+    fn unpack(self, fields: &Fields, out: &mut [StateId]) {
+        fields.unpack_part(self, out, 0, out.len());
     }
     #[inline]
     fn mix(self, mixer: Mixer) -> u128 {
@@ -117,16 +118,13 @@ impl Word for u64 {
 impl Word for u128 {
     const BITS: u32 = 128;
     #[inline]
-    fn pack(layout: &Layout, tuple: &[StateId]) -> Self {
-        let low = layout.pack_part(tuple, 0, layout.split);
-        let high = layout.pack_part(tuple, layout.split, tuple.len());
+    fn pack(fields: &Fields, tuple: &[StateId]) -> Self {
+        let (low, high) = fields.pack(tuple);
         u128::from(low) | u128::from(high) << 64
     }
     #[inline]
-    fn unpack(self, layout: &Layout, out: &mut [StateId]) {
-        let (split, width) = (layout.split, out.len());
-        layout.unpack_part(self as u64, out, 0, split);
-        layout.unpack_part((self >> 64) as u64, out, split, width);
+    fn unpack(self, fields: &Fields, out: &mut [StateId]) {
+        fields.unpack((self as u64, (self >> 64) as u64), out);
     }
     /// In 64-bit arithmetic: the low part `lo` (its `low_bits`) takes a multiple of the high
     /// part `hi` and is then mixed as a word of `low_bits` bits, both bijective for a given
@@ -216,72 +214,6 @@ impl<Q: Word> Frontier<Q> {
     }
 }
 
-/// Where each component's field lies in a packed tuple: the fields that fit in 64 bits first (the
-/// low part, at their shifts from bit 0) and the rest in the high part (at their shifts from bit
-/// 64 of a `u128`), so that packing and unpacking are 64-bit shifts even when the tuple takes
-/// up to [`MAX_BITS`].
-#[derive(Clone, Debug)]
-pub(crate) struct Layout {
-    /// Each field's shift within its part.
-    shifts: Vec<u32>,
-    masks: Vec<u32>,
-    /// The fields from this index on are in the high part.
-    split: usize,
-    /// Bits of the low part.
-    low_bits: u32,
-    bits: u32,
-}
-
-impl Layout {
-    fn plan(components: &[&Lts]) -> Self {
-        let mut shifts = Vec::with_capacity(components.len());
-        let mut masks = Vec::with_capacity(components.len());
-        let mut split = components.len();
-        let mut low_bits = 0u32;
-        let mut bits = 0u32;
-        for (i, c) in components.iter().enumerate() {
-            let width = usize::BITS - (c.num_states().max(1) - 1).leading_zeros();
-            if split == components.len() && bits + width > 64 {
-                split = i;
-                low_bits = bits;
-            }
-            shifts.push(if split <= i { bits - low_bits } else { bits });
-            masks.push(if width == 0 {
-                0
-            } else {
-                u32::MAX >> (32 - width)
-            });
-            bits += width;
-        }
-        if split == components.len() {
-            low_bits = bits;
-        }
-        Self {
-            shifts,
-            masks,
-            split,
-            low_bits,
-            bits,
-        }
-    }
-
-    /// Packs the fields of `tuple` from `from` on, at their shifts, into 64 bits.
-    #[inline]
-    fn pack_part(&self, tuple: &[StateId], from: usize, to: usize) -> u64 {
-        let fields = tuple[from..to].iter().zip(&self.shifts[from..to]);
-        fields.fold(0, |k, (s, &sh)| k | u64::from(s.as_u32()) << sh)
-    }
-
-    /// Unpacks the fields `from..to` of `out` from `part`.
-    #[inline]
-    fn unpack_part(&self, part: u64, out: &mut [StateId], from: usize, to: usize) {
-        let fields = out[from..to].iter_mut().zip(&self.shifts[from..to]);
-        for ((o, &sh), &m) in fields.zip(&self.masks[from..to]) {
-            *o = StateId::from_u32((part >> sh) as u32 & m);
-        }
-    }
-}
-
 /// A bijection of the `bits`-bit integers that spreads every input bit over the top bits (see
 /// [`Word::mix`]).
 #[derive(Clone, Copy, Debug)]
@@ -301,12 +233,12 @@ impl Mixer {
     const C1: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835;
     const C2: u128 = 0xd6e8_feb8_6659_fd93_2545_f491_4f6c_dd1d;
 
-    fn new(layout: &Layout) -> Self {
-        let low_bits = layout.low_bits;
+    fn new(fields: &Fields) -> Self {
+        let (low_bits, bits) = (fields.low_bits(), fields.packed_bits());
         Self {
-            mask: (1u128 << layout.bits) - 1,
-            shift: layout.bits.div_ceil(2).max(1),
-            high_bits: layout.bits - low_bits,
+            mask: (1u128 << bits) - 1,
+            shift: bits.div_ceil(2).max(1),
+            high_bits: bits - low_bits,
             low_mask: if low_bits >= 64 {
                 u64::MAX
             } else {
@@ -520,7 +452,7 @@ impl SubTable {
 /// Tuples in compact sub-tables, the unexpanded ones queued (see the module docs).
 #[derive(Debug)]
 pub(crate) struct CompactStore<Q: Word> {
-    layout: Layout,
+    layout: Fields,
     mixer: Mixer,
     /// `H`'s bits (at least `SUB_BITS + HOME_BITS`: narrower tuples are shifted up).
     h_bits: u32,
@@ -541,12 +473,13 @@ impl<Q: Word> CompactStore<Q> {
     /// A store for the tuples of `components`, or `None` if they pack into more than
     /// [`MAX_BITS`] bits (or `Q` is too narrow for them).
     pub(crate) fn new(components: &[&Lts]) -> Option<Self> {
-        let layout = Layout::plan(components);
-        let wide_low_part_too_narrow = layout.bits > 64 && layout.low_bits < SUB_BITS + HOME_BITS;
-        if layout.bits > MAX_BITS || layout.bits > Q::BITS || wide_low_part_too_narrow {
+        let layout = Fields::layout(components, None);
+        let bits = layout.packed_bits();
+        let wide_low_part_too_narrow = bits > 64 && layout.low_bits() < SUB_BITS + HOME_BITS;
+        if bits > MAX_BITS || bits > Q::BITS || wide_low_part_too_narrow {
             return None;
         }
-        let h_bits = layout.bits.max(SUB_BITS + HOME_BITS);
+        let h_bits = bits.max(SUB_BITS + HOME_BITS);
         let rest_bits = h_bits - SUB_BITS - HOME_BITS;
         // A slot keeps `33 - floor(log2 m)` bits of T, `rest_bits` and the displacement: the
         // smallest sub-table must be large enough for that to fit in 64 bits.
@@ -580,7 +513,7 @@ impl<Q: Word> CompactStore<Q> {
 
     #[inline]
     fn place_of(&self, packed: Q) -> Place {
-        let h = packed.mix(self.mixer) << (self.h_bits - self.layout.bits);
+        let h = packed.mix(self.mixer) << (self.h_bits - self.layout.packed_bits());
         Place {
             sub: (h >> (self.h_bits - SUB_BITS)) as u32,
             home_bits: (h >> self.rest_bits) as u32,

@@ -360,7 +360,10 @@ impl<const N: usize> PackedKey for [u32; N] {
     }
 }
 
-/// Where each component's field lies in a packed key.
+/// Where each component's field lies in a packed tuple: the one packing layout of the crate, used
+/// by the table stores here and by the compact store ([`crate::compact`]). The fields that fit in
+/// 64 bits come first (the low half, at their shifts from bit 0), the rest in the high half (at
+/// their shifts from its bit 0), so that packing and unpacking are plain `u64` shifts.
 #[derive(Clone, Debug)]
 pub(crate) struct Fields {
     /// Bit offset of each component's field within its half.
@@ -369,44 +372,71 @@ pub(crate) struct Fields {
     masks: Vec<u64>,
     /// The components from this index on live in the high half.
     split: usize,
-    /// The bits used, the high half counted from bit 64 (so at most 64 without a high half).
-    bits: u32,
+    /// The bits of the low half's fields, and of the high half's.
+    low_bits: u32,
+    high_bits: u32,
 }
 
 impl Fields {
     /// Lays out the fields of `components` in order, starting the high half at the first field
     /// that does not fit in the low one, or at `force_split` if given (tests use it to put fields
-    /// in the high half of small systems). `None` if more than 128 bits would be needed.
-    pub(crate) fn plan(components: &[&Lts], force_split: Option<usize>) -> Option<Self> {
+    /// in the high half of small systems).
+    pub(crate) fn layout(components: &[&Lts], force_split: Option<usize>) -> Self {
         let mut shifts = Vec::with_capacity(components.len());
         let mut masks = Vec::with_capacity(components.len());
         let mut split = components.len();
-        let mut used = 0u32;
+        let (mut low_bits, mut high_bits) = (0u32, 0u32);
         for (i, c) in components.iter().enumerate() {
             let bits = usize::BITS - (c.num_states().max(1) - 1).leading_zeros();
-            if split == components.len() && (used + bits > 64 || force_split == Some(i)) {
+            if split == components.len() && (low_bits + bits > 64 || force_split == Some(i)) {
                 split = i;
-                used = 64;
             }
-            shifts.push(used - if split <= i { 64 } else { 0 });
+            let half = if split <= i {
+                &mut high_bits
+            } else {
+                &mut low_bits
+            };
+            shifts.push(*half);
             masks.push(if bits == 0 {
                 0
             } else {
                 u64::MAX >> (64 - bits)
             });
-            used += bits;
+            *half += bits;
         }
-        (used <= 128).then_some(Self {
+        Self {
             shifts,
             masks,
             split,
-            bits: used,
-        })
+            low_bits,
+            high_bits,
+        }
     }
 
-    /// The bits a key needs (the high half counted from bit 64).
+    /// [`Fields::layout`] for a table store's key, `None` if it would take more than 128 bits.
+    pub(crate) fn plan(components: &[&Lts], force_split: Option<usize>) -> Option<Self> {
+        let fields = Self::layout(components, force_split);
+        (fields.bits() <= 128).then_some(fields)
+    }
+
+    /// The bits a key needs, the high half counted from bit 64 (so at most 64 without a high
+    /// half).
     pub(crate) fn bits(&self) -> u32 {
-        self.bits
+        if self.split < self.shifts.len() {
+            64 + self.high_bits
+        } else {
+            self.low_bits
+        }
+    }
+
+    /// The bits the fields take, without the gap a high half leaves.
+    pub(crate) fn packed_bits(&self) -> u32 {
+        self.low_bits + self.high_bits
+    }
+
+    /// The bits of the low half's fields.
+    pub(crate) fn low_bits(&self) -> u32 {
+        self.low_bits
     }
 
     /// The hash and packed key of `tuple`.
@@ -417,26 +447,38 @@ impl Fields {
         (key.hash(), key)
     }
 
+    /// The two halves of `tuple`.
     #[inline]
     pub(crate) fn pack(&self, tuple: &[StateId]) -> (u64, u64) {
-        let field = |(s, &sh): (&StateId, &u32)| u64::from(s.as_u32()).wrapping_shl(sh);
-        let (low, high) = tuple.split_at(self.split.min(tuple.len()));
-        let (ls, hs) = self.shifts.split_at(self.split);
-        let lo = low.iter().zip(ls).fold(0, |k, f| k | field(f));
-        let hi = high.iter().zip(hs).fold(0, |k, f| k | field(f));
-        (lo, hi)
+        let split = self.split.min(tuple.len());
+        (
+            self.pack_part(tuple, 0, split),
+            self.pack_part(tuple, split, tuple.len()),
+        )
     }
 
+    /// Writes the tuple of the halves `(lo, hi)` into `out`.
     #[inline]
     pub(crate) fn unpack(&self, (lo, hi): (u64, u64), out: &mut [StateId]) {
-        for (i, ((o, &sh), &m)) in out
-            .iter_mut()
-            .zip(&self.shifts)
-            .zip(&self.masks)
-            .enumerate()
-        {
-            let half = if i < self.split { lo } else { hi };
-            *o = StateId::from_u32((half.wrapping_shr(sh) & m) as u32);
+        let split = self.split.min(out.len());
+        self.unpack_part(lo, out, 0, split);
+        self.unpack_part(hi, out, split, out.len());
+    }
+
+    /// Packs the fields `from..to` of `tuple` (all in one half) at their shifts.
+    #[inline]
+    pub(crate) fn pack_part(&self, tuple: &[StateId], from: usize, to: usize) -> u64 {
+        let fields = tuple[from..to].iter().zip(&self.shifts[from..to]);
+        // A field of no bits may sit at shift 64 (a full low half): wrapping keeps it 0.
+        fields.fold(0, |k, (s, &sh)| k | u64::from(s.as_u32()).wrapping_shl(sh))
+    }
+
+    /// Unpacks the fields `from..to` of `out` from `part`, the half they are in.
+    #[inline]
+    pub(crate) fn unpack_part(&self, part: u64, out: &mut [StateId], from: usize, to: usize) {
+        let fields = out[from..to].iter_mut().zip(&self.shifts[from..to]);
+        for ((o, &sh), &m) in fields.zip(&self.masks[from..to]) {
+            *o = StateId::from_u32((part.wrapping_shr(sh) & m) as u32);
         }
     }
 }
@@ -456,7 +498,7 @@ impl<P: PackedKey> PackedStore<P> {
     /// Panics if the layout needs more bits than `P` holds (a caller bug).
     pub(crate) fn new(fields: Fields) -> Self {
         assert!(
-            fields.bits <= P::BITS,
+            fields.bits() <= P::BITS,
             "packed key too small for its fields"
         );
         Self {
