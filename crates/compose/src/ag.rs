@@ -18,9 +18,9 @@
 use guarantor_lts::{ActionId, ComponentId, Lts, LtsBuilder, PropertyId, StateId};
 
 use crate::config::Config;
+use crate::engine::explore::{Hit, Visitor, search};
 use crate::error::ComposeError;
 use crate::error_lts::error_lts;
-use crate::explore::{Hit, Visitor, search};
 use crate::product::Product;
 use crate::safety::{SafetyReport, check_safety, report};
 use crate::verdict::Violation;

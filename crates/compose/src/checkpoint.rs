@@ -178,7 +178,7 @@ impl Digest {
     /// Folds one word in.
     #[inline]
     pub(crate) fn word(self, w: u64) -> Self {
-        let h = (self.0 ^ w).wrapping_mul(crate::store::K);
+        let h = (self.0 ^ w).wrapping_mul(crate::engine::store::K);
         Self(h ^ (h >> 31))
     }
 

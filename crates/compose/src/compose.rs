@@ -9,8 +9,8 @@
 use guarantor_lts::{ActionId, Lts, LtsBuilder, StateId};
 
 use crate::config::Config;
+use crate::engine::explore::{Layout, Visitor, run};
 use crate::error::ComposeError;
-use crate::explore::{Layout, Visitor, run};
 use crate::product::Product;
 
 /// An eagerly built composition together with the tuple of component states behind each state.
@@ -167,7 +167,7 @@ impl Visitor for Recorder {
     // Records edges, which a slab walk does not report.
     const SLABS: bool = false;
 
-    fn expand(&mut self, id: u32, tuple: &[StateId]) -> Option<crate::explore::Hit> {
+    fn expand(&mut self, id: u32, tuple: &[StateId]) -> Option<crate::engine::explore::Hit> {
         if self.keep_tuples {
             debug_assert_eq!(self.tuples.len(), id as usize * tuple.len());
             self.tuples.extend_from_slice(tuple);

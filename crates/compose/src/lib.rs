@@ -90,6 +90,9 @@
 //!   input; functions that panic on caller bugs (a tuple of the wrong width) say so.
 //!
 //! ## Performance
+//! The crate has two jobs: the vocabulary above (products, verdicts, methods, budgets, checks)
+//! and the engine below it, in `src/engine/` (the exploration loops, breadth and depth first,
+//! sequential and parallel, the visited-state stores and their packing, successor enumeration).
 //! The safety check keeps only the set of visited tuples: packed into a bit string of one `u64`
 //! when the components' state numbers fit in 64 bits together, of three or four `u32` words up to
 //! 128 bits, otherwise as `u32` slices of one arena; a hash table maps them to 32-bit state
@@ -105,27 +108,21 @@
 
 pub mod ag;
 pub mod checkpoint;
-mod compact;
 pub mod compose;
 pub mod config;
-mod dfs;
+mod engine;
 pub mod error;
 pub mod error_actions;
 pub mod error_lts;
-mod explore;
 pub mod memory;
 pub mod method;
 pub mod monitor;
-mod moves;
 pub mod priority;
 pub mod product;
 pub mod progress;
 pub mod proof;
 pub mod replay;
 pub mod safety;
-mod sharded;
-mod stats;
-mod store;
 #[cfg(feature = "proptest")]
 #[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
 pub mod strategy;

@@ -24,8 +24,8 @@ use std::ops::ControlFlow;
 use guarantor_lts::{ActionId, Alphabet, Lts, StateId};
 use smallvec::SmallVec;
 
+use crate::engine::moves::{Moves, Role};
 use crate::error::ComposeError;
-use crate::moves::{Moves, Role};
 
 /// One follower of a synchronisation in progress: which component, and which of its edges.
 #[derive(Clone, Copy, Debug)]

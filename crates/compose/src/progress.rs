@@ -59,13 +59,13 @@ use guarantor_lts::{ActionId, Lts, StateId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::config::{Budget, Config};
+use crate::engine::explore::{Layout, WithStore, with_store};
+use crate::engine::stats::Stats;
+use crate::engine::store::Store;
 use crate::error::ComposeError;
 use crate::error_lts::error_ltss;
-use crate::explore::{Layout, WithStore, with_store};
 use crate::priority::Priority;
 use crate::product::{Product, Scratch};
-use crate::stats::Stats;
-use crate::store::Store;
 use crate::system::{SystemOptions, check_system};
 use crate::termination::Termination;
 use crate::verdict::Counterexample;

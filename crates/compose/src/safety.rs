@@ -10,13 +10,13 @@
 use guarantor_lts::{ActionId, Lts, StateId};
 
 use crate::config::Config;
+use crate::engine::explore::{Visitor, search};
 use crate::error::ComposeError;
 use crate::error_lts::error_ltss;
-use crate::explore::{Visitor, search};
 use crate::product::Product;
 use crate::verdict::{Certificate, Counterexample, Verdict, Violation};
 
-pub use crate::stats::Stats;
+pub use crate::engine::stats::Stats;
 
 /// The result of a safety check: the verdict and what it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,16 +19,16 @@ use guarantor_lts::{ActionId, Lts, StateId};
 
 use crate::checkpoint::{CheckpointError, Checkpointing, model_fingerprint, options_fingerprint};
 use crate::config::{Budget, Config};
-use crate::dfs::Dfs;
-use crate::error::ComposeError;
-use crate::error_lts::error_ltss;
-use crate::explore::{
+use crate::engine::dfs::Dfs;
+use crate::engine::explore::{
     Fingerprints, Hit, Layout, Visitor, WithStore, run, run_checkpointed, trace_to, with_store,
 };
+use crate::engine::store::Store;
+use crate::error::ComposeError;
+use crate::error_lts::error_ltss;
 use crate::priority::Priority;
 use crate::product::Product;
 use crate::safety::{SafetyReport, Stats, report};
-use crate::store::Store;
 use crate::termination::Termination;
 use crate::verdict::{Counterexample, Violation};
 

@@ -12,10 +12,10 @@
 
 use guarantor_lts::{Lts, StateId};
 
-use crate::compact::CompactStore;
 use crate::config::Storage;
+use crate::engine::compact::CompactStore;
+use crate::engine::store::{Fields, PackedKey, PackedStore, Store, WideStore};
 use crate::error::ComposeError;
-use crate::store::{Fields, PackedKey, PackedStore, Store, WideStore};
 
 /// A set of tuples of states of fixed components, each kept as a packed key.
 ///

@@ -13,8 +13,8 @@ use guarantor_lts::{ActionId, Lts, StateId};
 use super::format::{Manifest, PARENT_BYTES, Packer};
 use super::{CheckpointError, Checkpointing, Digest};
 use crate::config::Budget;
+use crate::engine::store::Store;
 use crate::error::ComposeError;
-use crate::store::Store;
 
 const MANIFEST: &str = "manifest";
 const STATES: &str = "states.log";

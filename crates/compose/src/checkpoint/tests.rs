@@ -12,7 +12,7 @@ use guarantor_lts::Lts;
 use proptest::prelude::*;
 
 use super::{CheckpointError, Checkpointing};
-use crate::explore::with_min_slab;
+use crate::engine::explore::with_min_slab;
 use crate::system::{SearchOrder, SystemOptions, check_system};
 use crate::test_util::{random_case, ring};
 use crate::{ComposeError, Config, Storage};

@@ -13,12 +13,12 @@
 //! the state number, at most 3/4 load. Shards start at 16 slots each, so a small check pays for 1 KB
 //! of tables more than the single table, not for 64 full-size ones.
 //!
-//! [`PackedStore`]: crate::store::PackedStore
+//! [`PackedStore`]: crate::engine::store::PackedStore
 
 use guarantor_lts::StateId;
 
+use crate::engine::store::{Entry, Fields, PackedKey, Store, Table, next_id};
 use crate::error::ComposeError;
-use crate::store::{Entry, Fields, PackedKey, Store, Table, next_id};
 
 /// How many shards a store has: enough that a handful of threads rarely wait for the largest.
 pub(crate) const SHARDS: usize = 64;

@@ -24,11 +24,11 @@ use guarantor_lts::{ActionId, StateId};
 use rustc_hash::FxHashMap;
 
 use crate::config::Budget;
+use crate::engine::explore::{Hit, Visitor};
+use crate::engine::store::Store;
 use crate::error::ComposeError;
-use crate::explore::{Hit, Visitor};
 use crate::product::{Product, Scratch};
 use crate::safety::Stats;
-use crate::store::Store;
 use crate::verdict::{Counterexample, Violation};
 
 /// One state on the current path.
@@ -309,7 +309,7 @@ fn reverse_rows(rows: &mut [StateId], width: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explore::{Layout, WithStore, with_store};
+    use crate::engine::explore::{Layout, WithStore, with_store};
     use crate::test_util::ring;
 
     /// Records every edge the walk looks up.

@@ -361,7 +361,7 @@ impl<const N: usize> PackedKey for [u32; N] {
 }
 
 /// Where each component's field lies in a packed tuple: the one packing layout of the crate, used
-/// by the table stores here and by the compact store ([`crate::compact`]). The fields that fit in
+/// by the table stores here and by the compact store ([`crate::engine::compact`]). The fields that fit in
 /// 64 bits come first (the low half, at their shifts from bit 0), the rest in the high half (at
 /// their shifts from its bit 0), so that packing and unpacking are plain `u64` shifts.
 #[derive(Clone, Debug)]

@@ -19,13 +19,13 @@ use std::ops::ControlFlow;
 use guarantor_lts::{ActionId, StateId};
 
 use crate::checkpoint::recorder::{Cursor, Recorder};
-use crate::compact::CompactStore;
 use crate::config::{Budget, Storage};
+use crate::engine::compact::CompactStore;
+use crate::engine::sharded::ShardedStore;
+use crate::engine::stats::Stats;
+use crate::engine::store::{Fields, PackedKey, PackedStore, Store, WideStore};
 use crate::error::ComposeError;
 use crate::product::{Product, Scratch};
-use crate::sharded::ShardedStore;
-use crate::stats::Stats;
-use crate::store::{Fields, PackedKey, PackedStore, Store, WideStore};
 use crate::threads::Threads;
 use crate::verdict::{Counterexample, Violation};
 
@@ -236,7 +236,7 @@ fn walk<S: Store, V: Visitor>(
 }
 
 /// Runs the walk of [`run`] on a compact store (`None` when the tuples do not pack into
-/// [`MAX_BITS`](crate::compact::MAX_BITS)).
+/// [`MAX_BITS`](crate::engine::compact::MAX_BITS)).
 fn walk_compact<V: Visitor>(
     product: &Product<'_>,
     visitor: &mut V,

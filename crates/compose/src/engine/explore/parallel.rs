@@ -13,7 +13,7 @@
 //! 1. *Expand* (parallel, over chunks of [`CHUNK`] states): each state's successors are enumerated,
 //!    error tuples set aside, the rest packed, hashed and listed under the store shard their hash
 //!    belongs to. Nothing touches the store's tables in this phase.
-//! 2. *Insert* (parallel, one thread per [`SHARDS`](crate::sharded::SHARDS) shard): each shard
+//! 2. *Insert* (parallel, one thread per [`SHARDS`](crate::engine::sharded::SHARDS) shard): each shard
 //!    looks up its keys in canonical order (chunk by chunk, in order within a chunk) and inserts
 //!    those it does not hold, so the first occurrence of a new key is its discovery and later ones
 //!    are duplicates. Each successor costs one probe, as in the sequential walk.
@@ -45,10 +45,10 @@ use rayon::prelude::*;
 use super::{Hit, Pending, Visitor, Walker};
 use crate::checkpoint::recorder::Recorder;
 use crate::config::Config;
+use crate::engine::sharded::{SHARDS, Shard, ShardedStore, shard_of};
+use crate::engine::store::{PackedKey, Store};
 use crate::error::ComposeError;
 use crate::product::Scratch;
-use crate::sharded::{SHARDS, Shard, ShardedStore, shard_of};
-use crate::store::{PackedKey, Store};
 use crate::threads::Threads;
 
 /// The most states one slab expands: large enough that a slab's phases outweigh their
@@ -221,7 +221,7 @@ fn insert<P: PackedKey>(
     let mut grew = false;
     for (c, chunk) in chunks.iter().enumerate() {
         // Touch a group's slots before probing any of them, so that their cache misses overlap.
-        for group in chunk.by_shard[index].chunks(crate::store::BATCH as usize) {
+        for group in chunk.by_shard[index].chunks(crate::engine::store::BATCH as usize) {
             let warm = group.iter().fold(0, |w, m| w ^ shard.touch(m.hash));
             std::hint::black_box(warm);
             for m in group {
@@ -309,7 +309,7 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
             let end = if ready >= slabs.min {
                 next + ready.min(SLAB) as u32
             } else {
-                (self.store.len() as u32).min(next.saturating_add(crate::store::BATCH))
+                (self.store.len() as u32).min(next.saturating_add(crate::engine::store::BATCH))
             };
             let hit = if ready >= slabs.min {
                 self.slab(next..end, slabs)?

@@ -47,14 +47,14 @@
 //! find their counterexample with a second, parent-recording walk that stops at the violation
 //! (`explore::search`), so nothing here is needed for a trace.
 //!
-//! [`PackedStore`]: crate::store::PackedStore
+//! [`PackedStore`]: crate::engine::store::PackedStore
 
 use std::collections::VecDeque;
 
 use guarantor_lts::{Lts, StateId};
 
+use crate::engine::store::{EMPTY, Fields, Store, next_id};
 use crate::error::ComposeError;
-use crate::store::{EMPTY, Fields, Store, next_id};
 
 /// The number a lookup returns for a stored state whose number the store has forgotten (it was
 /// expanded; see the module docs).
@@ -79,7 +79,7 @@ const LOAD_DEN: usize = 5;
 const GROWTH: usize = 4;
 
 /// The widest packed tuple this store takes: wider ones leave too few bits in a slot for the
-/// smallest sub-tables (see [`CompactStore::plan`]).
+/// smallest sub-tables (see [`CompactStore::new`]).
 pub(crate) const MAX_BITS: u32 = 74;
 
 /// A packed tuple in a machine word: `u64` when it fits, `u128` otherwise (packing, unpacking
@@ -91,7 +91,7 @@ pub(crate) trait Word: Copy + Eq + std::fmt::Debug {
     fn pack(fields: &Fields, tuple: &[StateId]) -> Self;
     /// Writes the tuple back into `out`.
     fn unpack(self, fields: &Fields, out: &mut [StateId]);
-    /// `H` of the packed tuple (see [`Mixer::mix`]).
+    /// `H` of the packed tuple (see [`Mixer`]).
     fn mix(self, mixer: Mixer) -> u128;
 }
 

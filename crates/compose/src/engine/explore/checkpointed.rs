@@ -12,12 +12,12 @@ use std::ops::ControlFlow;
 use super::{Hit, Layout, Visitor, Walk, Walker, WithStore, parallel, with_store};
 use crate::checkpoint::Checkpointing;
 use crate::checkpoint::recorder::{Cursor, Recorder};
-use crate::compact::CompactStore;
 use crate::config::{Budget, Storage};
+use crate::engine::compact::CompactStore;
+use crate::engine::sharded::ShardedStore;
+use crate::engine::store::{Fields, PackedKey, Store};
 use crate::error::ComposeError;
 use crate::product::Product;
-use crate::sharded::ShardedStore;
-use crate::store::{Fields, PackedKey, Store};
 use crate::threads::Threads;
 
 /// The fingerprints a checkpoint records and a resume compares.
