@@ -66,7 +66,6 @@ KNOWN_CIRCLES = {
         "system", "termination", "threads",
     }],
     "dist": [{"engine", "level"}],
-    "guarantor": [{"checker", "json", "model", "portfolio", "registry"}],
     "lts": [{"builder", "lts"}],
     "predabs": [{"program", "syntax"}],
     "reduce": [{"certificate", "method", "progress"}],

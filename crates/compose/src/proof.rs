@@ -27,10 +27,8 @@
 use std::collections::BTreeSet;
 
 use guarantor_certify::Certificate;
-use guarantor_certify::fingerprint::model_print;
 use guarantor_certify::format::{
     Assumption as CertAssumption, Guarantee, LtsData, Premise, Role, Rule, Transformation,
-    VerdictKind,
 };
 use guarantor_lts::{ComponentId, Lts, LtsBuilder};
 
@@ -80,15 +78,16 @@ impl From<WriteError> for MethodError {
 
 /// A `holds` certificate of `rule` about `problem`'s model, with no premise yet.
 pub fn holds(problem: &Problem, rule: Rule) -> Certificate {
-    let (fingerprint, print) = model_print(&problem.certify_model());
-    Certificate::new(VerdictKind::Holds, rule, fingerprint, print)
+    problem.holds_certificate(rule)
 }
 
 /// The `holds` certificate of rule `mono`: one `monolithic` premise (the checker explores the
 /// whole product itself). Also what a rule writes for a verdict without assumptions (a learning
 /// method that fell back to a monolithic check).
 pub fn monolithic(problem: &Problem) -> Certificate {
-    holds(problem, Rule::Mono).with_premise(Premise::Monolithic)
+    problem
+        .holds_certificate(Rule::Mono)
+        .with_premise(Premise::Monolithic)
 }
 
 /// The visible alphabet of an LTS, by name.

@@ -57,7 +57,6 @@ use guarantor_lts::{ActionId, ComponentId, Lts, StateId};
 use crate::checker::{CheckError, Checker, Outcome};
 use crate::registry;
 
-
 /// The most product states the search for a counterexample's run visits.
 const RUN_SEARCH_LIMIT: usize = 4_000_000;
 

@@ -15,9 +15,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use guarantor_compose::method::{
-    Counter, DeadlockPhase, Method, MethodReport, Problem,
-};
+use guarantor_compose::method::{Counter, DeadlockPhase, Method, MethodReport, Problem};
 use guarantor_compose::replay::{first_violation, replay};
 use guarantor_compose::{
     Config, Counterexample, Priority, SystemOptions, Verdict, Violation, check_system,
