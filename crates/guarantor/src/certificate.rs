@@ -40,7 +40,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use guarantor_certify::fingerprint::model_print;
@@ -50,14 +50,18 @@ use guarantor_certify::format::{
 use guarantor_certify::{CertifyError, Model, Report};
 use guarantor_compose::method::{Method, MethodReport, Problem};
 use guarantor_compose::proof::WriteError;
+use guarantor_compose::replay::{Fill, embed};
 use guarantor_compose::termination::Termination;
-use guarantor_compose::{Assumption, Counterexample, Stats, Verdict, Violation};
+use guarantor_compose::{
+    Assumption, ComposeError, Config, Counterexample, Stats, Verdict, Violation,
+};
 use guarantor_lts::{ActionId, ComponentId, Lts, StateId};
 
 use crate::checker::{CheckError, Checker, Outcome};
 use crate::registry;
 
-/// The most product states the search for a counterexample's run visits.
+/// The most pairs (a product tuple, a position in the trace) the search for a counterexample's run
+/// remembers, under the checker's own state limit.
 const RUN_SEARCH_LIMIT: usize = 4_000_000;
 
 impl Checker {
@@ -80,7 +84,7 @@ impl Checker {
             Verdict::Violated(cex) => {
                 let (fingerprint, print) = model_print(&self.certify_model());
                 let rule = method.and_then(|m| m.proof_rule()).unwrap_or(Rule::Mono);
-                let cex = run_of(&self.problem(), cex)?;
+                let cex = run_of(&self.problem(), cex, &self.config)?;
                 Ok(
                     Certificate::new(VerdictKind::Violated, rule, fingerprint, print)
                         .with_counterexample(cex),
@@ -184,19 +188,16 @@ impl Checker {
     }
 }
 
-/// A node of the search for a counterexample's run: the components' states, how much of the
-/// trace is done, and how it was reached (the parent node and the action).
-struct Node {
-    states: Vec<StateId>,
-    done: usize,
-    /// The node before, the step's action and the components that take part in it.
-    parent: Option<(usize, String, Vec<usize>)>,
-}
-
 /// The counterexample as a run of the components, with every component's state after every
-/// step: a breadth-first search over the product guided by the trace (tau steps move one
-/// component; a visible step moves every component that has the action).
-fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample, CheckError> {
+/// step: the trace embedded in the product ([`embed`]: tau steps move one component and are filled
+/// in; a visible step moves every component that has the action), shortest first, within the
+/// checker's deadline and at most [`RUN_SEARCH_LIMIT`] pairs of a tuple and a position in the
+/// trace.
+fn run_of(
+    problem: &Problem,
+    cex: &Counterexample,
+    config: &Config,
+) -> Result<CertCounterexample, CheckError> {
     let comps = problem.component_lts();
     let ends: Vec<Option<StateId>> = problem.end_states().collect();
     let claim = match cex.violation {
@@ -215,7 +216,7 @@ fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample,
     };
     let at_error = |s: &[StateId]| comps.iter().zip(s).any(|(l, &x)| l.is_error(x));
     let termination = Termination::ltsa(&comps, &ends, &problem.property_lts());
-    let goal = |s: &[StateId]| match cex.violation {
+    let goal = |s: &Vec<StateId>| match cex.violation {
         Violation::ErrorState { component } => {
             comps[component.index()].is_error(s[component.index()])
         }
@@ -227,62 +228,50 @@ fn run_of(problem: &Problem, cex: &Counterexample) -> Result<CertCounterexample,
         _ => true,
     };
     let trace = &cex.trace;
-    let mut nodes = vec![Node {
-        states: comps.iter().map(|l| l.initial()).collect(),
-        done: 0,
-        parent: None,
-    }];
-    let mut seen: HashMap<(Vec<StateId>, usize), usize> = HashMap::new();
-    seen.insert((nodes[0].states.clone(), 0), 0);
-    let mut queue = VecDeque::from([0_usize]);
-    let mut found = None;
-    while let Some(n) = queue.pop_front() {
-        let (states, done) = (nodes[n].states.clone(), nodes[n].done);
-        if done == trace.len() && goal(&states) {
-            found = Some(n);
-            break;
-        }
-        if at_error(&states) {
-            continue; // no step starts after a violation
-        }
-        let next = trace.get(done).map(String::as_str);
-        for (action, target, movers) in moves(&comps, &states, next) {
-            let d = if action == "tau" { done } else { done + 1 };
-            if seen.contains_key(&(target.clone(), d)) {
-                continue;
+    let start: Vec<StateId> = comps.iter().map(|l| l.initial()).collect();
+    let limit = config
+        .max_states
+        .map_or(RUN_SEARCH_LIMIT, |m| m.min(RUN_SEARCH_LIMIT));
+    let bounded = config.clone().with_max_states(limit);
+    let mut budget = bounded.budget()?;
+    let run = embed(
+        start,
+        trace.len(),
+        |states, done, out| {
+            if at_error(states) {
+                return; // no step starts after a violation
             }
-            if nodes.len() >= RUN_SEARCH_LIMIT {
-                return Err(CheckError::CertificateRun(format!(
-                    "more than {RUN_SEARCH_LIMIT} states searched"
-                )));
+            let next = trace.get(done).map(String::as_str);
+            for (action, target, movers) in moves(&comps, states, next) {
+                let fill = if action == "tau" {
+                    Fill::Hidden
+                } else {
+                    Fill::Letter
+                };
+                out.push((fill, (action, movers), target));
             }
-            seen.insert((target.clone(), d), nodes.len());
-            queue.push_back(nodes.len());
-            nodes.push(Node {
-                states: target,
-                done: d,
-                parent: Some((n, action, movers)),
-            });
+        },
+        goal,
+        &mut budget,
+    )
+    .map_err(|e| match e {
+        ComposeError::StateLimit { .. } => {
+            CheckError::CertificateRun(format!("more than {limit} states searched"))
         }
-    }
-    let Some(mut n) = found else {
-        return Err(CheckError::CertificateRun(format!("{:?}", cex.trace)));
-    };
-    let mut steps = Vec::new();
-    while let Some((parent, action, movers)) = &nodes[n].parent {
-        let states = nodes[n]
-            .states
-            .iter()
-            .map(|s| u64::from(s.as_u32()))
-            .collect();
-        let names = movers
-            .iter()
-            .map(|&c| problem.component_name(ComponentId::must(c)).to_owned())
-            .collect();
-        steps.push(Step::new(action.clone(), states).with_components(names));
-        n = *parent;
-    }
-    steps.reverse();
+        other => other.into(),
+    })?
+    .ok_or_else(|| CheckError::CertificateRun(format!("{:?}", cex.trace)))?;
+    let steps = run
+        .into_iter()
+        .map(|((action, movers), states)| {
+            let states = states.iter().map(|s| u64::from(s.as_u32())).collect();
+            let names = movers
+                .iter()
+                .map(|&c| problem.component_name(ComponentId::must(c)).to_owned())
+                .collect();
+            Step::new(action, states).with_components(names)
+        })
+        .collect();
     Ok(CertCounterexample::new(steps, claim))
 }
 
