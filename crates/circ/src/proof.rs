@@ -31,21 +31,15 @@ use guarantor_certify::format::{
 };
 use guarantor_compose::ag::safety_assumption;
 use guarantor_compose::proof::{self, Fresh, WriteError};
-use guarantor_compose::{Assumption, MethodError, MethodReport, Problem, Verdict};
+use guarantor_compose::{Assumption, MethodError, MethodReport, Problem};
 use guarantor_lts::ComponentId;
 
-/// The certificate of a `holds` in `report`; `None` for a violation or a prioritised problem
-/// (version 1 cannot express priority).
+/// The certificate of a `holds` in `report` ([`proof::of_holds`]).
 pub(crate) fn write(
     problem: &Problem,
     report: &MethodReport,
 ) -> Result<Option<Certificate>, MethodError> {
-    match &report.verdict {
-        Verdict::Holds(cert) if problem.priority().is_none() => {
-            Ok(Some(circ(problem, &cert.assumptions)?))
-        }
-        _ => Ok(None),
-    }
+    proof::of_holds(problem, report, |cert| circ(problem, &cert.assumptions))
 }
 
 /// CIRC-AG_N over these guarantees (an assumption standing for no component is the `env`

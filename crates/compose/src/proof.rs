@@ -34,7 +34,8 @@ use guarantor_lts::{ComponentId, Lts, LtsBuilder};
 
 use crate::ag::safety_assumption;
 use crate::error::ComposeError;
-use crate::method::{MethodError, Problem};
+use crate::method::{MethodError, MethodReport, Problem};
+use crate::verdict::{Certificate as Evidence, Verdict};
 
 /// Why a method could not write its `holds` as a certificate.
 #[derive(Debug, thiserror::Error)]
@@ -73,6 +74,25 @@ impl From<WriteError> for MethodError {
             _ => None,
         };
         MethodError::classify(e, kind)
+    }
+}
+
+/// The certificate of the `holds` in `report`, written by `write` from the verdict's evidence (its
+/// assumptions); `None` for a violation, and for a prioritised problem (version 1 of the format
+/// cannot express action priority). What a method's [`Method::certificate`] does with its rule.
+///
+/// [`Method::certificate`]: crate::Method::certificate
+///
+/// # Errors
+/// What `write` gives, as a [`MethodError`].
+pub fn of_holds(
+    problem: &Problem,
+    report: &MethodReport,
+    write: impl FnOnce(&Evidence) -> Result<Certificate, WriteError>,
+) -> Result<Option<Certificate>, MethodError> {
+    match &report.verdict {
+        Verdict::Holds(evidence) if problem.priority().is_none() => Ok(Some(write(evidence)?)),
+        _ => Ok(None),
     }
 }
 

@@ -40,7 +40,7 @@ use guarantor_certify::format::{
 };
 use guarantor_compose::error_actions::ErrorActions;
 use guarantor_compose::proof::{self, Fresh, Rewritten, WriteError};
-use guarantor_compose::{Assumption, MethodError, MethodReport, Problem, Verdict};
+use guarantor_compose::{Assumption, MethodError, MethodReport, Problem};
 use guarantor_lts::ComponentId;
 
 use crate::ag::deadlock::END_ACTION;
@@ -52,17 +52,13 @@ pub(crate) fn write(
     report: &MethodReport,
     rule: Rule,
 ) -> Result<Option<Certificate>, MethodError> {
-    let Verdict::Holds(cert) = &report.verdict else {
-        return Ok(None);
-    };
-    if problem.priority().is_some() {
-        return Ok(None);
-    }
-    let base = match rule {
-        Rule::Sym => sym(problem, &cert.assumptions)?,
-        _ => chain(problem, rule, &cert.assumptions)?,
-    };
-    Ok(Some(with_failures(problem, base, &cert.failures)))
+    proof::of_holds(problem, report, |cert| {
+        let base = match rule {
+            Rule::Sym => sym(problem, &cert.assumptions)?,
+            _ => chain(problem, rule, &cert.assumptions)?,
+        };
+        Ok(with_failures(problem, base, &cert.failures))
+    })
 }
 
 /// ASYM, ASYM-N, weakest: each assumption stands for a proper subset of the components the

@@ -24,20 +24,14 @@ use std::collections::BTreeSet;
 use guarantor_certify::Certificate;
 use guarantor_certify::format::{Assumption as CertAssumption, LtsData, Premise, Role, Rule};
 use guarantor_compose::proof::{self, Fresh, WriteError};
-use guarantor_compose::{Assumption, MethodError, MethodReport, Problem, Verdict};
+use guarantor_compose::{Assumption, MethodError, MethodReport, Problem};
 
-/// The certificate of a `holds` in `report`; `None` for a violation or a prioritised problem
-/// (version 1 cannot express priority).
+/// The certificate of a `holds` in `report` ([`proof::of_holds`]).
 pub(crate) fn write(
     problem: &Problem,
     report: &MethodReport,
 ) -> Result<Option<Certificate>, MethodError> {
-    match &report.verdict {
-        Verdict::Holds(cert) if problem.priority().is_none() => {
-            Ok(Some(quotient(problem, &cert.assumptions)?))
-        }
-        _ => Ok(None),
-    }
+    proof::of_holds(problem, report, |cert| quotient(problem, &cert.assumptions))
 }
 
 /// The quotient rule over one quotient assumption with its classes.
