@@ -66,3 +66,59 @@ fn end_state(lts: &Lts, e: usize) -> Option<StateId> {
     };
     (!lts.is_error(end)).then_some(end)
 }
+
+/// A problem of `components` named `M0`, `M1`, ... and `properties` named `P0`, `P1`, ...
+pub fn problem_of(components: &[Lts], properties: &[Lts]) -> Problem {
+    let mut problem = Problem::new();
+    for (i, c) in components.iter().enumerate() {
+        problem.add_component(format!("M{i}"), c.clone());
+    }
+    for (i, p) in properties.iter().enumerate() {
+        problem.add_property(format!("P{i}"), p.clone());
+    }
+    problem
+}
+
+/// What a method's own certificates must be on `problem` (the property every method crate's
+/// certificate test asserts): a `holds` comes with a certificate whose rule `rule_ok` accepts and
+/// that guarantor-certify's independent checker accepts; a violation comes with none.
+///
+/// # Errors
+/// A failed test case saying which of these did not hold.
+pub fn own_certificates_are_sound(
+    method: &dyn crate::Method,
+    problem: &Problem,
+    rule_ok: impl Fn(guarantor_certify::format::Rule) -> bool,
+) -> Result<(), TestCaseError> {
+    let config = crate::Config::default();
+    let name = method.name();
+    let report = method
+        .check(problem, &config)
+        .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+    let written = method
+        .certificate(problem, &report, &config)
+        .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+    let Some(certificate) = written else {
+        prop_assert!(
+            report.verdict.is_violated(),
+            "{}: a holds without a certificate",
+            name
+        );
+        return Ok(());
+    };
+    prop_assert!(
+        report.verdict.is_holds(),
+        "{}: a certificate of a violation",
+        name
+    );
+    prop_assert!(
+        rule_ok(certificate.rule),
+        "{}: rule {:?}",
+        name,
+        certificate.rule
+    );
+    let verdict = guarantor_certify::check(&certificate, &problem.certify_model())
+        .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+    prop_assert!(verdict.is_accepted(), "{}: {:?}", name, verdict);
+    Ok(())
+}

@@ -5,9 +5,8 @@
 //! none. The checker shares no code with the method, so it is the oracle.
 
 use guarantor_certify::format::Rule;
-use guarantor_compose::Config;
-use guarantor_compose::method::{Method, Problem};
-use guarantor_lts::Lts;
+use guarantor_compose::method::Method;
+use guarantor_compose::strategy::{own_certificates_are_sound, problem_of};
 use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
 use guarantor_quotient::Quotient;
 use proptest::collection::vec;
@@ -15,17 +14,6 @@ use proptest::prelude::*;
 
 fn methods() -> Vec<Box<dyn Method>> {
     vec![Box::new(Quotient::new())]
-}
-
-fn problem(components: &[Lts], properties: &[Lts]) -> Problem {
-    let mut problem = Problem::new();
-    for (i, c) in components.iter().enumerate() {
-        problem.add_component(format!("M{i}"), c.clone());
-    }
-    for (i, p) in properties.iter().enumerate() {
-        problem.add_property(format!("P{i}"), p.clone());
-    }
-    problem
 }
 
 proptest! {
@@ -36,23 +24,10 @@ proptest! {
         sys in arb_system_with(3, LtsStrategyConfig::new(3, &["a", "b", "c"]).with_error_state(true)),
         ps in vec(arb_deterministic_property(2, &["a", "b", "z"]), 0..=2),
     ) {
-        let problem = problem(&sys, &ps);
-        let config = Config::default();
+        let problem = problem_of(&sys, &ps);
         for method in methods() {
-            let report = method.check(&problem, &config).unwrap();
-            let written = method.certificate(&problem, &report, &config).unwrap();
-            let Some(certificate) = written else {
-                prop_assert!(report.verdict.is_violated(), "{}: a holds without a certificate", method.name());
-                continue;
-            };
-            prop_assert!(report.verdict.is_holds(), "{}: a certificate of a violation", method.name());
             prop_assert_eq!(method.proof_rule(), Some(Rule::Quotient));
-            prop_assert!(
-                certificate.rule == Rule::Quotient || certificate.rule == Rule::Mono,
-                "{}: rule {:?}", method.name(), certificate.rule
-            );
-            let verdict = guarantor_certify::check(&certificate, &problem.certify_model()).unwrap();
-            prop_assert!(verdict.is_accepted(), "{}: {:?} on {:?} / {:?}", method.name(), verdict, sys, ps);
+            own_certificates_are_sound(method.as_ref(), &problem, |r| r == Rule::Quotient || r == Rule::Mono)?;
         }
     }
 }
