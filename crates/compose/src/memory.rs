@@ -35,7 +35,10 @@ pub fn resident_bytes() -> Option<u64> {
 ///
 /// ```
 /// use guarantor_compose::memory::{peak_resident_bytes, resident_bytes};
-/// if let (Some(peak), Some(now)) = (peak_resident_bytes(), resident_bytes()) {
+/// // The resident set first: other threads of this process may grow it between the two reads,
+/// // and the peak read after it counts it.
+/// let now = resident_bytes();
+/// if let (Some(peak), Some(now)) = (peak_resident_bytes(), now) {
 ///     assert!(peak + (1 << 20) >= now); // kB granularity and a few pages of difference
 /// }
 /// ```
