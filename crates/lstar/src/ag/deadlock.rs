@@ -52,9 +52,9 @@
 //! accepted. The premises are then the standard ones: `M1 || A` deadlock free and `M2`'s stable
 //! failures on `I` among `A`'s, which `guarantor-certify` re-checks on its own.
 
-use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 
+use guarantor_compose::replay::{Fill, embed};
 use guarantor_compose::{Config, Counterexample, Verdict, Violation};
 use guarantor_lts::{ActionId, Lts, LtsBuilder, StateId};
 use rustc_hash::FxHashMap;
@@ -294,48 +294,6 @@ struct Subsets {
 /// A node of a product search: a state of one side and a hypothesis state.
 type Node = (StateId, usize);
 
-/// A breadth-first search over pairs, with the way each was reached.
-struct Search {
-    index: FxHashMap<Node, usize>,
-    nodes: Vec<Node>,
-    /// Per node: its parent and the action taken (`None` for the root).
-    parent: Vec<Option<(usize, ActionId)>>,
-    queue: VecDeque<usize>,
-}
-
-impl Search {
-    fn new(root: Node) -> Self {
-        let mut index = FxHashMap::default();
-        index.insert(root, 0);
-        Self {
-            index,
-            nodes: vec![root],
-            parent: vec![None],
-            queue: VecDeque::from([0]),
-        }
-    }
-
-    fn visit(&mut self, node: Node, from: usize, action: ActionId) {
-        if let std::collections::hash_map::Entry::Vacant(v) = self.index.entry(node) {
-            v.insert(self.nodes.len());
-            self.queue.push_back(self.nodes.len());
-            self.nodes.push(node);
-            self.parent.push(Some((from, action)));
-        }
-    }
-
-    /// The actions from the root to node `i`.
-    fn path(&self, mut i: usize) -> Vec<ActionId> {
-        let mut path = Vec::new();
-        while let Some((p, a)) = self.parent[i] {
-            path.push(a);
-            i = p;
-        }
-        path.reverse();
-        path
-    }
-}
-
 impl FailureTeacher<'_> {
     fn letter(&self, k: usize) -> Symbol {
         Symbol::new(self.interface_len + k)
@@ -501,70 +459,70 @@ impl FailureTeacher<'_> {
         }
         let lts = self.m1.lts;
         let mut budget = self.config.compose.budget()?;
-        let mut search = Search::new((lts.initial(), 0));
-        while let Some(i) = search.queue.pop_front() {
-            budget.tick()?;
-            budget.check_states(search.nodes.len())?;
-            let (s, q) = search.nodes[i];
-            if let Some(offer) = self.m1.stable_offer(s) {
-                let blocked = (0..self.letters.len()).find(|&k| {
-                    h.is_accepting(h.successor(q, self.letter(k)))
-                        && !meets(&offer, &self.letters[k])
-                });
-                if let Some(k) = blocked {
-                    let path = search.path(i);
-                    let word = path
-                        .iter()
-                        .filter_map(|&a| self.m1.symbol_of(a))
-                        .map(|a| Symbol::new(a as usize))
-                        .collect();
-                    return Ok(Some((path, word, k)));
-                }
-            }
+        // The ready letter `h` allows after `(s, q)` that the stable state `s` cannot meet.
+        let blocked = |&(s, q): &Node| {
+            let offer = self.m1.stable_offer(s)?;
+            (0..self.letters.len()).find(|&k| {
+                h.is_accepting(h.successor(q, self.letter(k))) && !meets(&offer, &self.letters[k])
+            })
+        };
+        let moves = |&(s, q): &Node, _: usize, out: &mut Vec<(Fill, ActionId, Node)>| {
             for e in lts.outgoing(s) {
                 let next = match self.m1.symbol_of(e.action) {
                     None => q,
                     Some(a) => h.successor(q, Symbol::new(a as usize)),
                 };
                 if live[next] {
-                    search.visit((e.target, next), i, e.action);
+                    out.push((Fill::Hidden, e.action, (e.target, next)));
                 }
             }
-        }
-        Ok(None)
+        };
+        let start = (lts.initial(), 0);
+        let Some(run) = embed(start, 0, moves, |n| blocked(n).is_some(), &mut budget)? else {
+            return Ok(None);
+        };
+        let end = run.last().map_or(start, |&(_, n)| n);
+        let path: Vec<ActionId> = run.into_iter().map(|(a, _)| a).collect();
+        let word = path
+            .iter()
+            .filter_map(|&a| self.m1.symbol_of(a))
+            .map(|a| Symbol::new(a as usize))
+            .collect();
+        Ok(blocked(&end).map(|k| (path, word, k)))
     }
 
     /// Premise 2: a failure of `m2` that `h` rejects, as a word, if there is one.
     fn premise2(&self, h: &Dfa) -> Result<Option<Word>, LstarError> {
         let lts = self.m2.lts;
         let mut budget = self.config.compose.budget()?;
-        let mut search = Search::new((lts.initial(), 0));
-        while let Some(i) = search.queue.pop_front() {
-            budget.tick()?;
-            budget.check_states(search.nodes.len())?;
-            let (s, q) = search.nodes[i];
-            if let Some(k) = self.ready_of[s.index()] {
-                let letter = self.letter(k as usize);
-                if !h.is_accepting(h.successor(q, letter)) {
-                    let mut word: Word = search
-                        .path(i)
-                        .iter()
-                        .filter_map(|&a| self.m2.symbol_of(a))
-                        .map(|a| Symbol::new(a as usize))
-                        .collect();
-                    word.push(letter);
-                    return Ok(Some(word));
-                }
-            }
+        // The ready letter of `s`, if `s` is stable and `h` rejects it after `q`.
+        let rejected = |&(s, q): &Node| {
+            let letter = self.letter(self.ready_of[s.index()]? as usize);
+            (!h.is_accepting(h.successor(q, letter))).then_some(letter)
+        };
+        let moves = |&(s, q): &Node, _: usize, out: &mut Vec<(Fill, ActionId, Node)>| {
             for e in lts.outgoing(s) {
                 let next = match self.m2.symbol_of(e.action) {
                     None => q,
                     Some(a) => h.successor(q, Symbol::new(a as usize)),
                 };
-                search.visit((e.target, next), i, e.action);
+                out.push((Fill::Hidden, e.action, (e.target, next)));
             }
-        }
-        Ok(None)
+        };
+        let start = (lts.initial(), 0);
+        let Some(run) = embed(start, 0, moves, |n| rejected(n).is_some(), &mut budget)? else {
+            return Ok(None);
+        };
+        let end = run.last().map_or(start, |&(_, n)| n);
+        let mut word: Word = run
+            .iter()
+            .filter_map(|&(a, _)| self.m2.symbol_of(a))
+            .map(|a| Symbol::new(a as usize))
+            .collect();
+        Ok(rejected(&end).map(|letter| {
+            word.push(letter);
+            word
+        }))
     }
 
     /// A run of `m2` (action ids) whose interface projection is `trace` and that ends in a stable
@@ -573,25 +531,20 @@ impl FailureTeacher<'_> {
         let lts = self.m2.lts;
         let want = u32::try_from(k).ok();
         let mut budget = self.config.compose.budget()?;
-        let mut search = Search::new((lts.initial(), 0));
-        while let Some(i) = search.queue.pop_front() {
-            budget.tick()?;
-            budget.check_states(search.nodes.len())?;
-            let (s, at) = search.nodes[i];
-            if at == trace.len() && self.ready_of[s.index()] == want {
-                return Ok(Some(search.path(i)));
-            }
+        let moves = |&s: &StateId, at: usize, out: &mut Vec<(Fill, ActionId, StateId)>| {
             for e in lts.outgoing(s) {
                 match self.m2.symbol_of(e.action) {
-                    None => search.visit((e.target, at), i, e.action),
-                    Some(a) if at < trace.len() && trace[at].index() == a as usize => {
-                        search.visit((e.target, at + 1), i, e.action);
+                    None => out.push((Fill::Hidden, e.action, e.target)),
+                    Some(a) if trace.get(at).is_some_and(|t| t.index() == a as usize) => {
+                        out.push((Fill::Letter, e.action, e.target));
                     }
                     Some(_) => {}
                 }
             }
-        }
-        Ok(None)
+        };
+        let stable_with = |s: &StateId| self.ready_of[s.index()] == want;
+        let run = embed(lts.initial(), trace.len(), moves, stable_with, &mut budget)?;
+        Ok(run.map(|run| run.into_iter().map(|(a, _)| a).collect()))
     }
 
     /// The trace of the system made of `m1`'s run and `m2`'s run (same interface projection):
