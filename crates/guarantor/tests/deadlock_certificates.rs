@@ -7,7 +7,9 @@
 use std::time::Duration;
 
 use guarantor::compose::Config;
-use guarantor::lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
+use guarantor::lts::strategy::{
+    LtsStrategyConfig, arb_deterministic_property, arb_system_with_ends,
+};
 use guarantor::lts::{Lts, StateId};
 use guarantor::{Checker, MethodKind};
 use proptest::prelude::*;
@@ -28,20 +30,7 @@ fn checker(system: &[(Lts, Option<StateId>)], properties: &[Lts]) -> Checker {
 }
 
 fn system() -> impl Strategy<Value = Vec<(Lts, Option<StateId>)>> {
-    arb_system_with(3, LtsStrategyConfig::new(4, &POOL).with_error_state(true))
-        .prop_flat_map(|sys| {
-            let ends: Vec<_> = sys
-                .iter()
-                .map(|l| proptest::option::of(0..l.num_states()))
-                .collect();
-            (Just(sys), ends)
-        })
-        .prop_map(|(sys, ends)| {
-            sys.into_iter()
-                .zip(ends)
-                .map(|(l, e)| (l, e.map(StateId::must)))
-                .collect()
-        })
+    arb_system_with_ends(3, LtsStrategyConfig::new(4, &POOL).with_error_state(true))
 }
 
 proptest! {

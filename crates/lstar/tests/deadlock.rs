@@ -12,7 +12,9 @@ use guarantor_compose::{Config, Verdict, Violation};
 use guarantor_lstar::Asym;
 use guarantor_lstar::ag::AgConfig;
 use guarantor_lstar::ag::deadlock::{END_ACTION, check_deadlock, with_end_action};
-use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
+use guarantor_lts::strategy::{
+    LtsStrategyConfig, arb_deterministic_property, arb_system_with_ends,
+};
 use guarantor_lts::{ComponentId, Lts, StateId};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -30,23 +32,10 @@ fn problem(components: &[(Lts, Option<StateId>)], properties: &[Lts]) -> Problem
 
 /// Components with a random end state each (or none).
 fn system() -> impl Strategy<Value = Vec<(Lts, Option<StateId>)>> {
-    arb_system_with(
+    arb_system_with_ends(
         3,
         LtsStrategyConfig::new(4, &["a", "b", "c", "d"]).with_error_state(true),
     )
-    .prop_flat_map(|sys| {
-        let ends: Vec<_> = sys
-            .iter()
-            .map(|l| proptest::option::of(0..l.num_states()))
-            .collect();
-        (Just(sys), ends)
-    })
-    .prop_map(|(sys, ends)| {
-        sys.into_iter()
-            .zip(ends)
-            .map(|(l, e)| (l, e.map(StateId::must)))
-            .collect()
-    })
 }
 
 fn properties() -> impl Strategy<Value = Vec<Lts>> {

@@ -269,6 +269,28 @@ pub fn arb_system_with(
     })
 }
 
+/// Like [`arb_system_with`], each component with a random end state (FSP's `END`, a stuck state
+/// that is not a deadlock) or none.
+pub fn arb_system_with_ends(
+    max_components: usize,
+    config: LtsStrategyConfig,
+) -> impl Strategy<Value = Vec<(Lts, Option<StateId>)>> {
+    arb_system_with(max_components, config)
+        .prop_flat_map(|sys| {
+            let ends: Vec<_> = sys
+                .iter()
+                .map(|l| proptest::option::of(0..l.num_states()))
+                .collect();
+            (Just(sys), ends)
+        })
+        .prop_map(|(sys, ends)| {
+            sys.into_iter()
+                .zip(ends)
+                .map(|(l, e)| (l, e.map(StateId::must)))
+                .collect()
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
