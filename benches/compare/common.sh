@@ -67,6 +67,28 @@ timed_check() {
     states=$(json_field "$json" states)
 }
 
+# check_runs CASE CSV_PREFIX CHECK-ARGS...: every "label=OPTIONS" of the array RUNS checked once
+# (timed_check with OPTIONS and CHECK-ARGS); appends "CSV_PREFIX,label,verdict,secs,kb" (then
+# ",load" when CSV_LOAD=1) to $CSV and " verdict, secs s, MB |" to $row, and reports each run on
+# stderr with the load average it started at.
+check_runs() {
+    local case=$1 prefix=$2 run label options load
+    shift 2
+    for run in "${RUNS[@]}"; do
+        label=${run%%=*}
+        read -r -a options <<< "${run#*=}"
+        load=$(cut -d' ' -f1 /proc/loadavg)
+        timed_check "${options[@]}" "$@"
+        if [ "${CSV_LOAD:-0}" = 1 ]; then
+            echo "$prefix,$label,$verdict,$secs,$kb,$load" >> "$CSV"
+        else
+            echo "$prefix,$label,$verdict,$secs,$kb" >> "$CSV"
+        fi
+        row+=" $verdict, $secs s, $((kb / 1024)) MB |"
+        echo "$case $label: $verdict in $secs s, $kb kB (load $load)" >&2
+    done
+}
+
 # ratio_cell SECS BASE_SECS KB BASE_KB: "T x, M x", time and memory over the base's.
 ratio_cell() {
     awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" \

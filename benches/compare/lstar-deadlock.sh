@@ -36,14 +36,6 @@ for case in "${CASES[@]}"; do
     model="$WORK/$family-$n.lts"
     generate "$family" "$n" "$model"
     row="| $family $target N=$n |"
-    for run in "${RUNS[@]}"; do
-        label=${run%%=*}
-        read -r -a options <<< "${run#*=}"
-        load=$(cut -d' ' -f1 /proc/loadavg)
-        timed_check "${options[@]}" --target "$target" "$model"
-        echo "$family,$target,$n,$label,$verdict,$secs,$kb,$load" >> "$CSV"
-        row+=" $verdict, $secs s, $((kb / 1024)) MB |"
-        echo "$case $label: $verdict in $secs s, $kb kB (load $load)" >&2
-    done
+    CSV_LOAD=1 check_runs "$case" "$family,$target,$n" --target "$target" "$model"
     echo "$row"
 done

@@ -41,28 +41,18 @@ for case in "${CASES[@]}"; do
     model="$WORK/$family-$n.lts"
     generate "$family" "$n" "$model"
     test=default
+    question=(--progress)
     if [ "$ASSERT" = 1 ]; then
         [ -n "$action" ] || { echo "--assert needs family:target:N:ACTION" >&2; exit 2; }
         echo "assert LIVE = []<>$action" >> "$model"
         test=assert:$action
+        question=(--assert LIVE)
     elif [ -n "$action" ]; then
         echo "progress T = {$action}" >> "$model"
         test=$action
+        question=(--progress T)
     fi
     row="| $family $target N=$n, $test |"
-    for run in "${RUNS[@]}"; do
-        label=${run%%=*}
-        read -r -a options <<< "${run#*=}"
-        if [ "$ASSERT" = 1 ]; then
-            timed_check --assert LIVE "${options[@]}" --target "$target" "$model"
-        elif [ -n "$action" ]; then
-            timed_check --progress T "${options[@]}" --target "$target" "$model"
-        else
-            timed_check --progress "${options[@]}" --target "$target" "$model"
-        fi
-        echo "$family,$target,$n,$test,$label,$verdict,$secs,$kb" >> "$CSV"
-        row+=" $verdict, $secs s, $((kb / 1024)) MB |"
-        echo "$case $label: $verdict in $secs s, $kb kB" >&2
-    done
+    check_runs "$case" "$family,$target,$n,$test" "${question[@]}" --target "$target" "$model"
     echo "$row"
 done

@@ -44,14 +44,7 @@ for case in "${CASES[@]}"; do
     model="$WORK/$family-$n.lts"
     generate "$family" "$n" "$model"
     row="| $family $target N=$n |"
-    for run in "${RUNS[@]}"; do
-        label=${run%%=*}
-        read -r -a options <<< "${run#*=}"
-        timed_check "${options[@]}" --target "$target" "$model"
-        echo "$family,$target,$n,$label,$verdict,$secs,$kb" >> "$CSV"
-        row+=" $verdict, $secs s, $((kb / 1024)) MB |"
-        echo "$case $label: $verdict in $secs s, $kb kB" >&2
-    done
+    check_runs "$case" "$family,$target,$n" --target "$target" "$model"
     echo "$row" >> "$TABLE"
 done
 
