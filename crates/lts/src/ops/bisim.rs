@@ -240,7 +240,7 @@ fn split_into(part: &mut Partition, b: usize, cuts: &[usize], changed: &mut Vec<
 type Move = (ActionId, u32);
 
 /// Renumbers labels densely in order of first occurrence; returns how many there are.
-fn renumber_by_first_occurrence(labels: &mut [u32]) -> usize {
+pub(crate) fn renumber_by_first_occurrence(labels: &mut [u32]) -> usize {
     let mut map: FxHashMap<u32, u32> = FxHashMap::default();
     for l in labels.iter_mut() {
         let fresh = map.len() as u32;

@@ -6,6 +6,8 @@
 //! - [`determinize`](mod@determinize): subset construction, tau-aware, with a state limit.
 //! - [`minimize`]: Hopcroft-style minimisation of deterministic LTSs ([`minimize_dfa`]).
 //! - [`bisim`]: strong-bisimulation classes and quotient ([`minimize_strong`]).
+//! - [`branching`]: branching-bisimulation classes and quotient ([`minimize_branching`]), without
+//!   the saturation [`weak`] bisimulation needs.
 //! - [`hide`](mod@hide): [`hide`](fn@hide), [`project`], [`relabel`].
 //! - [`complete`](mod@complete): [`complete`](fn@complete) with a sink, [`complement`].
 //! - [`scc`]: strongly connected components over the moves a filter keeps ([`strongly_connected`]),
@@ -17,6 +19,7 @@
 //! millions of states.
 
 pub mod bisim;
+pub mod branching;
 pub mod complete;
 pub mod determinize;
 pub mod hide;
@@ -29,6 +32,9 @@ mod util;
 pub mod weak;
 
 pub use bisim::{minimize_strong, minimize_strong_mapped, quotient, strong_bisimulation_classes};
+pub use branching::{
+    branching_bisimulation_classes, minimize_branching, minimize_branching_mapped,
+};
 pub use complete::{complement, complete};
 pub use determinize::{
     SubsetProgress, determinize, determinize_interruptible, determinize_metered,

@@ -19,9 +19,10 @@
 //!
 //! Cost: the saturated LTS can be quadratic in the original (a long tau chain saturates to a
 //! triangle); that is the price of the simple reduction, which is fine for the component and
-//! composite sizes FSP models minimise. The rejected alternative, branching-bisimulation style
-//! refinement without saturation (Groote–Vaandrager), computes a finer relation than LTSA's, so
-//! the state counts would differ from LTSA's.
+//! composite sizes FSP models minimise. Branching bisimulation ([`crate::ops::branching`]) needs
+//! no saturation but is finer than LTSA's relation, so `minimal` keeps this one to give LTSA's
+//! state counts; compositional minimisation, which only needs *an* equivalence that keeps its
+//! answers, uses branching bisimulation.
 
 use crate::id::{ActionId, StateId};
 use crate::lts::Lts;
@@ -114,7 +115,7 @@ pub fn minimize_weak_mapped(lts: &Lts) -> (Lts, Vec<Option<StateId>>) {
 }
 
 /// `lts` without its tau self-loops.
-fn drop_tau_loops(lts: &Lts) -> Result<Lts, LtsError> {
+pub(crate) fn drop_tau_loops(lts: &Lts) -> Result<Lts, LtsError> {
     let mut b = LtsBuilder::with_alphabet(lts.alphabet().clone());
     b.ensure_states(lts.num_states())?;
     for t in lts.transitions() {
