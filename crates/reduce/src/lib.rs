@@ -5,13 +5,14 @@
 //! every action that no other part uses, and minimises each result modulo an equivalence that
 //! keeps the answers. This is the classic compositional state-space generation of CADP and
 //! mCRL2; the order in which parts meet decides everything, and it follows Crouzen and Lang's
-//! smart reduction ([`order`](crate) heuristic: the pair that lets the largest share of its
-//! actions be hidden first).
+//! smart reduction ([`order`](crate) heuristic: among the pairs that let nearly the largest share
+//! of their actions be hidden, the one with the smallest product first). Parts are minimised
+//! modulo branching bisimulation ([`Equivalence`]), which needs no tau saturation.
 //!
 //! - **Safety**: a property is one more part, in its error form; the error state survives
-//!   hiding and weak-bisimulation minimisation, so it is reachable in the last part exactly when
-//!   some property is violated or some component reaches `ERROR`.
-//! - **Deadlock**: plain weak bisimulation does not keep deadlocks (a livelock looks like a
+//!   hiding and branching-bisimulation minimisation, so it is reachable in the last part exactly
+//!   when some property is violated or some component reaches `ERROR`.
+//! - **Deadlock**: plain branching bisimulation does not keep deadlocks (a livelock looks like a
 //!   stuck state once its tau loop is dropped), so each state on a tau cycle, and each state in
 //!   which every component with an end state has ended (LTSA's `END`, by LTSA's rule), is marked
 //!   before minimising and unmarked after ([`minimise`]).
@@ -53,4 +54,5 @@ mod order;
 pub mod progress;
 
 pub use error::ReduceError;
-pub use method::{MAX_PART_STATES, Reduce};
+pub use method::{BATCH_PART_STATES, MAX_PART_STATES, Reduce};
+pub use minimise::Equivalence;

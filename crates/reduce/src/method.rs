@@ -30,7 +30,7 @@ use guarantor_certify::format::Reduced;
 
 use crate::certificate::Recording;
 use crate::error::ReduceError;
-use crate::minimise::{Flagged, has_deadlock, minimise_mapped, reaches_error};
+use crate::minimise::{Equivalence, Flagged, has_deadlock, minimise_mapped, reaches_error};
 use crate::order::{Shape, hidden_after, next_pair};
 
 /// Compositional minimisation (module docs), the `reduce` method.
@@ -57,25 +57,35 @@ use crate::order::{Shape, hidden_after, next_pair};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Reduce {
-    /// The bound on weak bisimulation's saturation per part
-    /// ([`crate::minimise::MAX_CLOSURE_PAIRS`] by default; 0: strong bisimulation only).
-    pub max_closure_pairs: usize,
+    /// The equivalence every part is minimised modulo (branching bisimulation by default).
+    pub equivalence: Equivalence,
     /// The largest product of two parts the construction builds ([`MAX_PART_STATES`] by
     /// default); past it the method stops with a budget error and a portfolio hands over. The
     /// minimisations are not interruptible, so this bound is what keeps one step within seconds
     /// of the deadline and its memory within hundreds of megabytes.
     pub max_part_states: usize,
+    /// The largest product a progress construction answering several tests at once builds
+    /// before it is split in two ([`BATCH_PART_STATES`] by default; see
+    /// [`crate::progress`](mod@crate::progress)).
+    pub max_batch_states: usize,
 }
 
 /// The default of [`Reduce::max_part_states`]: a product of a million states is minimised in a
 /// few seconds; the gas station's groups grew to 9.6 GB before this bound.
 pub const MAX_PART_STATES: usize = 1_000_000;
 
+/// The default of [`Reduce::max_batch_states`]. Each test's action stays visible, so a batch
+/// hides less than a lone test: cheap when the actions belong together (the window protocol's
+/// sequence numbers), the whole product when they do not (every philosopher's). The bound keeps
+/// a failed attempt to a fraction of a second.
+pub const BATCH_PART_STATES: usize = 100_000;
+
 impl Default for Reduce {
     fn default() -> Self {
         Self {
-            max_closure_pairs: crate::minimise::MAX_CLOSURE_PAIRS,
+            equivalence: Equivalence::default(),
             max_part_states: MAX_PART_STATES,
+            max_batch_states: BATCH_PART_STATES,
         }
     }
 }
@@ -86,10 +96,18 @@ impl Reduce {
         Self::default()
     }
 
-    /// Sets the bound on weak bisimulation's saturation ([`Reduce::max_closure_pairs`]).
+    /// Sets the equivalence parts are minimised modulo ([`Reduce::equivalence`]).
     #[must_use]
-    pub fn with_max_closure_pairs(mut self, pairs: usize) -> Self {
-        self.max_closure_pairs = pairs;
+    pub fn with_equivalence(mut self, equivalence: Equivalence) -> Self {
+        self.equivalence = equivalence;
+        self
+    }
+
+    /// Sets the largest product of a construction answering several progress tests at once
+    /// ([`Reduce::max_batch_states`]).
+    #[must_use]
+    pub fn with_max_batch_states(mut self, states: usize) -> Self {
+        self.max_batch_states = states;
         self
     }
 
@@ -204,7 +222,7 @@ pub(crate) fn run_recorded(
     mut record: Option<&mut Recording>,
 ) -> Result<Outcome, ComposeError> {
     let deadlock = sensitive;
-    let cap = limits.max_closure_pairs;
+    let equivalence = limits.equivalence;
     // The construction's own bound on a step, under the caller's.
     let step_config = config.clone().with_max_states(
         config
@@ -219,7 +237,7 @@ pub(crate) fn run_recorded(
     for i in 0..parts.len() {
         let mut local = hidden_alone(&shapes(&parts), i);
         local.retain(|a| !keep.contains(a));
-        let (part, map) = reduce(&parts[i], &local, deadlock, cap)?;
+        let (part, map) = reduce(&parts[i], &local, deadlock, equivalence)?;
         if let Some(record) = record.as_deref_mut() {
             premise.push(record.leaf(leaf_name(problem, i), &local, &part, &map));
         }
@@ -238,7 +256,7 @@ pub(crate) fn run_recorded(
         largest.states = largest.states.max(product.lts.num_states());
         largest.transitions = largest.transitions.max(product.lts.num_transitions());
         config.budget()?.check_now()?;
-        let (part, map) = reduce(&product, &hidden, deadlock, cap)?;
+        let (part, map) = reduce(&product, &hidden, deadlock, equivalence)?;
         if let Some(record) = record.as_deref_mut() {
             let pb = premise.swap_remove(j);
             let pa = premise.swap_remove(i);
@@ -343,14 +361,14 @@ fn reduce(
     part: &Flagged,
     hidden: &BTreeSet<String>,
     deadlock: bool,
-    cap: usize,
+    equivalence: Equivalence,
 ) -> Result<(Flagged, Vec<Option<u32>>), ComposeError> {
     let lts = hide(&part.lts, hidden.iter().map(String::as_str));
     let hidden = Flagged {
         lts,
         ended: part.ended.clone(),
     };
-    Ok(minimise_mapped(&hidden, deadlock, cap)?)
+    Ok(minimise_mapped(&hidden, deadlock, equivalence)?)
 }
 
 /// Per state of a product of two parts, the pair of their states behind it (none for the error).

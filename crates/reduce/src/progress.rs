@@ -24,7 +24,7 @@ use guarantor_compose::method::monitored;
 use guarantor_compose::progress::{
     ProgressOptions, ProgressReport, ProgressTest, ProgressVerdict, check_progress,
 };
-use guarantor_compose::{Config, MethodError, Problem, Stats, error_lts};
+use guarantor_compose::{BudgetKind, Config, MethodError, Problem, Stats, error_lts};
 use guarantor_lts::Lts;
 use guarantor_lts::ops::strongly_connected;
 
@@ -48,14 +48,26 @@ pub(crate) fn check(
         });
     }
     let config = &config.started();
-    let questions = questions(problem, options)?;
+    let mut queue = questions(problem, options)?;
     let mut largest = Stats::default();
     let mut terminal_sets = 0;
-    for (tests, keep) in &questions {
-        let (outcome, _) = monitored(config, |config| {
-            Ok(run(problem, config, reduce, keep, true)?)
-        })
-        .map_err(|e| e.with_partial_at_least(largest))?;
+    while let Some((tests, keep)) = queue.pop() {
+        let batched = tests.len() > 1;
+        let limits = if batched {
+            reduce.with_max_part_states(reduce.max_part_states.min(reduce.max_batch_states))
+        } else {
+            *reduce
+        };
+        let outcome = monitored(config, |config| {
+            Ok(run(problem, config, &limits, &keep, true)?)
+        });
+        let (outcome, _) = match outcome {
+            Err(e) if batched && e.budget_kind() == Some(BudgetKind::States) => {
+                queue.extend(halves(tests, &keep));
+                continue;
+            }
+            other => other.map_err(|e| e.with_partial_at_least(largest))?,
+        };
         let Outcome {
             last,
             largest: here,
@@ -65,7 +77,7 @@ pub(crate) fn check(
         largest.transitions = largest.transitions.max(here.transitions);
         let sets = TerminalSets::of(&last);
         terminal_sets = terminal_sets.max(sets.actions.len());
-        if reaches_error(&last.lts) || sets.violate(tests, &options.internal) {
+        if reaches_error(&last.lts) || sets.violate(&tests, &options.internal) {
             return confirm(problem, options, config, largest);
         }
     }
@@ -76,17 +88,32 @@ pub(crate) fn check(
     ))
 }
 
+/// `tests` in two batches, each keeping the actions of `keep` that its tests name: tried again
+/// when the batch met [`Reduce::max_batch_states`].
+fn halves(mut tests: Vec<ProgressTest>, keep: &BTreeSet<String>) -> [Question; 2] {
+    let second = tests.split_off(tests.len() / 2);
+    [tests, second].map(|tests| {
+        let named = |a: &String| {
+            tests
+                .iter()
+                .any(|t| t.actions.contains(a) || t.condition.iter().flatten().any(|c| c == a))
+        };
+        let keep = keep.iter().filter(|a| named(a)).cloned().collect();
+        (tests, keep)
+    })
+}
+
 /// One construction to run: the tests it answers, and the actions it keeps visible.
 type Question = (Vec<ProgressTest>, BTreeSet<String>);
 
-/// The constructions to run, each with the tests it answers and the actions it keeps visible.
-/// Declared tests are answered together, with their actions visible. The default property (every
-/// action can always eventually occur) is one test per action, each on its own construction with
-/// only that action visible: the property holds exactly when each of them does, and a
-/// construction with one visible action hides nearly everything, where one with every action
-/// visible would hide nothing (the dining philosophers' default property builds the whole
-/// product that way). Only the tests of [`crate::implied::representatives`] are asked: the
-/// others follow from them.
+/// The constructions to start from, each with the tests it answers and the actions it keeps
+/// visible. Declared tests are answered together, with their actions visible. The default
+/// property (every action can always eventually occur) is one test per action: the property
+/// holds exactly when each of them does. Only the tests of [`crate::implied::representatives`]
+/// are asked (the others follow from them), first all in one construction; [`check`] halves a
+/// batch that meets [`Reduce::max_batch_states`], down to one test per construction, which hides
+/// nearly everything (one with every action visible hides nothing: the dining philosophers'
+/// default property builds the whole product that way).
 fn questions(problem: &Problem, options: &ProgressOptions) -> Result<Vec<Question>, MethodError> {
     if !options.tests.is_empty() {
         let keep = options
@@ -101,13 +128,18 @@ fn questions(problem: &Problem, options: &ProgressOptions) -> Result<Vec<Questio
         .into_iter()
         .filter(|a| !options.internal.contains(a))
         .collect();
-    let mut questions: Vec<_> = representatives(&problem.component_lts(), &required)
+    let tests: Vec<ProgressTest> = representatives(&problem.component_lts(), &required)
         .into_iter()
-        .map(|a| {
-            let test = ProgressTest::new(a.clone(), [a.clone()]);
-            (vec![test], BTreeSet::from([a]))
-        })
+        .map(|a| ProgressTest::new(a.clone(), [a]))
         .collect();
+    let keep = tests
+        .iter()
+        .flat_map(|t| t.actions.iter().cloned())
+        .collect();
+    let mut questions = vec![(tests, keep)];
+    if questions[0].0.is_empty() {
+        questions.clear();
+    }
     if questions.is_empty() {
         // No action at all: the default property asks nothing, and only an error reached (which
         // makes the question moot) is left to find.

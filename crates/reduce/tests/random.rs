@@ -9,7 +9,7 @@ use guarantor_compose::replay::replay;
 use guarantor_compose::strategy::arb_problem;
 use guarantor_compose::{Config, Method, Monolithic, Problem};
 use guarantor_lts::Lts;
-use guarantor_reduce::Reduce;
+use guarantor_reduce::{Equivalence, Reduce};
 use proptest::prelude::*;
 
 const POOL: [&str; 5] = ["a", "b", "c", "d", "e"];
@@ -27,7 +27,7 @@ proptest! {
         let mono = Monolithic::new().check(&problem, &config).unwrap();
         // Weak bisimulation as usual, and strong bisimulation only (the bound on saturation
         // reached at once).
-        for method in [Reduce::new(), Reduce::new().with_max_closure_pairs(0)] {
+        for method in [Reduce::new(), Reduce::new().with_equivalence(Equivalence::Strong)] {
             check_one(&problem, method, &mono)?;
         }
     }
@@ -231,7 +231,13 @@ proptest! {
         let options = problem.progress_options(tests, internal);
         let config = Config::default();
         let mono = Monolithic::new().check_progress(&problem, &options, &config).unwrap();
-        for method in [Reduce::new(), Reduce::new().with_max_closure_pairs(0)] {
+        // A batch bound of one state splits every batch down to single tests.
+        let methods = [
+            Reduce::new(),
+            Reduce::new().with_equivalence(Equivalence::Strong),
+            Reduce::new().with_max_batch_states(1),
+        ];
+        for method in methods {
             let ours = method.check_progress(&problem, &options, &config).unwrap();
             let kind = |v: &ProgressVerdict| match v {
                 ProgressVerdict::Holds => 0,
