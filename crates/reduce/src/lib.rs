@@ -52,6 +52,7 @@ mod method;
 pub mod minimise;
 mod order;
 pub mod progress;
+mod symmetry;
 
 pub use error::ReduceError;
 pub use method::{BATCH_PART_STATES, MAX_PART_STATES, Reduce};

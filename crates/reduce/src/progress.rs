@@ -33,6 +33,7 @@ use crate::error::ReduceError;
 use crate::implied::representatives;
 use crate::method::{Outcome, run};
 use crate::minimise::{Flagged, reaches_error};
+use crate::symmetry::one_per_orbit;
 
 /// [`Reduce`]'s answer to the progress question (module docs).
 pub(crate) fn check(
@@ -110,7 +111,8 @@ type Question = (Vec<ProgressTest>, BTreeSet<String>);
 /// visible. Declared tests are answered together, with their actions visible. The default
 /// property (every action can always eventually occur) is one test per action: the property
 /// holds exactly when each of them does. Only the tests of [`crate::implied::representatives`]
-/// are asked (the others follow from them), first all in one construction; [`check`] halves a
+/// are asked (the others follow from them), one per orbit of the system's checked symmetries
+/// ([`crate::symmetry`]; the others are the same test renamed), first all in one construction; [`check`] halves a
 /// batch that meets [`Reduce::max_batch_states`], down to one test per construction, which hides
 /// nearly everything (one with every action visible hides nothing: the dining philosophers'
 /// default property builds the whole product that way).
@@ -128,7 +130,21 @@ fn questions(problem: &Problem, options: &ProgressOptions) -> Result<Vec<Questio
         .into_iter()
         .filter(|a| !options.internal.contains(a))
         .collect();
-    let tests: Vec<ProgressTest> = representatives(&problem.component_lts(), &required)
+    let mut actions = representatives(&problem.component_lts(), &required);
+    if problem.end_states().all(|end| end.is_none()) {
+        let properties: Vec<Lts> = problem
+            .property_lts()
+            .into_iter()
+            .map(error_lts)
+            .collect::<Result<_, _>>()?;
+        let parts: Vec<&Lts> = problem
+            .component_lts()
+            .into_iter()
+            .chain(&properties)
+            .collect();
+        actions = one_per_orbit(&parts, actions);
+    }
+    let tests: Vec<ProgressTest> = actions
         .into_iter()
         .map(|a| ProgressTest::new(a.clone(), [a]))
         .collect();
