@@ -57,7 +57,9 @@ pub(crate) struct LearnArgs {
     #[arg(long, value_enum, default_value_t)]
     learner: LearnerArg,
     /// The equivalence oracle: `wp:K` or `w:K` (conformance tests exact for targets with at most
-    /// K states more than the hypothesis, the bound renewed each round), `random-walk:STEPS`,
+    /// K states more than the hypothesis, the bound renewed each round; the whole suite is run
+    /// each round, its first failing test returned), `wp-first:K` or `w-first:K` (the same
+    /// suites stopped at their first failing test, as AALpy's oracles are), `random-walk:STEPS`,
     /// `random-words:N` (N words of length 1-20 per round), `state-prefix:N` (N walks of length
     /// 10 per state), or `exact` (compares with the target).
     #[arg(long, default_value = "wp:2", value_name = "ORACLE")]
@@ -90,13 +92,15 @@ fn oracle(spec: &str, target: &Mealy, seed: u64) -> Result<Box<dyn EquivalenceOr
     Ok(match name {
         "wp" => Box::new(WpMethod::new(number()?)),
         "w" => Box::new(WMethod::new(number()?)),
+        "wp-first" => Box::new(WpMethod::new(number()?).with_whole_suite(false)),
+        "w-first" => Box::new(WMethod::new(number()?).with_whole_suite(false)),
         "random-walk" => Box::new(RandomWalk::new(number()?, seed)),
         "random-words" => Box::new(RandomWords::new(number()?, 1, 20, seed)),
         "state-prefix" => Box::new(StatePrefix::new(number()?, 10, seed)),
         "exact" if arg.is_empty() => Box::new(Exact::new(target.clone())),
         _ => {
             return Err(input_error(anyhow!(
-                "unknown oracle {spec:?} (available: wp:K, w:K, random-walk:STEPS, \
+                "unknown oracle {spec:?} (available: wp:K, w:K, wp-first:K, w-first:K, random-walk:STEPS, \
                  random-words:N, state-prefix:N, exact)"
             )));
         }

@@ -28,7 +28,7 @@ fn every_learner_and_exact_oracle_learns_every_bundled_model() {
     for (name, states) in MODELS {
         let path = model(name);
         for learner in ["lsharp", "lstar", "kv"] {
-            for oracle in ["wp:2", "w:1", "exact"] {
+            for oracle in ["wp:2", "w:1", "wp-first:2", "w-first:1", "exact"] {
                 let v = json(&[
                     "learn",
                     &path,

@@ -1,7 +1,8 @@
 //! Mealy learning tests: on random Mealy machines every learner with an exact oracle (and with a
 //! Wp oracle whose bound covers the target) learns a minimal machine equivalent to the target,
 //! checked both by `Mealy::shortest_difference` and by a naive product search written here; the
-//! cache never sends a word it knows; a non-deterministic system is reported, never learned; DOT
+//! cache never sends a word it knows; no hypothesis that the system's stored answers (the
+//! oracle's earlier tests included) refute is given to the oracle; a non-deterministic system is reported, never learned; DOT
 //! round-trips, and malformed DOT is a located error; the bundled AALpy models are learned.
 
 // Single letters for states, inputs and outputs, as in the papers.
@@ -131,6 +132,44 @@ impl<'a> Sul for Recording<'a> {
     }
 }
 
+/// Wraps a Wp oracle and checks, at each equivalence query, that the hypothesis agrees with
+/// the target on every word the system was sent so far (compared by output names, the target
+/// walked here): a hypothesis that stored answers refute must have been refuted for free.
+struct Watching<'a> {
+    inner: WpMethod,
+    target: &'a Mealy,
+    sent: Rc<RefCell<Vec<Word>>>,
+    /// The first word a hypothesis given to the oracle contradicted, if any.
+    refuted: Option<Word>,
+    calls: u64,
+}
+
+impl EquivalenceOracle for Watching<'_> {
+    fn find_counterexample(
+        &mut self,
+        hyp: &Mealy,
+        cache: &mut Cache<'_>,
+    ) -> Result<Option<Word>, MealyError> {
+        self.calls += 1;
+        for w in self.sent.borrow().iter() {
+            let mut q = self.target.initial();
+            let mut expected = Vec::new();
+            for &a in w {
+                let (r, o) = self.target.transition(q, a).expect("complete");
+                expected.push(self.target.output_name(o).to_owned());
+                q = r;
+            }
+            let answered = hyp
+                .outputs(w)
+                .map(|os| os.iter().map(|&o| hyp.output_name(o).to_owned()).collect());
+            if answered != Some(expected) && self.refuted.is_none() {
+                self.refuted = Some(w.clone());
+            }
+        }
+        self.inner.find_counterexample(hyp, cache)
+    }
+}
+
 /// From its `flip`-th reset on, the system answers input 0 from the initial state with a
 /// fresh output: a system that changed under the learner's feet.
 struct Flaky<'a> {
@@ -243,6 +282,25 @@ proptest! {
         let counts = cache.counts(Phase::default());
         let total = counts.queries + cache.counts(Phase::Testing).queries;
         prop_assert_eq!(total as usize, sent.len());
+    }
+
+    #[test]
+    fn a_hypothesis_refuted_by_stored_answers_never_reaches_the_oracle(
+        target in arb_mealy(), algo in algorithms(), whole in any::<bool>()
+    ) {
+        let sent = Rc::new(RefCell::new(Vec::new()));
+        let sul = Recording { inner: Simulated::new(&target), sent: Rc::clone(&sent) };
+        let mut cache = Cache::new(sul, target.input_names());
+        let mut oracle = Watching {
+            inner: WpMethod::new(1).with_whole_suite(whole),
+            target: &target,
+            sent: Rc::clone(&sent),
+            refuted: None,
+            calls: 0,
+        };
+        let learned = learn_with(&mut cache, &mut oracle, &Config::with_algorithm(algo)).unwrap();
+        prop_assert_eq!(oracle.refuted, None);
+        prop_assert_eq!(oracle.calls, learned.stats.equivalence_queries);
     }
 
     #[test]
