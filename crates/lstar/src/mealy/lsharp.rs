@@ -446,8 +446,8 @@ struct Identify<'a> {
     /// along.
     alive: Vec<NodeId>,
     /// Inputs left for the last part: the longest word below a candidate when the probe was
-    /// made. A candidate may be an ancestor of the node asked (the root is), and the query's
-    /// own answers must not lengthen the path it follows.
+    /// made, plus one. A candidate may be an ancestor of the node asked (the root is), and the
+    /// query's own answers must not lengthen the path it follows.
     left: u32,
     limit: u32,
 }
@@ -468,11 +468,14 @@ impl<'a> Identify<'a> {
             in_ads: false,
             alive: Vec::new(),
             left: 0,
+            // One input beyond the deepest known word below a candidate: while the tree knows
+            // nothing below the root (the first queries), the walk still tests one input.
             limit: candidates
                 .iter()
                 .map(|&n| cache.height(n))
                 .max()
-                .unwrap_or(0),
+                .unwrap_or(0)
+                + 1,
         };
         probe.restart();
         probe
