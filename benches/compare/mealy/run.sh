@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Compares `guarantor learn` (L# and L* with Rivest-Schapire processing, Wp oracle with bound
-# "hypothesis + 2" each round, `--oracle wp:2`) with AALpy 2.0.0's L# and L*-RS under the same
-# oracle, on every Mealy model of the shared benchmark folder, model by model in one invocation,
-# and writes benchmarks/results/mealy.csv; prints one summary line with the issue 29 targets
+# Compares `guarantor learn` (L#, L* with Rivest-Schapire processing and KV, Wp oracle with bound
+# "hypothesis + 2" each round, `--oracle wp:2`, which runs each round's whole suite; L# also with
+# `--oracle wp-first:2`, which stops at the first failing test as AALpy's does) with AALpy 2.0.0's
+# L# and L*-RS under the same Wp suites, on every Mealy model of the shared benchmark folder,
+# model by model in one invocation, and writes benchmarks/results/mealy.csv; prints one summary
+# line with the issue 29 targets
 # (learned exactly; our L#'s membership queries <= AALpy L#'s; its equivalence queries <= AALpy
 # L*-RS's; CPU speed-up over AALpy's L#). Queries, steps and resets are counted after each side's
 # cache (AALpy's queries_learning / steps_learning).
