@@ -14,9 +14,10 @@
 //!   also starts telling the new frontier node's candidates apart, and then (ours, not the
 //!   paper's) along the deepest known path of the one candidate left ([`Identify`]): a free
 //!   test of the node against the state it is about to be mapped to, which finds states that
-//!   L# would otherwise learn from a counterexample (on the AALpy models with a Wp oracle, 396
-//!   equivalence queries down to 295 and 12,639 membership queries to 13,078,
-//!   docs/benchmarks/notebook/mealy.md);
+//!   L# would otherwise learn from a counterexample (on the AALpy models with a Wp oracle
+//!   stopped at its first failure, 396 equivalence queries down to 295 and 12,639 membership
+//!   queries to 13,078; one input beyond the known depth, with whole suites: 9,272 membership
+//!   queries to 7,836; docs/benchmarks/notebook/mealy.md);
 //! - **separation**: the first frontier node with two or more candidates is asked an adaptive
 //!   distinguishing sequence over its candidates (three or more; for two, or when the tree
 //!   knows no ADS, the witness of two of them whose known answers split its candidates most
@@ -27,8 +28,9 @@
 //! - **verification** (optional, [`Config::verify`](super::Config::verify); ours, not the
 //!   paper's): before a hypothesis, each frontier node not yet tested against its one candidate
 //!   is asked the deepest path below the candidate that it does not know. One query per frontier
-//!   node and candidate; on the AALpy models it takes the equivalence queries from 295 to 136
-//!   for 1.6 times the membership queries (docs/benchmarks/notebook/mealy.md);
+//!   node and candidate; on the AALpy models with whole Wp suites it takes the equivalence
+//!   queries from 107 to 88 for 2.1 times the membership queries
+//!   (docs/benchmarks/notebook/mealy.md);
 //! - **equivalence**: when every frontier node has one candidate the hypothesis maps it there.
 //!
 //! Counterexamples are processed by the paper's `ProcCounterEx`: binary search on the part of the

@@ -388,8 +388,8 @@ impl WpMethod {
     /// With `false`, stops each round at the first failing test, as AALpy's
     /// `WpMethodEqOracle` does; with `true` (the default), runs the rest of the suite too, so
     /// that the cache holds every answer: the learner checks its next hypotheses against them
-    /// before asking another equivalence query (on the AALpy models with L#, 295 equivalence
-    /// queries down to 107 and 13,078 membership queries to 9,272, for 5 % more test steps;
+    /// before asking another equivalence query (on the AALpy models with L#, 301 equivalence
+    /// queries down to 107 and 12,728 membership queries to 7,836, for 5 % more test steps;
     /// docs/benchmarks/notebook/mealy.md). The counterexample is the same word either way.
     ///
     /// ```
