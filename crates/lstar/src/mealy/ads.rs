@@ -72,16 +72,27 @@ fn partition(cache: &Cache<'_>, block: &[NodeId], a: Symbol) -> Parts {
     parts
 }
 
+/// The search's buffers, reused across its blocks: allocation was most of the search's cost on
+/// small models (an ADS is built for most identification queries).
+#[derive(Default)]
+struct Scratch {
+    /// Outputs with how many nodes of the block give them, for one input.
+    counts: Vec<(OutputId, usize)>,
+    /// Spare input lists (one is in use per level of the recursion).
+    options: Vec<Vec<(f64, usize, Symbol)>>,
+}
+
 /// The best tree for `block` within `budget` exactly scored blocks.
 #[allow(clippy::cast_precision_loss)] // block sizes are far below 2^52
-fn search(cache: &Cache<'_>, block: &[NodeId], budget: &mut usize) -> Tree {
+fn search(cache: &Cache<'_>, block: &[NodeId], budget: &mut usize, scratch: &mut Scratch) -> Tree {
     if block.len() < 2 {
         return Tree::leaf();
     }
     // Each input with its one-step score and how many nodes know it; the parts themselves are
     // made only for the inputs searched further.
-    let mut counts: Vec<(OutputId, usize)> = Vec::new();
-    let mut options: Vec<(f64, usize, Symbol)> = Vec::new();
+    let mut counts = std::mem::take(&mut scratch.counts);
+    let mut options = scratch.options.pop().unwrap_or_default();
+    options.clear();
     for a in Symbol::all(cache.num_inputs()) {
         counts.clear();
         for &n in block {
@@ -103,10 +114,11 @@ fn search(cache: &Cache<'_>, block: &[NodeId], budget: &mut usize) -> Tree {
             options.push((base, u, a));
         }
     }
+    scratch.counts = counts;
     options.sort_by(|x, y| y.0.total_cmp(&x.0).then(y.1.cmp(&x.1)));
     let max = (block.len() - 1) as f64;
     let mut best: Option<Tree> = None;
-    for (_, u, a) in options {
+    for &(_, u, a) in &options {
         if let Some(b) = &best {
             // Nothing beats the maximum; an input scores at most `u - 1`.
             if *budget == 0 || b.score >= max {
@@ -121,7 +133,7 @@ fn search(cache: &Cache<'_>, block: &[NodeId], budget: &mut usize) -> Tree {
         let mut score = 0.0;
         let mut children = Vec::with_capacity(parts.len());
         for (o, part) in parts {
-            let sub = search(cache, &part, budget);
+            let sub = search(cache, &part, budget, scratch);
             score += part.len() as f64 * ((u - part.len()) as f64 + sub.score) / u as f64;
             children.push((o, sub));
         }
@@ -133,6 +145,7 @@ fn search(cache: &Cache<'_>, block: &[NodeId], budget: &mut usize) -> Tree {
             });
         }
     }
+    scratch.options.push(options);
     best.unwrap_or_else(Tree::leaf)
 }
 
@@ -144,7 +157,7 @@ impl Ads {
     /// knows below them can tell any two of them apart (a positive score).
     pub(crate) fn new(cache: &Cache<'_>, candidates: &[NodeId]) -> Option<Ads> {
         let mut budget = BUDGET;
-        let tree = search(cache, candidates, &mut budget);
+        let tree = search(cache, candidates, &mut budget, &mut Scratch::default());
         if tree.score <= 0.0 {
             return None;
         }

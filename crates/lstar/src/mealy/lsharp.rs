@@ -75,6 +75,8 @@ pub(crate) struct LSharp {
     verified: rustc_hash::FxHashSet<(NodeId, usize)>,
     /// Whether verification is on.
     verification: bool,
+    /// Scratch space of the apartness checks.
+    stack: Vec<(NodeId, NodeId)>,
 }
 
 impl LSharp {
@@ -87,6 +89,7 @@ impl LSharp {
             witnesses: FxHashMap::default(),
             verified: rustc_hash::FxHashSet::default(),
             verification,
+            stack: Vec::new(),
         }
     }
 
@@ -153,16 +156,17 @@ impl LSharp {
     fn refresh(&mut self, cache: &Cache<'_>) -> bool {
         // A pair compared before is compared again only if one of the two subtrees grew since.
         let version = cache.version();
+        let stack = &mut self.stack;
         for f in &mut self.frontier {
             let basis = &self.basis;
             let (checked, seen) = (f.checked, f.seen_basis);
             let grown = cache.modified(f.node) > checked;
             f.candidates.retain(|&b| {
                 if b >= seen {
-                    return !apart_since(cache, f.node, basis[b], 0);
+                    return !apart_since(cache, f.node, basis[b], 0, stack);
                 }
                 let stale = grown || cache.modified(basis[b]) > checked;
-                !stale || !apart_since(cache, f.node, basis[b], checked)
+                !stale || !apart_since(cache, f.node, basis[b], checked, stack)
             });
             f.checked = version;
             f.seen_basis = basis.len();
@@ -592,11 +596,19 @@ fn deepest_untested(cache: &Cache<'_>, c: NodeId, f: NodeId) -> Word {
 /// node stored later, so the search skips every pair of nodes neither of which has grown since
 /// (their common subtrees were compared then): after an equivalence query, which adds its
 /// tests below every state, this is a search of the new tests only, not of the whole suite.
-fn apart_since(cache: &Cache<'_>, p: NodeId, q: NodeId, since: u32) -> bool {
+/// `stack` is scratch space (one allocation for all checks rather than one per pair).
+fn apart_since(
+    cache: &Cache<'_>,
+    p: NodeId,
+    q: NodeId,
+    since: u32,
+    stack: &mut Vec<(NodeId, NodeId)>,
+) -> bool {
     if p == q {
         return false;
     }
-    let mut stack = vec![(p, q)];
+    stack.clear();
+    stack.push((p, q));
     while let Some((x, y)) = stack.pop() {
         for (a, cx) in cache.children(x) {
             if let Some(cy) = cache.child(y, a) {
@@ -723,7 +735,7 @@ mod tests {
             for &p in &nodes {
                 for &q in &nodes {
                     let apart = naive_apart(&cache, p, q);
-                    prop_assert_eq!(apart_since(&cache, p, q, 0), apart);
+                    prop_assert_eq!(apart_since(&cache, p, q, 0, &mut Vec::new()), apart);
                     prop_assert_eq!(witness(&cache, p, q).is_some(), apart);
                     if !apart {
                         not_apart.push((p, q));
@@ -733,7 +745,10 @@ mod tests {
             let since = cache.version();
             ask(&mut cache, &second);
             for (p, q) in not_apart {
-                prop_assert_eq!(apart_since(&cache, p, q, since), naive_apart(&cache, p, q));
+                prop_assert_eq!(
+                    apart_since(&cache, p, q, since, &mut Vec::new()),
+                    naive_apart(&cache, p, q)
+                );
             }
         }
     }
