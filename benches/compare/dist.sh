@@ -14,7 +14,7 @@
 # machine (under load the two processes compete with other work for the same 2 cores).
 #
 # Usage: benches/compare/dist.sh [--repeat R] [--timeout S] [--storage table|compact] [--write] [CASE...]
-#   --storage  the visited-state store of every engine (default: the CLI's, table)
+#   --storage  the visited-state store of every engine (default: table, as first measured)
 #   --write    splice the table into docs/benchmarks.md (between the dist markers)
 # Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
 set -euo pipefail

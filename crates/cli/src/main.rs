@@ -247,12 +247,12 @@ struct CheckArgs {
     /// counterexamples do not depend on the number.
     #[arg(long, value_name = "N")]
     threads: Option<std::num::NonZeroUsize>,
-    /// How the safety and deadlock searches keep visited states: `table` (fastest, 40-70 bytes
-    /// per state, shared out on every thread) or `compact` (10-16 bytes per state where a
-    /// state packs into 74 bits; explores on one thread). With `--processes` or `--hostfile`,
-    /// the store of each process's share of the states. Verdicts, counts and counterexamples
-    /// are the same.
-    #[arg(long, value_enum, default_value_t = StorageChoice::Table)]
+    /// How the safety and deadlock searches keep visited states: `compact` (the default: 10-16
+    /// bytes per state where a state packs into 74 bits, the table beyond) or `table` (40-70
+    /// bytes per state, for comparison); both on every thread `--threads` allows. With
+    /// `--processes` or `--hostfile`, the store of each process's share of the states.
+    /// Verdicts, counts and counterexamples are the same.
+    #[arg(long, value_enum, default_value_t = StorageChoice::Compact)]
     storage: StorageChoice,
     /// LTSA's Check > Progress instead of the safety check: every progress test the FSP model
     /// declares, in one search, or the default progress property (every action can always
@@ -335,9 +335,9 @@ struct CheckArgs {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 enum StorageChoice {
     /// A hash table beside the tuples in discovery order.
-    #[default]
     Table,
     /// Compact hashing, only the frontier's tuples kept.
+    #[default]
     Compact,
 }
 
@@ -544,9 +544,10 @@ fn config_of(args: &CheckArgs) -> Result<Config, Failure> {
     if let Some(bytes) = args.max_memory {
         config = config.with_max_memory(bytes);
     }
-    if args.storage == StorageChoice::Compact {
-        config = config.with_storage(Storage::Compact);
-    }
+    config = config.with_storage(match args.storage {
+        StorageChoice::Table => Storage::Table,
+        StorageChoice::Compact => Storage::Compact,
+    });
     if let Some(secs) = args.timeout {
         let d = Duration::try_from_secs_f64(secs)
             .context("--timeout must be a non-negative number of seconds")

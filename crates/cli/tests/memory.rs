@@ -156,9 +156,13 @@ fn every_method_stops_within_ten_percent_of_the_memory_limit_on_the_budget_cases
 
 #[test]
 fn the_other_searches_stop_within_ten_percent_too() {
-    let runs: [(&str, &[&str]); 4] = [
-        ("compact store", &["--storage", "compact"]),
+    let runs: [(&str, &[&str]); 5] = [
+        ("table store", &["--storage", "table"]),
         ("two threads", &["--threads", "2"]),
+        (
+            "table store, two threads",
+            &["--storage", "table", "--threads", "2"],
+        ),
         ("depth first", &["--search", "dfs"]),
         ("progress", &["--progress"]),
     ];

@@ -27,21 +27,24 @@ use crate::monitor::Monitor;
 ///
 /// ```
 /// use guarantor_compose::{Config, config::Storage};
-/// let config = Config::default().with_storage(Storage::Compact);
-/// assert_eq!(config.storage, Storage::Compact);
+/// assert_eq!(Config::default().storage, Storage::Compact);
+/// let config = Config::default().with_storage(Storage::Table);
+/// assert_eq!(config.storage, Storage::Table);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Storage {
-    /// A hash table of packed tuples beside the tuples in discovery order: the fastest lookups,
-    /// 40-70 bytes per state, and the store the multi-threaded walk shares out.
-    #[default]
+    /// A hash table of packed tuples beside the tuples in discovery order: 40-70 bytes per
+    /// state, kept for comparison and for systems whose states pack into more than 74 bits
+    /// (which take it whatever the config says).
     Table,
-    /// Compact hashing: each state once, in a slot of 5-8 bytes of sub-tables kept 64-80 %
-    /// full, and only the unexpanded states' tuples: 12-15 bytes per state of peak memory on
-    /// the model families, at about the table's speed, where a state packs into at most 74 bits
-    /// (wider systems use the table). The search then runs on one thread, whatever
-    /// [`Config::threads`] allows.
+    /// Compact hashing (the default): each state once, in a slot of 5-8 bytes of sub-tables
+    /// kept 64-80 % full, and only the unexpanded states' tuples: 12-16 bytes per state of peak
+    /// memory on the model families, at about the table's speed, on every thread
+    /// [`Config::threads`] allows, where a state packs into at most 74 bits (wider systems use
+    /// the table). Walks that look states up by number (the eager composition, depth-first and
+    /// progress searches) keep the table whatever this says.
+    #[default]
     Compact,
 }
 
@@ -116,7 +119,7 @@ pub struct Config {
     /// core.
     pub threads: Option<NonZeroUsize>,
     /// How the on-the-fly safety and deadlock searches keep the states they have visited.
-    /// Default: [`Storage::Table`].
+    /// Default: [`Storage::Compact`].
     pub storage: Storage,
     /// The most bytes of resident memory the whole process may hold (see
     /// [`Config::with_max_memory`]). Default: `None`, unlimited.

@@ -21,9 +21,9 @@ use guarantor_lts::{ActionId, StateId};
 use crate::checkpoint::recorder::{Cursor, Recorder};
 use crate::config::{Budget, Storage};
 use crate::engine::compact::CompactStore;
-use crate::engine::sharded::ShardedStore;
+use crate::engine::sharded::{ShardedStore, SlabStore};
 use crate::engine::stats::Stats;
-use crate::engine::store::{Fields, PackedKey, PackedStore, Store, WideStore};
+use crate::engine::store::{Fields, PackedStore, Store, WideStore};
 use crate::error::ComposeError;
 use crate::product::{Product, Scratch};
 use crate::threads::Threads;
@@ -153,20 +153,18 @@ pub(crate) fn run<V: Visitor>(
             walk(self.product, store, self.visitor, self.budget, self.parents)
         }
     }
-    if layout == Layout::Auto
-        && V::SLABS
-        && budget.config().storage == Storage::Compact
-        && let Some(walk) = walk_compact(product, visitor, budget, parents)
-    {
-        return walk;
-    }
     if layout == Layout::Auto && V::SLABS {
         let threads = Threads::for_config(budget.config());
-        if threads.is_concurrent() {
-            let slabs = parallel::min_slab();
-            if let Some(walk) = walk_sharded(product, visitor, budget, parents, threads, slabs) {
-                return walk;
-            }
+        let pool = threads.is_concurrent().then_some(threads);
+        if budget.config().storage == Storage::Compact
+            && let Some(walk) = walk_compact(product, visitor, budget, parents, pool.clone())
+        {
+            return walk;
+        }
+        if let Some(pool) = pool
+            && let Some(walk) = walk_sharded(product, visitor, budget, parents, pool)
+        {
+            return walk;
         }
     }
     with_store(
@@ -235,75 +233,72 @@ fn walk<S: Store, V: Visitor>(
     Ok(w.finish(hit))
 }
 
-/// Runs the walk of [`run`] on a compact store (`None` when the tuples do not pack into
-/// [`MAX_BITS`](crate::engine::compact::MAX_BITS)).
+/// Runs the walk of [`run`] on `store`, expanding large frontiers as slabs on the threads of
+/// `pool` if there is one.
+fn walk_slabs<S: SlabStore, V: Visitor>(
+    product: &Product<'_>,
+    store: &mut S,
+    visitor: &mut V,
+    budget: &mut Budget<'_>,
+    record_parents: bool,
+    pool: Option<Threads>,
+) -> Result<Walk, ComposeError> {
+    let Some(pool) = pool else {
+        return walk(product, store, visitor, budget, record_parents);
+    };
+    let mut slabs = parallel::Slabs::new(pool, parallel::min_slab());
+    let mut w = Walker::new(product, store, visitor, budget, record_parents);
+    let hit = w.run_parallel(&mut slabs)?;
+    Ok(w.finish(hit))
+}
+
+/// Runs the walk of [`run`] on a compact store, on the threads of `pool` if there is one
+/// (`None` when the tuples do not pack into [`MAX_BITS`](crate::engine::compact::MAX_BITS)).
 fn walk_compact<V: Visitor>(
     product: &Product<'_>,
     visitor: &mut V,
     budget: &mut Budget<'_>,
     record_parents: bool,
+    pool: Option<Threads>,
 ) -> Option<Result<Walk, ComposeError>> {
     let comps = product.components();
     let (v, b, r) = (visitor, budget, record_parents);
     if let Some(mut store) = CompactStore::<u64>::new(comps) {
-        return Some(walk(product, &mut store, v, b, r));
+        return Some(walk_slabs(product, &mut store, v, b, r, pool));
     }
-    CompactStore::<u128>::new(comps).map(|mut store| walk(product, &mut store, v, b, r))
+    CompactStore::<u128>::new(comps).map(|mut store| walk_slabs(product, &mut store, v, b, r, pool))
 }
 
-/// Runs the walk of [`run`] on a sharded store, expanding large frontiers on the threads of `pool`
-/// (`None` when the tuples do not pack into 128 bits).
+/// Runs the walk of [`run`] on a sharded table store, expanding large frontiers on the threads of
+/// `pool` (`None` when the tuples do not pack into 128 bits).
 fn walk_sharded<V: Visitor>(
     product: &Product<'_>,
     visitor: &mut V,
     budget: &mut Budget<'_>,
     record_parents: bool,
     pool: Threads,
-    min_slab: usize,
 ) -> Option<Result<Walk, ComposeError>> {
-    fn go<P: PackedKey, V: Visitor>(
-        store: &mut ShardedStore<P>,
-        product: &Product<'_>,
-        visitor: &mut V,
-        budget: &mut Budget<'_>,
-        record_parents: bool,
-        slabs: &mut parallel::Slabs<P>,
-    ) -> Result<Walk, ComposeError> {
-        let mut w = Walker::new(product, store, visitor, budget, record_parents);
-        let hit = w.run_parallel(slabs)?;
-        Ok(w.finish(hit))
-    }
     let fields = Fields::plan(product.components(), None)?;
-    let (v, b, r) = (visitor, budget, record_parents);
+    let (v, b, r, p) = (visitor, budget, record_parents, Some(pool));
     Some(if fields.bits() <= 64 {
-        let mut slabs = parallel::Slabs::new(pool, min_slab);
-        go(
-            &mut ShardedStore::<u64>::new(fields),
-            product,
-            v,
-            b,
-            r,
-            &mut slabs,
-        )
+        walk_slabs(product, &mut ShardedStore::<u64>::new(fields), v, b, r, p)
     } else if fields.bits() <= 96 {
-        let mut slabs = parallel::Slabs::new(pool, min_slab);
-        go(
-            &mut ShardedStore::<[u32; 3]>::new(fields),
+        walk_slabs(
             product,
+            &mut ShardedStore::<[u32; 3]>::new(fields),
             v,
             b,
             r,
-            &mut slabs,
+            p,
         )
     } else {
-        let mut slabs = parallel::Slabs::new(pool, min_slab);
-        go(
-            &mut ShardedStore::<[u32; 4]>::new(fields),
+        walk_slabs(
             product,
+            &mut ShardedStore::<[u32; 4]>::new(fields),
             v,
             b,
             r,
-            &mut slabs,
+            p,
         )
     })
 }

@@ -1,5 +1,8 @@
-//! The visited-state store of the multi-core walk: packed keys, as in [`PackedStore`], indexed by
-//! [`SHARDS`] independent hash tables instead of one.
+//! What the multi-core walk needs of a store ([`SlabStore`]: shards one thread owns at a time),
+//! and the table store in that form: packed keys, as in [`PackedStore`], indexed by [`SHARDS`]
+//! independent hash tables instead of one. The other store in that form is the compact one
+//! (`engine::compact`, the default), whose 256 sub-tables fall into the same number of shards;
+//! this one serves `Storage::Table` and tuples too wide for the compact store.
 //!
 //! A key belongs to the shard named by six middle bits of its hash (bits 20 to 25: the tables
 //! take their slot index from the top bits, so the two choices do not correlate). A slab's
@@ -95,6 +98,78 @@ impl<P: PackedKey> Shard<P> {
     }
 }
 
+/// A store the parallel walk (`explore::parallel`) can share out: its tables fall into [`SHARDS`]
+/// shards, each owned by one thread in the phases that insert keys and renumber slots, while the
+/// other phases only read the store; the walk appends discoveries to the queue itself, in order.
+/// The sharded table store and the compact store ([`CompactStore`]) are the two.
+///
+/// [`CompactStore`]: crate::engine::compact::CompactStore
+pub(crate) trait SlabStore: Store<Key: Send + Sync> + Sync {
+    /// What one thread owns while it inserts.
+    type Shard: Send;
+    /// Whether a slot holds its state's number, which the walk then writes once it is known
+    /// (the compact store's slots hold none).
+    const NUMBERED: bool;
+    /// The shard a key with this hash (from [`Store::locate`]) belongs to.
+    fn shard_index(hash: u64) -> usize;
+    /// The shards, to insert into them one thread per shard.
+    fn shards(&mut self) -> &mut [Self::Shard];
+    /// Reads the first slot a lookup of `hash` in `shard` visits (see [`Store::touch`]).
+    fn touch_in(shard: &Self::Shard, hash: u64) -> u64;
+    /// Adds `key` to `shard` unless it holds it; if it was added, returns the index of its slot
+    /// and whether the shard's table grew first (which moves every slot).
+    fn put_new(shard: &mut Self::Shard, hash: u64, key: Self::Key) -> Option<(usize, bool)>;
+    /// Writes state number `id` into the slot of `key` ([`SlabStore::NUMBERED`] stores): at
+    /// `index` if the table has not `grown` since [`SlabStore::put_new`] gave it, else found by
+    /// key.
+    fn renumber(_shard: &mut Self::Shard, _key: Self::Key, _index: usize, _grown: bool, _id: u32) {}
+    /// Appends `key` as the next state number (its shard entry is made separately); returns it.
+    fn push_key(&mut self, key: Self::Key) -> Result<u32, ComposeError>;
+    /// Called after the insert phase ran on `threads` threads (a store that counts its peak
+    /// bytes counts the tables the phase grew).
+    fn inserted(&mut self, _threads: usize) {}
+}
+
+impl<P: PackedKey> SlabStore for ShardedStore<P> {
+    type Shard = Shard<P>;
+    const NUMBERED: bool = true;
+
+    #[inline]
+    fn shard_index(hash: u64) -> usize {
+        shard_of(hash)
+    }
+
+    fn shards(&mut self) -> &mut [Shard<P>] {
+        &mut self.shards
+    }
+
+    #[inline]
+    fn touch_in(shard: &Shard<P>, hash: u64) -> u64 {
+        shard.touch(hash)
+    }
+
+    #[inline]
+    fn put_new(shard: &mut Shard<P>, hash: u64, key: P) -> Option<(usize, bool)> {
+        // Any number will do until the walk renumbers the slot; lookups in the insert phase only
+        // ask whether the key is there.
+        shard.put_new(hash, key, 0)
+    }
+
+    fn renumber(shard: &mut Shard<P>, key: P, index: usize, grown: bool, id: u32) {
+        if grown {
+            shard.renumber(key, id);
+        } else {
+            shard.renumber_at(index, id);
+        }
+    }
+
+    fn push_key(&mut self, key: P) -> Result<u32, ComposeError> {
+        let id = next_id(self.keys.len())?;
+        self.keys.push(key);
+        Ok(id)
+    }
+}
+
 /// Tuples packed into keys of type `P`, indexed by [`SHARDS`] tables.
 #[derive(Debug)]
 pub(crate) struct ShardedStore<P: PackedKey> {
@@ -124,18 +199,6 @@ impl<P: PackedKey> ShardedStore<P> {
     #[inline]
     pub(crate) fn get(&self, hash: u64, key: P) -> Option<u32> {
         self.shards[shard_of(hash)].get(hash, key)
-    }
-
-    /// The shards, to insert into them one thread per shard.
-    pub(crate) fn shards_mut(&mut self) -> &mut [Shard<P>] {
-        &mut self.shards
-    }
-
-    /// Appends `key` as the next state number (its shard entry is made separately); returns it.
-    pub(crate) fn push_key(&mut self, key: P) -> Result<u32, ComposeError> {
-        let id = next_id(self.keys.len())?;
-        self.keys.push(key);
-        Ok(id)
     }
 }
 

@@ -14,8 +14,8 @@ use crate::checkpoint::Checkpointing;
 use crate::checkpoint::recorder::{Cursor, Recorder};
 use crate::config::{Budget, Storage};
 use crate::engine::compact::CompactStore;
-use crate::engine::sharded::ShardedStore;
-use crate::engine::store::{Fields, PackedKey, Store};
+use crate::engine::sharded::{ShardedStore, SlabStore};
+use crate::engine::store::{Fields, Store};
 use crate::error::ComposeError;
 use crate::product::Product;
 use crate::threads::Threads;
@@ -28,9 +28,9 @@ pub(crate) struct Fingerprints {
 }
 
 /// Walks `product` breadth first with checkpoints per `plan` (resuming if it says so), on the
-/// stores the plain walk uses: the compact store if the config asks for it and the tuples fit it
-/// (one thread), else the sharded store on the config's threads when there are several and the
-/// tuples pack into 128 bits, else the table store.
+/// stores the plain walk uses, on the config's threads when there are several: the compact store
+/// if the config asks for it (the default) and the tuples fit it, else the sharded table store
+/// when there are several threads and the tuples pack into 128 bits, else the table store.
 pub(crate) fn run_checkpointed<V: Visitor>(
     product: &Product<'_>,
     visitor: &mut V,
@@ -46,25 +46,26 @@ pub(crate) fn run_checkpointed<V: Visitor>(
         prints,
     };
     let comps = product.components();
+    let threads = Threads::for_config(job.budget.config());
+    let pool = threads.is_concurrent().then_some(threads);
     if job.budget.config().storage == Storage::Compact {
         if let Some(mut store) = CompactStore::<u64>::new(comps) {
-            return job.walk(&mut store);
+            return job.walk_slabs(&mut store, pool);
         }
         if let Some(mut store) = CompactStore::<u128>::new(comps) {
-            return job.walk(&mut store);
+            return job.walk_slabs(&mut store, pool);
         }
     }
-    let threads = Threads::for_config(job.budget.config());
-    if threads.is_concurrent()
+    if let Some(pool) = pool
         && let Some(fields) = Fields::plan(comps, None)
     {
-        let min = parallel::min_slab();
+        let p = Some(pool);
         return if fields.bits() <= 64 {
-            job.walk_sharded(&mut ShardedStore::<u64>::new(fields), threads, min)
+            job.walk_slabs(&mut ShardedStore::<u64>::new(fields), p)
         } else if fields.bits() <= 96 {
-            job.walk_sharded(&mut ShardedStore::<[u32; 3]>::new(fields), threads, min)
+            job.walk_slabs(&mut ShardedStore::<[u32; 3]>::new(fields), p)
         } else {
-            job.walk_sharded(&mut ShardedStore::<[u32; 4]>::new(fields), threads, min)
+            job.walk_slabs(&mut ShardedStore::<[u32; 4]>::new(fields), p)
         };
     }
     with_store(product, Layout::Auto, job)
@@ -98,14 +99,16 @@ impl<V: Visitor> Job<'_, '_, '_, V> {
         Ok(w.finish(hit))
     }
 
-    /// The walk expanding large frontiers as slabs on the threads of `pool`.
-    fn walk_sharded<P: PackedKey>(
+    /// The walk expanding large frontiers as slabs on the threads of `pool`, if there is one.
+    fn walk_slabs<S: SlabStore>(
         &mut self,
-        store: &mut ShardedStore<P>,
-        pool: Threads,
-        min_slab: usize,
+        store: &mut S,
+        pool: Option<Threads>,
     ) -> Result<Walk, ComposeError> {
-        let mut slabs = parallel::Slabs::new(pool, min_slab);
+        let Some(pool) = pool else {
+            return self.walk(store);
+        };
+        let mut slabs = parallel::Slabs::new(pool, parallel::min_slab());
         let mut w = Walker::new(self.product, store, self.visitor, self.budget, true);
         let next = match prepare(&mut w, self.plan, self.prints)? {
             ControlFlow::Break(done) => return Ok(w.finish(done)),

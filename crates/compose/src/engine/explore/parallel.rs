@@ -13,13 +13,16 @@
 //! 1. *Expand* (parallel, over chunks of [`CHUNK`] states): each state's successors are enumerated,
 //!    error tuples set aside, the rest packed, hashed and listed under the store shard their hash
 //!    belongs to. Nothing touches the store's tables in this phase.
-//! 2. *Insert* (parallel, one thread per [`SHARDS`](crate::engine::sharded::SHARDS) shard): each shard
+//! 2. *Insert* (parallel, one thread per [`SHARDS`](crate::engine::sharded::SHARDS) shard of the
+//!    store, [`SlabStore`]: the sharded table store's tables or groups of the compact store's
+//!    sub-tables): each shard
 //!    looks up its keys in canonical order (chunk by chunk, in order within a chunk) and inserts
 //!    those it does not hold, so the first occurrence of a new key is its discovery and later ones
 //!    are duplicates. Each successor costs one probe, as in the sequential walk.
 //! 3. *Number* (one thread): a scan of the slab's successors in canonical order gives each first
 //!    occurrence the next state number and appends its key to the queue (and records its parent).
-//! 4. *Renumber* (parallel, per shard): each shard writes the final numbers into its slots.
+//! 4. *Renumber* (parallel, per shard): each shard writes the final numbers into its slots (the
+//!    table store only: the compact store's slots hold no numbers).
 //! 5. *Commit* (one thread, in order): the visitor sees each state's `expand`, `error` and
 //!    `expanded` calls in the sequential walk's order, and the state budget is checked where the
 //!    sequential walk checks it. A hit ends the walk with the counts the sequential walk has at that
@@ -30,8 +33,9 @@
 //!
 //! **Where it runs.** Walks whose frontier stays small (most premise checks and membership queries)
 //! never start a slab: below [`MIN_SLAB`] unexpanded states the sequential batch step runs, on the
-//! same store. Visitors that record edges (the eager composition) and tuples wider than 128 bits
-//! (the arena store) walk on one thread; so does the depth-first search, whose order is inherently
+//! same store. Either store runs here: the compact store (the default, `Storage::Compact`) where
+//! tuples pack into its 74 bits, else the sharded table store. Visitors that record edges (the
+//! eager composition) and tuples wider than 128 bits (the arena store) walk on one thread; so does the depth-first search, whose order is inherently
 //! sequential. Threads are the config's ([`Threads`]): rayon's global pool when
 //! [`Config::threads`] is unset (every core), else the process's pool of that size.
 //!
@@ -45,8 +49,7 @@ use rayon::prelude::*;
 use super::{Hit, Pending, Visitor, Walker};
 use crate::checkpoint::recorder::Recorder;
 use crate::config::Config;
-use crate::engine::sharded::{SHARDS, Shard, ShardedStore, shard_of};
-use crate::engine::store::{PackedKey, Store};
+use crate::engine::sharded::{SHARDS, SlabStore};
 use crate::error::ComposeError;
 use crate::product::Scratch;
 use crate::threads::Threads;
@@ -134,7 +137,7 @@ struct Chunk<P> {
     by_shard: Vec<Vec<Lookup<P>>>,
 }
 
-impl<P: PackedKey> Chunk<P> {
+impl<K: Copy> Chunk<K> {
     fn new() -> Self {
         Self {
             first: 0,
@@ -146,11 +149,11 @@ impl<P: PackedKey> Chunk<P> {
     }
 
     /// Phase 1 for states `ids`.
-    fn expand(
+    fn expand<S: SlabStore<Key = K>>(
         &mut self,
         ids: std::ops::Range<u32>,
         product: &crate::product::Product<'_>,
-        store: &ShardedStore<P>,
+        store: &S,
         config: &Config,
     ) -> Result<(), ComposeError> {
         config.check_interrupt()?;
@@ -169,11 +172,11 @@ impl<P: PackedKey> Chunk<P> {
     }
 
     /// Lists the successors of one state, each non-error one also under its shard.
-    fn enumerate(
+    fn enumerate<S: SlabStore<Key = K>>(
         &mut self,
         tuple: &[StateId],
         product: &crate::product::Product<'_>,
-        store: &ShardedStore<P>,
+        store: &S,
         scratch: &mut Scratch,
     ) {
         let mut nth = 0u32;
@@ -186,7 +189,7 @@ impl<P: PackedKey> Chunk<P> {
                 });
             } else {
                 let (hash, key) = store.locate(target);
-                self.by_shard[shard_of(hash)].push(Lookup {
+                self.by_shard[S::shard_index(hash)].push(Lookup {
                     step: self.steps.len() as u32,
                     hash,
                     key,
@@ -211,23 +214,21 @@ impl<P: PackedKey> Chunk<P> {
 
 /// Phase 2 for one shard: looks up its keys in canonical order, inserting those it does not hold;
 /// lists these discoveries as `(chunk, step, slot)`; returns whether the table grew meanwhile.
-fn insert<P: PackedKey>(
-    shard: &mut Shard<P>,
+fn insert<S: SlabStore>(
+    shard: &mut S::Shard,
     index: usize,
-    chunks: &[Chunk<P>],
+    chunks: &[Chunk<S::Key>],
     found: &mut Vec<(u32, u32, usize)>,
 ) -> bool {
     found.clear();
     let mut grew = false;
     for (c, chunk) in chunks.iter().enumerate() {
         // Touch a group's slots before probing any of them, so that their cache misses overlap.
-        for group in chunk.by_shard[index].chunks(crate::engine::store::BATCH as usize) {
-            let warm = group.iter().fold(0, |w, m| w ^ shard.touch(m.hash));
+        for group in chunk.by_shard[index].chunks(S::BATCH as usize) {
+            let warm = group.iter().fold(0, |w, m| w ^ S::touch_in(shard, m.hash));
             std::hint::black_box(warm);
             for m in group {
-                // Any number will do until phase 4 renumbers the slot; lookups in this phase only
-                // ask whether the key is there.
-                if let Some((slot, grown)) = shard.put_new(m.hash, m.key, 0) {
+                if let Some((slot, grown)) = S::put_new(shard, m.hash, m.key) {
                     grew |= grown;
                     found.push((c as u32, m.step, slot));
                 }
@@ -239,19 +240,15 @@ fn insert<P: PackedKey>(
 
 /// Phase 4 for one shard: writes the discoveries' numbers into their slots, found again by key if
 /// the table grew during phase 2.
-fn renumber<P: PackedKey>(
-    shard: &mut Shard<P>,
-    chunks: &[Chunk<P>],
+fn renumber<S: SlabStore>(
+    shard: &mut S::Shard,
+    chunks: &[Chunk<S::Key>],
     found: &[(u32, u32, usize)],
     grew: bool,
 ) {
     for &(c, i, slot) in found {
         let step = &chunks[c as usize].steps[i as usize];
-        if grew {
-            shard.renumber(step.key, step.target);
-        } else {
-            shard.renumber_at(slot, step.target);
-        }
+        S::renumber(shard, step.key, slot, grew, step.target);
     }
 }
 
@@ -268,7 +265,7 @@ pub(crate) struct Slabs<P> {
     pool: Threads,
 }
 
-impl<P: PackedKey> Slabs<P> {
+impl<K: Copy> Slabs<K> {
     pub(crate) fn new(pool: Threads, min: usize) -> Self {
         Self {
             chunks: Vec::new(),
@@ -280,11 +277,11 @@ impl<P: PackedKey> Slabs<P> {
     }
 }
 
-impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
+impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
     /// The walk of [`Walker::run`], expanding large frontiers as slabs.
     pub(crate) fn run_parallel(
         &mut self,
-        slabs: &mut Slabs<P>,
+        slabs: &mut Slabs<S::Key>,
     ) -> Result<Option<Hit>, ComposeError> {
         let tuple = self.product.initial();
         if let ControlFlow::Break(done) = self.start(&tuple)? {
@@ -298,18 +295,19 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
     /// is due, if the walk has a recorder.
     pub(crate) fn run_parallel_from(
         &mut self,
-        slabs: &mut Slabs<P>,
+        slabs: &mut Slabs<S::Key>,
         mut next: u32,
     ) -> Result<Option<Hit>, ComposeError> {
         let mut tuple = self.product.initial();
         let mut scratch = Scratch::new();
         let mut pending = Pending::new();
         while (next as usize) < self.store.len() {
+            self.store.release_below(next);
             let ready = self.store.len() - next as usize;
             let end = if ready >= slabs.min {
                 next + ready.min(SLAB) as u32
             } else {
-                (self.store.len() as u32).min(next.saturating_add(crate::engine::store::BATCH))
+                (self.store.len() as u32).min(next.saturating_add(S::BATCH))
             };
             let hit = if ready >= slabs.min {
                 self.slab(next..end, slabs)?
@@ -331,7 +329,7 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
     fn slab(
         &mut self,
         ids: std::ops::Range<u32>,
-        slabs: &mut Slabs<P>,
+        slabs: &mut Slabs<S::Key>,
     ) -> Result<Option<Hit>, ComposeError> {
         self.budget.expect_growth(self.store.growth_bytes());
         self.budget.check_now()?;
@@ -355,8 +353,8 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
         })?;
         let chunks = &slabs.chunks[..n_chunks];
         let (found, grew) = (&mut slabs.found, &mut slabs.grew);
-        let shards = self.store.shards_mut();
-        slabs.pool.install(|| {
+        let shards = self.store.shards();
+        let threads = slabs.pool.install(|| {
             (
                 shards.par_iter_mut(),
                 found.par_iter_mut(),
@@ -364,24 +362,30 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
             )
                 .into_par_iter()
                 .enumerate()
-                .for_each(|(s, (shard, found, grew))| *grew = insert(shard, s, chunks, found));
+                .for_each(|(s, (shard, found, grew))| *grew = insert::<S>(shard, s, chunks, found));
+            rayon::current_num_threads()
         });
+        self.store.inserted(threads);
         self.number(&mut slabs.chunks[..n_chunks], &slabs.found)?;
-        let chunks = &slabs.chunks[..n_chunks];
-        let (found, grew) = (&slabs.found, &slabs.grew);
-        let shards = self.store.shards_mut();
-        slabs.pool.install(|| {
-            (shards.par_iter_mut(), found.par_iter(), grew.par_iter())
-                .into_par_iter()
-                .for_each(|(shard, found, &grew)| renumber(shard, chunks, found, grew));
-        });
+        if S::NUMBERED {
+            let chunks = &slabs.chunks[..n_chunks];
+            let (found, grew) = (&slabs.found, &slabs.grew);
+            let shards = self.store.shards();
+            slabs.pool.install(|| {
+                (shards.par_iter_mut(), found.par_iter(), grew.par_iter())
+                    .into_par_iter()
+                    .for_each(|(shard, found, &grew)| {
+                        renumber::<S>(shard, chunks, found, grew);
+                    });
+            });
+        }
         self.commit(&slabs.chunks[..n_chunks])
     }
 
     /// Phase 3: numbers the discoveries in canonical order, appending their keys (and parents).
     fn number(
         &mut self,
-        chunks: &mut [Chunk<P>],
+        chunks: &mut [Chunk<S::Key>],
         found: &[Vec<(u32, u32, usize)>],
     ) -> Result<(), ComposeError> {
         for &(c, i, _) in found.iter().flatten() {
@@ -412,7 +416,7 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
 
     /// Phase 5: the visitor's calls and the state budget, state by state in order; a hit ends the
     /// walk with the counts the sequential walk would have.
-    fn commit(&mut self, chunks: &[Chunk<P>]) -> Result<Option<Hit>, ComposeError> {
+    fn commit(&mut self, chunks: &[Chunk<S::Key>]) -> Result<Option<Hit>, ComposeError> {
         let mut tuple = vec![StateId::default(); self.product.width()];
         for chunk in chunks {
             let mut errors_from = 0;
@@ -463,8 +467,9 @@ impl<P: PackedKey, V: Visitor> Walker<'_, '_, ShardedStore<P>, V> {
 
 #[cfg(test)]
 mod tests {
-    //! Walks at 1, 2, 4 and 8 threads give the same reports, field by field, with every step of
-    //! the many-thread walks run as a slab; the visitors of every search take part (safety,
+    //! Walks at 2, 4 and 8 threads on either store (the sharded table and the compact store)
+    //! give the reports of the table store on one thread, field by field, with every step of the
+    //! many-thread walks run as a slab; the visitors of every search take part (safety,
     //! deadlock, the system check's mix of both under priority, and the circular premise's
     //! look-ahead).
 
@@ -475,21 +480,25 @@ mod tests {
 
     use super::TEST_MIN_SLAB;
     use crate::Config;
+    use crate::config::Storage;
     use crate::test_util::{random_case, reports, ring};
 
     fn at(threads: usize) -> Config {
         Config::default().with_threads(NonZeroUsize::new(threads).unwrap())
     }
 
+    /// Every store and thread count against the table store on one thread.
     fn same_for_every_thread_count(comps: &[&Lts], props: &[&Lts], min_slab: usize) {
-        let one = reports(comps, props, &at(1));
+        let one = reports(comps, props, &at(1).with_storage(Storage::Table));
         TEST_MIN_SLAB.with(|m| m.set(Some(min_slab)));
-        for threads in [2, 4, 8] {
-            assert_eq!(
-                reports(comps, props, &at(threads)),
-                one,
-                "{threads} threads"
-            );
+        for storage in [Storage::Table, Storage::Compact] {
+            for threads in [2, 4, 8] {
+                assert_eq!(
+                    reports(comps, props, &at(threads).with_storage(storage)),
+                    one,
+                    "{threads} threads, {storage:?}"
+                );
+            }
         }
         TEST_MIN_SLAB.with(|m| m.set(None));
     }
@@ -513,21 +522,26 @@ mod tests {
         // 7 * 11 * 13 * 17 = 17,017 states, levels far wider than a slab's minimum.
         let rings = [ring(7, "p"), ring(11, "q"), ring(13, "r"), ring(17, "s")];
         let comps: Vec<&Lts> = rings.iter().collect();
-        let one = reports(&comps, &[], &at(1));
-        assert!(one[0].contains("states: 17017"), "{}", one[0]);
-        for threads in [2, 4] {
-            assert_eq!(reports(&comps, &[], &at(threads)), one, "{threads} threads");
-        }
         // At most twelve ticks: violated deep in the walk, inside a slab.
         let twelve = Lts::from_edges((0..12).map(|i| (i, "tick", i + 1))).unwrap();
-        let one = reports(&comps, &[&twelve], &at(1));
-        assert!(one[0].contains("Violated"), "{}", one[0]);
-        for threads in [2, 4] {
-            assert_eq!(
-                reports(&comps, &[&twelve], &at(threads)),
-                one,
-                "{threads} threads"
-            );
+        for props in [vec![], vec![&twelve]] {
+            let one = reports(&comps, &props, &at(1).with_storage(Storage::Table));
+            let expected = if props.is_empty() {
+                "states: 17017"
+            } else {
+                "Violated"
+            };
+            assert!(one[0].contains(expected), "{}", one[0]);
+            for storage in [Storage::Table, Storage::Compact] {
+                for threads in [2, 4] {
+                    let config = at(threads).with_storage(storage);
+                    assert_eq!(
+                        reports(&comps, &props, &config),
+                        one,
+                        "{threads} threads, {storage:?}"
+                    );
+                }
+            }
         }
     }
 }
