@@ -486,6 +486,31 @@ impl SubTable {
     }
 }
 
+/// Where a packed tuple lives ([`Place`]): what the store and each of its shards need to
+/// compute it (a shard recomputes it from the packed tuple, which is all a slab keeps).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Placer {
+    mixer: Mixer,
+    /// `H`'s bits (at least `SUB_BITS + HOME_BITS`: narrower tuples are shifted up).
+    h_bits: u32,
+    /// The packed tuple's bits.
+    bits: u32,
+    /// `H`'s bits below the sub-table's and `T`'s, kept whole in a slot.
+    rest_bits: u32,
+}
+
+impl Placer {
+    #[inline]
+    fn place<Q: Word>(self, packed: Q) -> Place {
+        let h = packed.mix(self.mixer) << (self.h_bits - self.bits);
+        Place {
+            sub: (h >> (self.h_bits - SUB_BITS)) as u32,
+            home_bits: (h >> self.rest_bits) as u32,
+            rest: (h & ((1u128 << self.rest_bits) - 1)) as u64,
+        }
+    }
+}
+
 /// Sub-tables per shard of the parallel walk: the [`SUBTABLES`] sub-tables fall into
 /// [`SHARDS`] groups of consecutive ones, each owned by one thread while a slab inserts its
 /// successors (`explore::parallel`).
@@ -498,16 +523,19 @@ pub(crate) struct TableShard {
     tables: [SubTable; PER_SHARD],
     /// `H`'s bits below the sub-table's and `T`'s, kept whole in a slot.
     rest_bits: u32,
+    placer: Placer,
     /// The largest sub-table held beside its replacement since the store last looked
     /// ([`CompactStore::note_growth`]): 0 if none grew.
     transient: usize,
 }
 
 impl TableShard {
-    fn new(min_log: u32, rest_bits: u32) -> Self {
+    fn new(min_log: u32, placer: Placer) -> Self {
+        let rest_bits = placer.rest_bits;
         Self {
             tables: std::array::from_fn(|_| SubTable::with_slots(1 << min_log, rest_bits)),
             rest_bits,
+            placer,
             transient: 0,
         }
     }
@@ -523,8 +551,10 @@ impl TableShard {
 
     /// Grows sub-table `t` by a quarter, re-inserting its entries and `homeless` (an entry left
     /// without a slot, with the slot where its probe ended) straight from the old slots, which
-    /// are then freed: one sub-table (1/256 of the store) is held twice at a time, and nothing
-    /// else.
+    /// are then freed: one sub-table (1/256 of the store) per thread is held twice at a time,
+    /// and nothing else. (Copying the entries out first, to free the old slots before taking
+    /// the new ones, was measured too: on two threads it left the process 1.5-2 MB larger on
+    /// Client-Server N = 16, and 0.3 MB smaller on one.)
     fn grow(&mut self, t: usize, homeless: Option<(usize, Moving)>) {
         let rest_bits = self.rest_bits;
         let old = std::mem::replace(&mut self.tables[t], SubTable::with_slots(0, rest_bits));
@@ -593,11 +623,7 @@ impl TableShard {
 #[derive(Debug)]
 pub(crate) struct CompactStore<Q: Word> {
     layout: Fields,
-    mixer: Mixer,
-    /// `H`'s bits (at least `SUB_BITS + HOME_BITS`: narrower tuples are shifted up).
-    h_bits: u32,
-    /// `H`'s bits below the sub-table's and `T`'s, kept whole in a slot.
-    rest_bits: u32,
+    placer: Placer,
     /// The sub-tables, [`PER_SHARD`] to a shard.
     shards: Vec<TableShard>,
     /// The packed tuples of states `base..len`, in number order.
@@ -625,14 +651,18 @@ impl<Q: Word> CompactStore<Q> {
         let min_log = (33 + rest_bits + DISPLACEMENT_BITS)
             .saturating_sub(64)
             .max(6);
+        let placer = Placer {
+            mixer: Mixer::new(&layout),
+            h_bits,
+            bits,
+            rest_bits,
+        };
         let shards = (0..SHARDS)
-            .map(|_| TableShard::new(min_log, rest_bits))
+            .map(|_| TableShard::new(min_log, placer))
             .collect();
         let mut store = Self {
-            mixer: Mixer::new(&layout),
             layout,
-            h_bits,
-            rest_bits,
+            placer,
             shards,
             queue: Frontier::new(),
             base: 0,
@@ -651,12 +681,7 @@ impl<Q: Word> CompactStore<Q> {
 
     #[inline]
     fn place_of(&self, packed: Q) -> Place {
-        let h = packed.mix(self.mixer) << (self.h_bits - self.layout.packed_bits());
-        Place {
-            sub: (h >> (self.h_bits - SUB_BITS)) as u32,
-            home_bits: (h >> self.rest_bits) as u32,
-            rest: (h & ((1u128 << self.rest_bits) - 1)) as u64,
-        }
+        self.placer.place(packed)
     }
 
     #[inline]
@@ -770,7 +795,7 @@ impl<Q: Word> Store for CompactStore<Q> {
         if !self.add_new(place) {
             return Ok((FORGOTTEN, false));
         }
-        Ok((self.push_key((place, packed))?, true))
+        Ok((self.push_key(packed)?, true))
     }
 
     fn find(&self, tuple: &[StateId]) -> Option<u32> {
@@ -808,11 +833,21 @@ impl<Q: Word> Store for CompactStore<Q> {
 /// slot holds no number, so there is nothing to renumber.
 impl<Q: Word> SlabStore for CompactStore<Q> {
     type Shard = TableShard;
+    type SlabKey = Q;
     const NUMBERED: bool = false;
+    // A slab holds about 20 bytes per transition (the packed tuple, action and number, and its
+    // index under its shard), plus the vectors' slack: about 0.7 MB at 2^11 states on
+    // Client-Server N = 16, whose whole check must fit in 26 MB for 16 bytes per state. Slabs of
+    // 2^14 states with 72-byte entries (the table store's) took 33 MB more than one thread
+    // there; 2^12 states with these entries 1.2 MB more than 2^11, at the same speed within the
+    // noise of this machine.
+    const SLAB: usize = 1 << 11;
 
     #[inline]
-    fn shard_index(hash: u64) -> usize {
-        (hash >> 32) as usize / PER_SHARD
+    fn slab_key(&self, tuple: &[StateId]) -> (usize, Q) {
+        let packed = Q::pack(&self.layout, tuple);
+        let sub = self.place_of(packed).sub;
+        (sub as usize / PER_SHARD, packed)
     }
 
     fn shards(&mut self) -> &mut [TableShard] {
@@ -820,16 +855,18 @@ impl<Q: Word> SlabStore for CompactStore<Q> {
     }
 
     #[inline]
-    fn touch_in(shard: &TableShard, hash: u64) -> u64 {
-        shard.touch(hash)
+    fn touch_in(shard: &TableShard, packed: Q) -> u64 {
+        let place = shard.placer.place(packed);
+        shard.touch(u64::from(place.sub) << 32 | u64::from(place.home_bits))
     }
 
     #[inline]
-    fn put_new(shard: &mut TableShard, _: u64, (place, _): (Place, Q)) -> Option<(usize, bool)> {
+    fn put_new(shard: &mut TableShard, packed: Q) -> Option<(usize, bool)> {
+        let place = shard.placer.place(packed);
         shard.add_new(place).then_some((0, false))
     }
 
-    fn push_key(&mut self, (_, packed): (Place, Q)) -> Result<u32, ComposeError> {
+    fn push_key(&mut self, packed: Q) -> Result<u32, ComposeError> {
         let id = next_id(self.len)?;
         let before = self.queue.bytes();
         self.queue.push(packed);

@@ -104,39 +104,57 @@ impl<P: PackedKey> Shard<P> {
 /// The sharded table store and the compact store ([`CompactStore`]) are the two.
 ///
 /// [`CompactStore`]: crate::engine::compact::CompactStore
-pub(crate) trait SlabStore: Store<Key: Send + Sync> + Sync {
+pub(crate) trait SlabStore: Store + Sync {
     /// What one thread owns while it inserts.
     type Shard: Send;
+    /// What a slab keeps of a successor from its enumeration to its numbering: as little as the
+    /// store can look it up from (a slab holds one per transition, so this is most of the walk's
+    /// memory beside the store).
+    type SlabKey: Copy + Send + Sync + std::fmt::Debug;
     /// Whether a slot holds its state's number, which the walk then writes once it is known
     /// (the compact store's slots hold none).
     const NUMBERED: bool;
-    /// The shard a key with this hash (from [`Store::locate`]) belongs to.
-    fn shard_index(hash: u64) -> usize;
+    /// The most states one slab expands: large enough that a slab's phases outweigh their
+    /// synchronisation, small enough that its buffers stay small beside the store.
+    const SLAB: usize;
+    /// The shard and slab key of `tuple`.
+    fn slab_key(&self, tuple: &[StateId]) -> (usize, Self::SlabKey);
     /// The shards, to insert into them one thread per shard.
     fn shards(&mut self) -> &mut [Self::Shard];
-    /// Reads the first slot a lookup of `hash` in `shard` visits (see [`Store::touch`]).
-    fn touch_in(shard: &Self::Shard, hash: u64) -> u64;
+    /// Reads the first slot a lookup of `key` in `shard` visits (see [`Store::touch`]).
+    fn touch_in(shard: &Self::Shard, key: Self::SlabKey) -> u64;
     /// Adds `key` to `shard` unless it holds it; if it was added, returns the index of its slot
     /// and whether the shard's table grew first (which moves every slot).
-    fn put_new(shard: &mut Self::Shard, hash: u64, key: Self::Key) -> Option<(usize, bool)>;
+    fn put_new(shard: &mut Self::Shard, key: Self::SlabKey) -> Option<(usize, bool)>;
     /// Writes state number `id` into the slot of `key` ([`SlabStore::NUMBERED`] stores): at
     /// `index` if the table has not `grown` since [`SlabStore::put_new`] gave it, else found by
     /// key.
-    fn renumber(_shard: &mut Self::Shard, _key: Self::Key, _index: usize, _grown: bool, _id: u32) {}
+    fn renumber(
+        _shard: &mut Self::Shard,
+        _key: Self::SlabKey,
+        _index: usize,
+        _grown: bool,
+        _id: u32,
+    ) {
+    }
     /// Appends `key` as the next state number (its shard entry is made separately); returns it.
-    fn push_key(&mut self, key: Self::Key) -> Result<u32, ComposeError>;
+    fn push_key(&mut self, key: Self::SlabKey) -> Result<u32, ComposeError>;
     /// Called after the insert phase ran on `threads` threads (a store that counts its peak
     /// bytes counts the tables the phase grew).
     fn inserted(&mut self, _threads: usize) {}
 }
 
+/// The table store keeps a successor's hash beside its key, as its sequential walk does.
 impl<P: PackedKey> SlabStore for ShardedStore<P> {
     type Shard = Shard<P>;
+    type SlabKey = (u64, P);
     const NUMBERED: bool = true;
+    const SLAB: usize = 1 << 14;
 
     #[inline]
-    fn shard_index(hash: u64) -> usize {
-        shard_of(hash)
+    fn slab_key(&self, tuple: &[StateId]) -> (usize, (u64, P)) {
+        let (hash, key) = self.fields.key(tuple);
+        (shard_of(hash), (hash, key))
     }
 
     fn shards(&mut self) -> &mut [Shard<P>] {
@@ -144,18 +162,18 @@ impl<P: PackedKey> SlabStore for ShardedStore<P> {
     }
 
     #[inline]
-    fn touch_in(shard: &Shard<P>, hash: u64) -> u64 {
+    fn touch_in(shard: &Shard<P>, (hash, _): (u64, P)) -> u64 {
         shard.touch(hash)
     }
 
     #[inline]
-    fn put_new(shard: &mut Shard<P>, hash: u64, key: P) -> Option<(usize, bool)> {
+    fn put_new(shard: &mut Shard<P>, (hash, key): (u64, P)) -> Option<(usize, bool)> {
         // Any number will do until the walk renumbers the slot; lookups in the insert phase only
         // ask whether the key is there.
         shard.put_new(hash, key, 0)
     }
 
-    fn renumber(shard: &mut Shard<P>, key: P, index: usize, grown: bool, id: u32) {
+    fn renumber(shard: &mut Shard<P>, (_, key): (u64, P), index: usize, grown: bool, id: u32) {
         if grown {
             shard.renumber(key, id);
         } else {
@@ -163,7 +181,7 @@ impl<P: PackedKey> SlabStore for ShardedStore<P> {
         }
     }
 
-    fn push_key(&mut self, key: P) -> Result<u32, ComposeError> {
+    fn push_key(&mut self, (_, key): (u64, P)) -> Result<u32, ComposeError> {
         let id = next_id(self.keys.len())?;
         self.keys.push(key);
         Ok(id)

@@ -3,7 +3,7 @@
 //! **What stays the same.** The sequential walk numbers states in discovery order and expands them
 //! in that order; every result (the verdict, the state and transition counts, the counterexample,
 //! which is a shortest one) is a function of that order. This walk keeps it: it expands a *slab* of
-//! already numbered states at a time (up to [`SLAB`] consecutive numbers, typically a slice of one
+//! already numbered states at a time (up to `SlabStore::SLAB` consecutive numbers, typically a slice of one
 //! BFS level), and numbers the slab's new successors in the order the sequential walk would have
 //! met them: by source state, then by the product's successor order. So the numbering, and with it
 //! every result, is the same for any number of threads; the property tests of this module compare
@@ -54,10 +54,6 @@ use crate::error::ComposeError;
 use crate::product::Scratch;
 use crate::threads::Threads;
 
-/// The most states one slab expands: large enough that a slab's phases outweigh their
-/// synchronisation, small enough that its buffers (about 30 bytes per transition) stay a few MB.
-pub(crate) const SLAB: usize = 1 << 14;
-
 /// How many unexpanded states a walk needs before it expands them as a slab.
 pub(crate) const MIN_SLAB: usize = 2048;
 
@@ -89,12 +85,12 @@ const DISCOVERED: u32 = u32::MAX - 1;
 
 /// A successor that is not an error tuple.
 #[derive(Clone, Copy, Debug)]
-struct Step<P> {
+struct Step<K> {
     action: ActionId,
     /// [`DISCOVERED`] from phase 2 and its new number from phase 3 if it is a discovery, else
     /// [`UNKNOWN`] (a walk that reports no edges needs no other number).
     target: u32,
-    key: P,
+    key: K,
 }
 
 /// A successor that is an error tuple: its index among its source's successors, its action, and
@@ -104,14 +100,6 @@ struct ErrorStep {
     nth: u32,
     action: ActionId,
     component: u32,
-}
-
-/// A successor to look up in its shard.
-#[derive(Clone, Copy, Debug)]
-struct Lookup<P> {
-    step: u32,
-    hash: u64,
-    key: P,
 }
 
 /// One expanded state of a chunk: where its successors end in the chunk's lists, how many it has,
@@ -132,9 +120,9 @@ struct Chunk<P> {
     states: Vec<Expanded>,
     steps: Vec<Step<P>>,
     errors: Vec<ErrorStep>,
-    /// Per shard: the successors whose keys belong to it (their index in `steps`, hash and key,
-    /// copied so that the shard's thread reads them in one stream).
-    by_shard: Vec<Vec<Lookup<P>>>,
+    /// Per shard: the successors whose keys belong to it, as their index in `steps` (4 bytes
+    /// each: a slab's buffers are most of what the walk holds beside the store).
+    by_shard: Vec<Vec<u32>>,
 }
 
 impl<K: Copy> Chunk<K> {
@@ -149,7 +137,7 @@ impl<K: Copy> Chunk<K> {
     }
 
     /// Phase 1 for states `ids`.
-    fn expand<S: SlabStore<Key = K>>(
+    fn expand<S: SlabStore<SlabKey = K>>(
         &mut self,
         ids: std::ops::Range<u32>,
         product: &crate::product::Product<'_>,
@@ -172,7 +160,7 @@ impl<K: Copy> Chunk<K> {
     }
 
     /// Lists the successors of one state, each non-error one also under its shard.
-    fn enumerate<S: SlabStore<Key = K>>(
+    fn enumerate<S: SlabStore<SlabKey = K>>(
         &mut self,
         tuple: &[StateId],
         product: &crate::product::Product<'_>,
@@ -188,12 +176,8 @@ impl<K: Copy> Chunk<K> {
                     component: c as u32,
                 });
             } else {
-                let (hash, key) = store.locate(target);
-                self.by_shard[S::shard_index(hash)].push(Lookup {
-                    step: self.steps.len() as u32,
-                    hash,
-                    key,
-                });
+                let (shard, key) = store.slab_key(target);
+                self.by_shard[shard].push(self.steps.len() as u32);
                 self.steps.push(Step {
                     action,
                     target: UNKNOWN,
@@ -217,7 +201,7 @@ impl<K: Copy> Chunk<K> {
 fn insert<S: SlabStore>(
     shard: &mut S::Shard,
     index: usize,
-    chunks: &[Chunk<S::Key>],
+    chunks: &[Chunk<S::SlabKey>],
     found: &mut Vec<(u32, u32, usize)>,
 ) -> bool {
     found.clear();
@@ -225,12 +209,13 @@ fn insert<S: SlabStore>(
     for (c, chunk) in chunks.iter().enumerate() {
         // Touch a group's slots before probing any of them, so that their cache misses overlap.
         for group in chunk.by_shard[index].chunks(S::BATCH as usize) {
-            let warm = group.iter().fold(0, |w, m| w ^ S::touch_in(shard, m.hash));
+            let key = |&i: &u32| chunk.steps[i as usize].key;
+            let warm = group.iter().fold(0, |w, i| w ^ S::touch_in(shard, key(i)));
             std::hint::black_box(warm);
-            for m in group {
-                if let Some((slot, grown)) = S::put_new(shard, m.hash, m.key) {
+            for i in group {
+                if let Some((slot, grown)) = S::put_new(shard, key(i)) {
                     grew |= grown;
-                    found.push((c as u32, m.step, slot));
+                    found.push((c as u32, *i, slot));
                 }
             }
         }
@@ -242,7 +227,7 @@ fn insert<S: SlabStore>(
 /// the table grew during phase 2.
 fn renumber<S: SlabStore>(
     shard: &mut S::Shard,
-    chunks: &[Chunk<S::Key>],
+    chunks: &[Chunk<S::SlabKey>],
     found: &[(u32, u32, usize)],
     grew: bool,
 ) {
@@ -281,7 +266,7 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
     /// The walk of [`Walker::run`], expanding large frontiers as slabs.
     pub(crate) fn run_parallel(
         &mut self,
-        slabs: &mut Slabs<S::Key>,
+        slabs: &mut Slabs<S::SlabKey>,
     ) -> Result<Option<Hit>, ComposeError> {
         let tuple = self.product.initial();
         if let ControlFlow::Break(done) = self.start(&tuple)? {
@@ -295,7 +280,7 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
     /// is due, if the walk has a recorder.
     pub(crate) fn run_parallel_from(
         &mut self,
-        slabs: &mut Slabs<S::Key>,
+        slabs: &mut Slabs<S::SlabKey>,
         mut next: u32,
     ) -> Result<Option<Hit>, ComposeError> {
         let mut tuple = self.product.initial();
@@ -305,7 +290,7 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
             self.store.release_below(next);
             let ready = self.store.len() - next as usize;
             let end = if ready >= slabs.min {
-                next + ready.min(SLAB) as u32
+                next + ready.min(S::SLAB) as u32
             } else {
                 (self.store.len() as u32).min(next.saturating_add(S::BATCH))
             };
@@ -329,7 +314,7 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
     fn slab(
         &mut self,
         ids: std::ops::Range<u32>,
-        slabs: &mut Slabs<S::Key>,
+        slabs: &mut Slabs<S::SlabKey>,
     ) -> Result<Option<Hit>, ComposeError> {
         self.budget.expect_growth(self.store.growth_bytes());
         self.budget.check_now()?;
@@ -385,7 +370,7 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
     /// Phase 3: numbers the discoveries in canonical order, appending their keys (and parents).
     fn number(
         &mut self,
-        chunks: &mut [Chunk<S::Key>],
+        chunks: &mut [Chunk<S::SlabKey>],
         found: &[Vec<(u32, u32, usize)>],
     ) -> Result<(), ComposeError> {
         for &(c, i, _) in found.iter().flatten() {
@@ -416,7 +401,7 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
 
     /// Phase 5: the visitor's calls and the state budget, state by state in order; a hit ends the
     /// walk with the counts the sequential walk would have.
-    fn commit(&mut self, chunks: &[Chunk<S::Key>]) -> Result<Option<Hit>, ComposeError> {
+    fn commit(&mut self, chunks: &[Chunk<S::SlabKey>]) -> Result<Option<Hit>, ComposeError> {
         let mut tuple = vec![StateId::default(); self.product.width()];
         for chunk in chunks {
             let mut errors_from = 0;
