@@ -298,8 +298,8 @@ struct Moving {
 }
 
 impl SubTable {
-    /// A sub-table of `m` free slots (`m = 0` only as a placeholder while one is rebuilt) for
-    /// fingerprints with `rest_bits` bits of `H` below `T`. A slot takes the bytes its bits
+    /// A sub-table of `m` free slots for fingerprints with `rest_bits` bits of `H` below `T`
+    /// (`m` large enough that a slot fits in 64 bits, see [`CompactStore::new`]). A slot takes the bytes its bits
     /// need: `T`'s kept bits, the rest and the displacement (7 bytes for dining philosophers
     /// at N = 10, 6 for the 58-bit client-server and MER families); reading 8 bytes and masking
     /// costs about nothing beside the cache misses that fewer bytes save.
@@ -320,6 +320,21 @@ impl SubTable {
             len: 0,
             t_bits,
             reciprocal: u64::MAX / m.max(1) as u64,
+        }
+    }
+
+    /// A sub-table of no slots, in the place of one being rebuilt. (Not `with_slots(0, ..)`:
+    /// a slot of a table that small would need more than 64 bits.)
+    fn placeholder() -> Self {
+        Self {
+            bytes: Vec::new(),
+            m: 0,
+            stride: 8,
+            mask: u64::MAX,
+            line_slots: 8,
+            len: 0,
+            t_bits: 0,
+            reciprocal: 0,
         }
     }
 
@@ -557,7 +572,7 @@ impl TableShard {
     /// Client-Server N = 16, and 0.3 MB smaller on one.)
     fn grow(&mut self, t: usize, homeless: Option<(usize, Moving)>) {
         let rest_bits = self.rest_bits;
-        let old = std::mem::replace(&mut self.tables[t], SubTable::with_slots(0, rest_bits));
+        let old = std::mem::replace(&mut self.tables[t], SubTable::placeholder());
         let mut size = old.m + old.m.div_ceil(GROWTH);
         loop {
             let mut table = SubTable::with_slots(size, rest_bits);
@@ -972,7 +987,9 @@ mod tests {
         let wide = padding(1 << 18);
         let comps = [&wide, &wide, &wide, &wide];
         assert!(CompactStore::<u64>::new(&comps).is_none(), "72 bits");
-        exercise::<u128>(&comps, 60_000);
+        // Enough for the sub-tables (512 slots at first, for slots of 72-bit tuples to fit in
+        // 64 bits) to grow: a placeholder sized like a 0-slot table once overflowed here.
+        exercise::<u128>(&comps, 300_000);
         let five = [&wide; 5];
         assert!(
             CompactStore::<u128>::new(&five).is_none(),
