@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Storage (issue 17): the monolithic check with `--storage table` (today's engine) and
-# `--storage compact`, both on one thread, side by side in one run: mean wall seconds of
+# Storage (issues 17, 30): the monolithic check with `--storage table` and `--storage compact`
+# (the default since issue 30), both on one thread unless --threads says otherwise, side by side
+# in one run: mean wall seconds of
 # `perf stat -r R` (default 3), the process's peak resident memory (/usr/bin/time's %M) and bytes
 # per state two ways: peak RSS over states (everything the process held: binary, model, store)
 # and the store's own accounting (`store_bytes` of the CLI's JSON: tables, tuples and queue as
@@ -9,20 +10,23 @@
 # Cases are FAMILY:TARGET:N; the default ones are the families' largest `large` sizes that
 # issue 17 names: dining 10, clientserver 16, mer 9, gas 13.
 #
-# Usage: benches/compare/storage.sh [--repeat R] [--timeout S] [--write] [CASE...]
-#   --write  splice the table into docs/benchmarks.md (between the storage markers)
+# Usage: benches/compare/storage.sh [--repeat R] [--timeout S] [--threads T] [--write] [CASE...]
+#   --threads  threads of both runs (default 1; `default`: no flag, every core, as a plain
+#              `check` runs: issue 30's "default check")
+#   --write    splice the table into docs/benchmarks.md (between the storage markers)
 # Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
 # Run it on a quiet machine: the time ratio is the figure that matters.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-REPEAT=3; TIMEOUT=600; WRITE=""; CASES=()
+REPEAT=3; TIMEOUT=600; WRITE=""; THREADS=1; CASES=()
 while [ $# -gt 0 ]; do
     case $1 in
         --repeat) REPEAT=$2; shift 2 ;;
         --timeout) TIMEOUT=$2; shift 2 ;;
+        --threads) THREADS=$2; shift 2 ;;
         --write) WRITE=1; shift ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         *) CASES+=("$1"); shift ;;
     esac
 done
@@ -33,14 +37,15 @@ build_cli
 mkdir -p "$CARGO_TARGET_DIR"
 WORK=$(mktemp -d "$CARGO_TARGET_DIR/storage-bench.XXXXXX"); trap 'rm -rf "$WORK"' EXIT
 TABLE="$WORK/table.md"
+THREAD_ARGS=(--threads "$THREADS"); [ "$THREADS" = default ] && THREAD_ARGS=()
 
 # measure STORAGE: one run for the answer and the memory, then the timed repetitions; sets
 # verdict, states, kb, store and wall.
 measure() {
-    timed_check "$WORK/m.lts" --target "$target" --no-deadlock --threads 1 --storage "$1"
+    timed_check "$WORK/m.lts" --target "$target" --no-deadlock "${THREAD_ARGS[@]}" --storage "$1"
     store=$(json_field "$(cat "$WORK/out.json")" store_bytes)
     perf stat -r "$REPEAT" -o "$WORK/perf" -- "$GUARANTOR" check --quiet "$WORK/m.lts" \
-        --target "$target" --no-deadlock --threads 1 --storage "$1" > /dev/null 2>&1 || true
+        --target "$target" --no-deadlock "${THREAD_ARGS[@]}" --storage "$1" > /dev/null 2>&1 || true
     wall=$(awk '/seconds time elapsed/ { print $1 }' "$WORK/perf")
 }
 
@@ -66,7 +71,7 @@ cell() {
         echo "| $fam $target N=$n | $answer | $base_cell | $(cell) | $ratio |"
     done
     echo
-    echo "Mean of $REPEAT runs each, one thread; load average $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")."
+    echo "Mean of $REPEAT runs each, threads: $THREADS; load average $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")."
 } > "$TABLE"
 
 if [ -n "$WRITE" ]; then write_doc_table storage "$TABLE"; else cat "$TABLE"; fi

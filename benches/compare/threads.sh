@@ -13,18 +13,20 @@
 # Every run also uses the monolithic engine's parallel breadth-first search where a method calls it.
 # The machine is shared: run it when it is quiet, and read the CPU seconds beside the wall time.
 #
-# Usage: benches/compare/threads.sh [--repeat R] [--threads 1,2] [--timeout S] [CASE...]
+# Usage: benches/compare/threads.sh [--repeat R] [--threads 1,2] [--timeout S] [--storage S] [CASE...]
+#   --storage  the CLI's --storage for every run (default: none, the CLI's default, compact)
 # Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-REPEAT=5; THREADS=1,2; TIMEOUT=600; CASES=()
+REPEAT=5; THREADS=1,2; TIMEOUT=600; STORAGE=(); CASES=()
 while [ $# -gt 0 ]; do
     case $1 in
         --repeat) REPEAT=$2; shift 2 ;;
         --threads) THREADS=$2; shift 2 ;;
         --timeout) TIMEOUT=$2; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        --storage) STORAGE=(--storage "$2"); shift 2 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) CASES+=("$1"); shift ;;
     esac
 done
@@ -63,7 +65,7 @@ for case in "${CASES[@]}"; do
     if [ "$fam" = tx3 ]; then cp "$TX3" "$WORK/m.lts"; else generate "$fam" "$n" "$WORK/m.lts"; fi
     # tx3 has no property: LTSA's deadlock search is its check; the families check their property.
     deadlock=--no-deadlock; [ "$fam" = tx3 ] && deadlock=--deadlock
-    args=(check "$WORK/m.lts" --target "$target" --method "$method" "$deadlock" --timeout "$TIMEOUT")
+    args=(check "$WORK/m.lts" --target "$target" --method "$method" "$deadlock" --timeout "$TIMEOUT" "${STORAGE[@]}")
     first=""
     for t in ${THREADS//,/ }; do
         # One run for the answer, then the timed repetitions.
@@ -77,4 +79,4 @@ for case in "${CASES[@]}"; do
     done
 done
 echo
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")"
+echo "storage: ${STORAGE[*]:-default}; load average: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")"
