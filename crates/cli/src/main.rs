@@ -247,9 +247,9 @@ struct CheckArgs {
     /// counterexamples do not depend on the number.
     #[arg(long, value_name = "N")]
     threads: Option<std::num::NonZeroUsize>,
-    /// How the safety and deadlock searches keep visited states: `compact` (the default: 10-16
-    /// bytes per state where a state packs into 74 bits, the table beyond) or `table` (40-70
-    /// bytes per state, for comparison); both on every thread `--threads` allows. With
+    /// How the safety and deadlock searches keep visited states: `compact` (the default: 13-17
+    /// bytes per state where a state packs into 74 bits, the table beyond) or `table` (45-75
+    /// bytes per state, faster on several threads); both on every thread `--threads` allows. With
     /// `--processes` or `--hostfile`, the store of each process's share of the states.
     /// Verdicts, counts and counterexamples are the same.
     #[arg(long, value_enum, default_value_t = StorageChoice::Compact)]

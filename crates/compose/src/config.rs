@@ -39,8 +39,8 @@ pub enum Storage {
     /// (which take it whatever the config says).
     Table,
     /// Compact hashing (the default): each state once, in a slot of 5-8 bytes of sub-tables
-    /// kept 64-80 % full, and only the unexpanded states' tuples: 12-16 bytes per state of peak
-    /// memory on the model families, at about the table's speed, on every thread
+    /// kept 64-80 % full, and only the unexpanded states' tuples: 13-17 bytes per state of peak
+    /// memory on the model families, at 1.1-1.6 times the table's time, on every thread
     /// [`Config::threads`] allows, where a state packs into at most 74 bits (wider systems use
     /// the table). Walks that look states up by number (the eager composition, depth-first and
     /// progress searches) keep the table whatever this says.

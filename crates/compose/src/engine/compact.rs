@@ -47,7 +47,9 @@
 //!
 //! Measured on the model families at their large sizes (docs/benchmarks.md, "Compact storage"):
 //! 12-15 bytes per state of peak resident memory on one thread (the process's whole peak, divided
-//! by the states), against 55-72 with the table store, at about the table store's speed.
+//! by the states), against 55-72 with the table store, at 1.0-1.2 times the table store's time;
+//! 14-17 on two threads (slab buffers and a second allocator arena), at 1.3-1.6 times the sharded
+//! table store's time, whose 64 small tables gain more from two threads than these sub-tables.
 //!
 //! Tuples wider than [`MAX_BITS`] (74) bits would leave too few bits of a 64-bit slot for the
 //! smallest sub-tables; they take the table store (see `Config::storage`).
