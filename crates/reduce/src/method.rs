@@ -31,7 +31,7 @@ use guarantor_certify::format::Reduced;
 use crate::certificate::Recording;
 use crate::error::ReduceError;
 use crate::minimise::{Equivalence, Flagged, has_deadlock, minimise_mapped, reaches_error};
-use crate::order::{Shape, hidden_after, next_pair};
+use crate::order::{Shape, hidden_after, next_pair, visible_names};
 
 /// Compositional minimisation (module docs), the `reduce` method.
 ///
@@ -331,13 +331,7 @@ fn hidden_alone(parts: &[Shape], i: usize) -> BTreeSet<String> {
 
 fn shape(part: &Flagged) -> Shape {
     Shape {
-        alphabet: part
-            .lts
-            .alphabet()
-            .iter()
-            .filter(|(a, _)| !a.is_tau())
-            .map(|(_, n)| n.to_owned())
-            .collect(),
+        alphabet: visible_names(&part.lts).collect(),
         states: part.lts.num_states(),
     }
 }

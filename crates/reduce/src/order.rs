@@ -16,6 +16,8 @@
 
 use std::collections::BTreeSet;
 
+use guarantor_lts::Lts;
+
 /// What the order needs to know of one part: its visible alphabet and its number of states.
 #[derive(Clone, Debug)]
 pub(crate) struct Shape {
@@ -26,6 +28,14 @@ pub(crate) struct Shape {
 /// How good a pair is (module docs): hiding ratio in millionths, whether it synchronises, and
 /// the estimated product size (smaller is better).
 type Score = (u64, bool, std::cmp::Reverse<u128>);
+
+/// The visible action names of `lts`: a part's alphabet as the order sees it.
+pub(crate) fn visible_names(lts: &Lts) -> impl Iterator<Item = String> + '_ {
+    lts.alphabet()
+        .iter()
+        .filter(|(a, _)| !a.is_tau())
+        .map(|(_, name)| name.to_owned())
+}
 
 /// The pair `(i, j)`, `i < j`, to compose next among `parts` (at least two): among the pairs
 /// whose hiding ratio is at least [`NEAR`] of the best (and that synchronise, if the best does),

@@ -33,6 +33,7 @@ use crate::error::ReduceError;
 use crate::implied::representatives;
 use crate::method::{Outcome, run};
 use crate::minimise::{Flagged, reaches_error};
+use crate::order::visible_names;
 use crate::symmetry::one_per_orbit;
 
 /// [`Reduce`]'s answer to the progress question (module docs).
@@ -64,7 +65,7 @@ pub(crate) fn check(
         });
         let (outcome, _) = match outcome {
             Err(e) if batched && e.budget_kind() == Some(BudgetKind::States) => {
-                queue.extend(halves(tests, &keep));
+                queue.extend(halves(tests));
                 continue;
             }
             other => other.map_err(|e| e.with_partial_at_least(largest))?,
@@ -89,19 +90,11 @@ pub(crate) fn check(
     ))
 }
 
-/// `tests` in two batches, each keeping the actions of `keep` that its tests name: tried again
-/// when the batch met [`Reduce::max_batch_states`].
-fn halves(mut tests: Vec<ProgressTest>, keep: &BTreeSet<String>) -> [Question; 2] {
+/// `tests` in two batches, each keeping the actions its tests name: tried again when the batch
+/// met [`Reduce::max_batch_states`].
+fn halves(mut tests: Vec<ProgressTest>) -> [Question; 2] {
     let second = tests.split_off(tests.len() / 2);
-    [tests, second].map(|tests| {
-        let named = |a: &String| {
-            tests
-                .iter()
-                .any(|t| t.actions.contains(a) || t.condition.iter().flatten().any(|c| c == a))
-        };
-        let keep = keep.iter().filter(|a| named(a)).cloned().collect();
-        (tests, keep)
-    })
+    [tests, second].map(question)
 }
 
 /// One construction to run: the tests it answers, and the actions it keeps visible.
@@ -112,78 +105,54 @@ type Question = (Vec<ProgressTest>, BTreeSet<String>);
 /// property (every action can always eventually occur) is one test per action: the property
 /// holds exactly when each of them does. Only the tests of [`crate::implied::representatives`]
 /// are asked (the others follow from them), one per orbit of the system's checked symmetries
-/// ([`crate::symmetry`]; the others are the same test renamed), first all in one construction; [`check`] halves a
-/// batch that meets [`Reduce::max_batch_states`], down to one test per construction, which hides
-/// nearly everything (one with every action visible hides nothing: the dining philosophers'
-/// default property builds the whole product that way).
+/// ([`crate::symmetry`]; the others are the same test renamed), first all in one construction;
+/// [`check`] halves a batch that meets [`Reduce::max_batch_states`], down to one test per
+/// construction, which hides nearly everything (one with every action visible hides nothing:
+/// the dining philosophers' default property builds the whole product that way).
 fn questions(problem: &Problem, options: &ProgressOptions) -> Result<Vec<Question>, MethodError> {
     if !options.tests.is_empty() {
-        let keep = options
-            .tests
-            .iter()
-            .flat_map(|t| t.actions.iter().chain(t.condition.iter().flatten()))
-            .cloned()
-            .collect();
-        return Ok(vec![(options.tests.clone(), keep)]);
+        return Ok(vec![question(options.tests.clone())]);
     }
-    let required: BTreeSet<String> = system_alphabet(problem)?
+    let properties: Vec<Lts> = problem
+        .property_lts()
         .into_iter()
+        .map(error_lts)
+        .collect::<Result<_, _>>()?;
+    let parts: Vec<&Lts> = problem
+        .component_lts()
+        .into_iter()
+        .chain(&properties)
+        .collect();
+    // Every visible action of the components and the properties' error forms. (Keeping a
+    // component's actions visible together instead, one construction per component, was slower
+    // on the dining philosophers: 46 s against 18 s, its parts 16 times larger, as actions a
+    // part could have hidden stay visible.)
+    let required: BTreeSet<String> = parts
+        .iter()
+        .flat_map(|part| visible_names(part))
         .filter(|a| !options.internal.contains(a))
         .collect();
     let mut actions = representatives(&problem.component_lts(), &required);
     if problem.end_states().all(|end| end.is_none()) {
-        let properties: Vec<Lts> = problem
-            .property_lts()
-            .into_iter()
-            .map(error_lts)
-            .collect::<Result<_, _>>()?;
-        let parts: Vec<&Lts> = problem
-            .component_lts()
-            .into_iter()
-            .chain(&properties)
-            .collect();
         actions = one_per_orbit(&parts, actions);
     }
-    let tests: Vec<ProgressTest> = actions
+    let tests = actions
         .into_iter()
         .map(|a| ProgressTest::new(a.clone(), [a]))
         .collect();
+    // With no action at all the one construction asks no test: only an error reached (which
+    // makes the question moot) is left to find.
+    Ok(vec![question(tests)])
+}
+
+/// The construction answering `tests`: it keeps every action they name visible.
+fn question(tests: Vec<ProgressTest>) -> Question {
     let keep = tests
         .iter()
-        .flat_map(|t| t.actions.iter().cloned())
+        .flat_map(|t| t.actions.iter().chain(t.condition.iter().flatten()))
+        .cloned()
         .collect();
-    let mut questions = vec![(tests, keep)];
-    if questions[0].0.is_empty() {
-        questions.clear();
-    }
-    if questions.is_empty() {
-        // No action at all: the default property asks nothing, and only an error reached (which
-        // makes the question moot) is left to find.
-        questions.push((Vec::new(), BTreeSet::new()));
-    }
-    Ok(questions)
-}
-
-/// Every visible action of the components and the properties' error forms: the alphabet of the
-/// default progress property. (Keeping a component's actions visible together instead, one
-/// construction per component, was slower on the dining philosophers: 46 s against 18 s, its
-/// parts 16 times larger, as actions a part could have hidden stay visible.)
-fn system_alphabet(problem: &Problem) -> Result<BTreeSet<String>, MethodError> {
-    let mut all = BTreeSet::new();
-    for lts in problem.component_lts() {
-        all.extend(visible_names(lts));
-    }
-    for p in problem.property_lts() {
-        all.extend(visible_names(&error_lts(p)?));
-    }
-    Ok(all)
-}
-
-fn visible_names(lts: &Lts) -> impl Iterator<Item = String> + '_ {
-    lts.alphabet()
-        .iter()
-        .filter(|(a, _)| !a.is_tau())
-        .map(|(_, name)| name.to_owned())
+    (tests, keep)
 }
 
 /// The terminal sets of the last part, each with its visible actions.

@@ -24,13 +24,17 @@ use std::collections::{BTreeMap, BTreeSet};
 use guarantor_lts::ops::{relabel, strong_bisimulation_classes};
 use guarantor_lts::{Lts, LtsBuilder, LtsError, StateId};
 
+use crate::order::visible_names;
+
 /// The tests of `tests` to ask, one per orbit of the checked symmetries of `parts` (module docs):
 /// the first of each orbit, in `tests`' order.
 pub(crate) fn one_per_orbit(parts: &[&Lts], tests: Vec<String>) -> Vec<String> {
-    let alphabet: BTreeSet<String> = parts.iter().flat_map(|p| visible(p)).collect();
+    let alphabets: Vec<BTreeSet<String>> =
+        parts.iter().map(|p| visible_names(p).collect()).collect();
+    let alphabet: BTreeSet<String> = alphabets.iter().flatten().cloned().collect();
     let mut orbit = Orbits::new(&alphabet);
     for renaming in candidate_renamings(&alphabet) {
-        if is_symmetry(parts, &renaming) {
+        if is_symmetry(parts, &alphabets, &renaming) {
             for (from, to) in &renaming {
                 orbit.join(from, to);
             }
@@ -46,11 +50,9 @@ pub(crate) fn one_per_orbit(parts: &[&Lts], tests: Vec<String>) -> Vec<String> {
 /// A renaming of action names: each name that changes, to its image.
 type Renaming = BTreeMap<String, String>;
 
-fn visible(lts: &Lts) -> impl Iterator<Item = String> + '_ {
-    lts.alphabet()
-        .iter()
-        .filter(|(a, _)| !a.is_tau())
-        .map(|(_, name)| name.to_owned())
+/// Whether a token of a dotted name is a numeric field.
+fn is_number(token: &str) -> bool {
+    !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A name's shape (numeric fields replaced by `#`) and its numeric fields.
@@ -58,7 +60,7 @@ fn shape_of(name: &str) -> (String, Vec<&str>) {
     let mut shape = Vec::new();
     let mut fields = Vec::new();
     for token in name.split('.') {
-        if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
+        if is_number(token) {
             shape.push("#");
             fields.push(token);
         } else {
@@ -72,10 +74,11 @@ fn shape_of(name: &str) -> (String, Vec<&str>) {
 /// docs), as renamings of the alphabet; a transposition that leads out of the alphabet is not
 /// offered.
 fn candidate_renamings(alphabet: &BTreeSet<String>) -> Vec<Renaming> {
+    let shaped: Vec<(&String, (String, Vec<&str>))> =
+        alphabet.iter().map(|name| (name, shape_of(name))).collect();
     // The values of each slot `(shape, field)`.
     let mut values: BTreeMap<(String, usize), BTreeSet<String>> = BTreeMap::new();
-    for name in alphabet {
-        let (shape, fields) = shape_of(name);
+    for (_, (shape, fields)) in &shaped {
         for (i, v) in fields.iter().enumerate() {
             values
                 .entry((shape.clone(), i))
@@ -95,7 +98,7 @@ fn candidate_renamings(alphabet: &BTreeSet<String>) -> Vec<Renaming> {
         let mut vals = vals.iter();
         let Some(first) = vals.next() else { continue };
         for other in vals {
-            let renaming = transposition(alphabet, &slots_of(slots), first, other);
+            let renaming = transposition(&shaped, &slots_of(slots), first, other);
             if renaming.values().all(|to| alphabet.contains(to)) {
                 renamings.push(renaming);
             }
@@ -112,16 +115,16 @@ fn slots_of(slots: &BTreeSet<(String, usize)>) -> BTreeMap<&str, BTreeSet<usize>
     by_shape
 }
 
-/// The renaming that swaps `v` and `w` in the given slots of every name.
+/// The renaming that swaps `v` and `w` in the given slots of every name (each with its
+/// [`shape_of`]).
 fn transposition(
-    alphabet: &BTreeSet<String>,
+    shaped: &[(&String, (String, Vec<&str>))],
     slots: &BTreeMap<&str, BTreeSet<usize>>,
     v: &str,
     w: &str,
 ) -> Renaming {
     let mut renaming = Renaming::new();
-    for name in alphabet {
-        let (shape, _) = shape_of(name);
+    for (name, (shape, _)) in shaped {
         let Some(here) = slots.get(shape.as_str()) else {
             continue;
         };
@@ -129,7 +132,7 @@ fn transposition(
         let image: Vec<&str> = name
             .split('.')
             .map(|token| {
-                if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+                if !is_number(token) {
                     return token;
                 }
                 let swapped = if here.contains(&field) && token == v {
@@ -144,16 +147,16 @@ fn transposition(
             })
             .collect();
         let image = image.join(".");
-        if image != *name {
-            renaming.insert(name.clone(), image);
+        if image != **name {
+            renaming.insert((*name).clone(), image);
         }
     }
     renaming
 }
 
 /// Whether `renaming` maps every part onto a strongly bisimilar part with the renamed alphabet,
-/// each part used once.
-fn is_symmetry(parts: &[&Lts], renaming: &Renaming) -> bool {
+/// each part used once (`alphabets`: each part's visible names).
+fn is_symmetry(parts: &[&Lts], alphabets: &[BTreeSet<String>], renaming: &Renaming) -> bool {
     let pairs: Vec<(&str, &str)> = renaming
         .iter()
         .map(|(a, b)| (a.as_str(), b.as_str()))
@@ -163,11 +166,9 @@ fn is_symmetry(parts: &[&Lts], renaming: &Renaming) -> bool {
         let Ok(image) = relabel(part, &pairs) else {
             return false;
         };
-        let names: BTreeSet<String> = visible(&image).collect();
+        let names: BTreeSet<String> = visible_names(&image).collect();
         let matched = parts.iter().enumerate().position(|(j, other)| {
-            !used[j]
-                && visible(other).collect::<BTreeSet<_>>() == names
-                && bisimilar(&image, other).unwrap_or(false)
+            !used[j] && alphabets[j] == names && bisimilar(&image, other).unwrap_or(false)
         });
         match matched {
             Some(j) => used[j] = true,
