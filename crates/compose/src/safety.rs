@@ -115,7 +115,7 @@ pub fn find_deadlock(
 pub fn find_deadlock_with(
     components: &[&Lts],
     config: &Config,
-    is_terminal: impl Fn(&[StateId]) -> bool,
+    is_terminal: impl Fn(&[StateId]) -> bool + Sync,
 ) -> Result<Option<Counterexample>, ComposeError> {
     let mut budget = config.budget()?;
     let product = Product::new(components)?;
@@ -134,7 +134,7 @@ struct Deadlock<'f, F> {
     is_terminal: &'f F,
 }
 
-impl<F: Fn(&[StateId]) -> bool> Visitor for Deadlock<'_, F> {
+impl<F: Fn(&[StateId]) -> bool + Sync> Visitor for Deadlock<'_, F> {
     fn error(&mut self, _: Option<u32>, _: ActionId, _: usize) -> Option<Violation> {
         None
     }

@@ -67,12 +67,17 @@ impl Threads {
         self.install(|| (0..n).into_par_iter().map(f).collect())
     }
 
-    /// Runs `job` where this work runs, so that rayon's parallel iterators inside it use these
-    /// threads.
+    /// Runs `job` on one of these threads (on the calling thread if there are none), so that
+    /// rayon's parallel iterators inside it use these threads and split their work on the spot.
+    /// A job that alternates sequential steps with parallel ones (the parallel walk's slabs)
+    /// runs whole in here: called from outside the pool at each parallel step instead, it would
+    /// hand the step over and sleep until it is done, two thread wake-ups per step.
     pub(crate) fn install<R: Send>(&self, job: impl FnOnce() -> R + Send) -> R {
         match &self.pool {
             Some(Pool::Sized(pool)) => pool.install(job),
-            Some(Pool::Global) | None => job(),
+            // `scope` runs its body on a worker of the global pool (here, if this is one).
+            Some(Pool::Global) => rayon::scope(|_| job()),
+            None => job(),
         }
     }
 }

@@ -863,13 +863,15 @@ impl<Q: Word> SlabStore for CompactStore<Q> {
     type Shard = TableShard;
     type SlabKey = Q;
     const NUMBERED: bool = false;
-    // A slab holds about 20 bytes per transition (the packed tuple, action and number, and its
-    // index under its shard), plus the vectors' slack: about 0.7 MB at 2^11 states on
-    // Client-Server N = 16, whose whole check must fit in 26 MB for 16 bytes per state. Slabs of
-    // 2^14 states with 72-byte entries (the table store's) took 33 MB more than one thread
-    // there; 2^12 states with these entries 1.2 MB more than 2^11, at the same speed within the
-    // noise of this machine.
-    const SLAB: usize = 1 << 11;
+    // A slab holds about 20 bytes per successor (the packed tuple, action and number, and its
+    // index under its shard), so it is bounded by successors, 2^15 of them (about 0.7 MB): on
+    // Client-Server N = 16 (17 successors per state) that is 2^11 states, as when the bound was
+    // in states, whose whole check must fit in 26 MB for 16 bytes per state; on tx3 (3.6 per
+    // state) 9,000 states instead of 2,048, which took its two-thread walk from 0.507 s to
+    // 0.481 s (fewer, longer phases for the same synchronisation). Slabs of 2^14 states with
+    // 72-byte entries (the table store's) took 33 MB more than one thread on Client-Server.
+    const SLAB: usize = 1 << 14;
+    const SLAB_SUCCESSORS: usize = 1 << 15;
 
     #[inline]
     fn slab_key(&self, tuple: &[StateId]) -> (usize, Q) {

@@ -39,7 +39,7 @@ pub(crate) struct Hit {
 }
 
 /// What the exploration loop reports to. Every method has a neutral default.
-pub(crate) trait Visitor {
+pub(crate) trait Visitor: Send {
     /// Whether the walk may expand a slab of states ahead of this visitor's calls, on several
     /// threads (see `explore::parallel`). Such a walk never calls [`Visitor::edge`], so a visitor
     /// that records edges says `false`.
@@ -235,7 +235,7 @@ fn walk<S: Store, V: Visitor>(
 
 /// Runs the walk of [`run`] on `store`, expanding large frontiers as slabs on the threads of
 /// `pool` if there is one.
-fn walk_slabs<S: SlabStore, V: Visitor>(
+fn walk_slabs<S: SlabStore + Send, V: Visitor>(
     product: &Product<'_>,
     store: &mut S,
     visitor: &mut V,
@@ -246,10 +246,14 @@ fn walk_slabs<S: SlabStore, V: Visitor>(
     let Some(pool) = pool else {
         return walk(product, store, visitor, budget, record_parents);
     };
-    let mut slabs = parallel::Slabs::new(pool, parallel::min_slab());
-    let mut w = Walker::new(product, store, visitor, budget, record_parents);
-    let hit = w.run_parallel(&mut slabs)?;
-    Ok(w.finish(hit))
+    let min = parallel::min_slab();
+    // The whole walk on a thread of the pool: its sequential phases between slabs too.
+    pool.clone().install(move || {
+        let mut slabs = parallel::Slabs::new(pool, min);
+        let mut w = Walker::new(product, store, visitor, budget, record_parents);
+        let hit = w.run_parallel(&mut slabs)?;
+        Ok(w.finish(hit))
+    })
 }
 
 /// Runs the walk of [`run`] on a compact store, on the threads of `pool` if there is one

@@ -117,6 +117,10 @@ pub(crate) trait SlabStore: Store + Sync {
     /// The most states one slab expands: large enough that a slab's phases outweigh their
     /// synchronisation, small enough that its buffers stay small beside the store.
     const SLAB: usize;
+    /// About how many successors one slab lists (its states are [`SlabStore::SLAB`] at most,
+    /// fewer where states have many successors): what bounds a slab's buffers, which hold one
+    /// entry per successor.
+    const SLAB_SUCCESSORS: usize = usize::MAX;
     /// The shard and slab key of `tuple`.
     fn slab_key(&self, tuple: &[StateId]) -> (usize, Self::SlabKey);
     /// The shards, to insert into them one thread per shard.

@@ -3,8 +3,9 @@
 //! **What stays the same.** The sequential walk numbers states in discovery order and expands them
 //! in that order; every result (the verdict, the state and transition counts, the counterexample,
 //! which is a shortest one) is a function of that order. This walk keeps it: it expands a *slab* of
-//! already numbered states at a time (up to `SlabStore::SLAB` consecutive numbers, typically a slice of one
-//! BFS level), and numbers the slab's new successors in the order the sequential walk would have
+//! already numbered states at a time (up to `SlabStore::SLAB` consecutive numbers, or fewer so that
+//! a slab lists about `SlabStore::SLAB_SUCCESSORS` successors; typically a slice of one BFS level),
+//! and numbers the slab's new successors in the order the sequential walk would have
 //! met them: by source state, then by the product's successor order. So the numbering, and with it
 //! every result, is the same for any number of threads; the property tests of this module compare
 //! walks at 1, 2, 4 and 8 threads field by field.
@@ -36,7 +37,10 @@
 //! same store. Either store runs here: the compact store (the default, `Storage::Compact`) where
 //! tuples pack into its 74 bits, else the sharded table store. Visitors that record edges (the
 //! eager composition) and tuples wider than 128 bits (the arena store) walk on one thread; so does the depth-first search, whose order is inherently
-//! sequential. Threads are the config's ([`Threads`]): rayon's global pool when
+//! sequential. The whole walk runs on a thread of the pool, its sequential phases too, so a
+//! parallel phase splits its work from there instead of being handed to the pool by a thread
+//! outside it that sleeps until the phase ends (two thread wake-ups per phase: on tx3 that was
+//! one thread doing most of the expand phase while the other was still waking up). Threads are the config's ([`Threads`]): rayon's global pool when
 //! [`Config::threads`] is unset (every core), else the process's pool of that size.
 //!
 //! [`Config::threads`]: crate::config::Config::threads
@@ -237,6 +241,14 @@ fn renumber<S: SlabStore>(
     }
 }
 
+/// How many states the next slab expands: [`SlabStore::SLAB`], or fewer so that it lists about
+/// [`SlabStore::SLAB_SUCCESSORS`] successors at the walk's mean out-degree so far (`transitions`
+/// of `expanded` states), but never fewer than [`MIN_SLAB`].
+fn slab_states<S: SlabStore>(transitions: usize, expanded: u32) -> usize {
+    let degree = transitions.div_ceil(expanded.max(1) as usize).max(1);
+    (S::SLAB_SUCCESSORS / degree).clamp(MIN_SLAB.min(S::SLAB), S::SLAB)
+}
+
 /// The reusable buffers of the slabs of one walk.
 #[derive(Debug)]
 pub(crate) struct Slabs<P> {
@@ -290,7 +302,8 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
             self.store.release_below(next);
             let ready = self.store.len() - next as usize;
             let end = if ready >= slabs.min {
-                next + ready.min(S::SLAB) as u32
+                let slab_max = slab_states::<S>(self.stats.transitions, next);
+                next + ready.min(slab_max) as u32
             } else {
                 (self.store.len() as u32).min(next.saturating_add(S::BATCH))
             };
