@@ -28,6 +28,10 @@ const CONNECT: Duration = Duration::from_secs(10);
 /// exits with an error code (within a heartbeat timeout, or at once when a process died).
 const LOST_GRACE: Duration = Duration::from_secs(4);
 
+/// How often process 0 looks at the processes it started while its check runs (the check's
+/// thread wakes it at once when it ends).
+const WATCH: Duration = Duration::from_millis(10);
+
 /// How long process 0 waits for the processes it started once it has its result.
 const GRACE: Duration = Duration::from_secs(30);
 
@@ -182,9 +186,16 @@ fn run_local(checker: &Checker, processes: usize, workers: usize) -> Result<Outc
     // The check runs on its own thread so that this one can watch the processes it started: a
     // process that fails (bad input on its side, a crash) would leave the others waiting for its
     // messages, so its failure ends the run here (returning from main ends the waiting thread).
+    // The check's thread wakes this one when it ends, so the verdict is not held back by a
+    // polling interval.
     let run = {
         let checker = checker.clone().with_method(Distributed::new(dist));
-        std::thread::spawn(move || checker.check())
+        let watcher = std::thread::current();
+        std::thread::spawn(move || {
+            let result = checker.check();
+            watcher.unpark();
+            result
+        })
     };
     while !run.is_finished() {
         if let Some((i, status)) = failed_child(&mut children) {
@@ -202,7 +213,7 @@ fn run_local(checker: &Checker, processes: usize, workers: usize) -> Result<Outc
                 input_error(e)
             });
         }
-        std::thread::sleep(Duration::from_millis(10));
+        std::thread::park_timeout(WATCH);
     }
     let outcome = match run.join() {
         Ok(result) => result.map_err(classify),
@@ -223,8 +234,9 @@ fn run_local(checker: &Checker, processes: usize, workers: usize) -> Result<Outc
                     eprintln!("warning: process {} ended with {status}", i + 1);
                     break;
                 }
+                // The others end right after this one (they have the same last level).
                 Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(10));
+                    std::thread::sleep(Duration::from_millis(1));
                 }
                 Ok(None) | Err(_) => {
                     eprintln!(
@@ -268,7 +280,7 @@ fn finishes_within<T>(run: &std::thread::JoinHandle<T>, grace: Duration) -> bool
         if Instant::now() >= deadline {
             return false;
         }
-        std::thread::sleep(Duration::from_millis(10));
+        std::thread::park_timeout(WATCH);
     }
     true
 }

@@ -18,7 +18,9 @@ use guarantor::compose::{Config, Monitor, MonitorSnapshot};
 
 /// How long a check runs before the first progress line, and the pause between lines.
 const EVERY: Duration = Duration::from_secs(1);
-/// How often the reporter looks whether the check has ended (so a short check ends promptly).
+/// How often the reporter looks at the clock between lines. (It need not poll for the end of the
+/// check: dropping the [`Progress`] wakes it. A 50 ms poll held every short check's exit back by
+/// 25 ms on average, a tenth of a 0.2 s check.)
 const POLL: Duration = Duration::from_millis(50);
 
 /// A running reporter; dropping it stops the thread (and prints nothing more).
@@ -59,6 +61,7 @@ impl Drop for Progress {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
             // The reporter only sleeps and prints; if it panicked there is nothing to recover.
             let _ = thread.join();
         }
@@ -70,7 +73,7 @@ fn report_until(stop: &AtomicBool, monitor: &Monitor, what: &str) {
     let mut next = EVERY;
     let mut before = (Duration::ZERO, 0_u64);
     while !stop.load(Ordering::Relaxed) {
-        std::thread::sleep(POLL);
+        std::thread::park_timeout(POLL);
         let elapsed = start.elapsed();
         if elapsed >= next && !stop.load(Ordering::Relaxed) {
             let seen = monitor.snapshot();

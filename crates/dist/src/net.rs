@@ -249,6 +249,12 @@ fn read_beats(mut stream: TcpStream, peer: usize, timeout: Duration) -> Option<(
 /// for timely's data and one for heartbeats.
 type Links = (Vec<Option<TcpStream>>, Vec<Option<TcpStream>>);
 
+/// How long a process waits between two attempts to connect, or to accept a connection: the
+/// processes of a local cluster start within milliseconds of each other, and a check of a few
+/// hundred milliseconds should not wait tens of them for its peers (with 20 and 5 ms, two
+/// processes took 0.243 s on Client-Server N = 14, 0.236 s with 1 ms).
+const POLL: Duration = Duration::from_millis(1);
+
 fn connect(cluster: &Cluster) -> Result<Links, DistError> {
     let me = cluster.process;
     let n = cluster.addresses.len();
@@ -294,7 +300,7 @@ fn connect(cluster: &Cluster) -> Result<Links, DistError> {
             }
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                 remaining(deadline)?;
-                std::thread::sleep(Duration::from_millis(5));
+                std::thread::sleep(POLL);
             }
             Err(e) => return Err(DistError::Network(format!("accept: {e}"))),
         }
@@ -346,7 +352,7 @@ fn connect_to(address: &str, deadline: Instant) -> Result<TcpStream, DistError> 
                 "cannot connect to {address}: {last}"
             )));
         }
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(POLL);
     }
 }
 
