@@ -864,14 +864,15 @@ impl<Q: Word> SlabStore for CompactStore<Q> {
     type SlabKey = Q;
     const NUMBERED: bool = false;
     // A slab holds about 20 bytes per successor (the packed tuple, action and number, and its
-    // index under its shard), so it is bounded by successors, 2^15 of them (about 0.7 MB): on
-    // Client-Server N = 16 (17 successors per state) that is 2^11 states, as when the bound was
-    // in states, whose whole check must fit in 26 MB for 16 bytes per state; on tx3 (3.6 per
-    // state) 9,000 states instead of 2,048, which took its two-thread walk from 0.507 s to
-    // 0.481 s (fewer, longer phases for the same synchronisation). Slabs of 2^14 states with
-    // 72-byte entries (the table store's) took 33 MB more than one thread on Client-Server.
+    // index under its shard), so it is bounded by successors, 2^14 of them (about 0.35 MB): on
+    // Client-Server N = 16 (8.8 successors per state), whose whole check must fit in 26 MB for
+    // 16 bytes per state, that is 1,860 states, about the 2^11 of the earlier bound in states;
+    // on tx3 (3.6 per state) 4,500. 2^15 successors took 0.4-0.6 bytes per state more on
+    // Client-Server for no measurable gain on tx3 (0.495 s against 0.488 s on two threads).
+    // Slabs of 2^14 states with 72-byte entries (the table store's) took 33 MB more than one
+    // thread on Client-Server.
     const SLAB: usize = 1 << 14;
-    const SLAB_SUCCESSORS: usize = 1 << 15;
+    const SLAB_SUCCESSORS: usize = 1 << 14;
 
     #[inline]
     fn slab_key(&self, tuple: &[StateId]) -> (usize, Q) {
