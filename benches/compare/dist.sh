@@ -16,7 +16,8 @@
 # Usage: benches/compare/dist.sh [--repeat R] [--timeout S] [--storage table|compact] [--write] [CASE...]
 #   --storage  the visited-state store of every engine (default: table, as first measured)
 #   --write    splice the table into docs/benchmarks.md (between the dist markers)
-# Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
+# Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target); BENCH_FIFO=1 runs the
+# measured processes under SCHED_FIFO (see common.sh), for a machine that other work shares.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -67,7 +68,7 @@ load1() { cut -d' ' -f1 /proc/loadavg; }
 
 TABLE="$WORK/table.md"
 {
-    echo "| case ($STORAGE store, median of $REPEAT; $(date -u '+%Y-%m-%d %H:%M UTC'), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "no git")) | states | mono 1 thread | dist 1 process | dist 2 processes | per process (2 p): states, explore / exchange | bytes sent / state (2 p) | load |"
+    echo "| case ($STORAGE store, median of $REPEAT${PRIORITY[*]:+, under ${PRIORITY[*]}}; $(date -u '+%Y-%m-%d %H:%M UTC'), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "no git")) | states | mono 1 thread | dist 1 process | dist 2 processes | per process (2 p): states, explore / exchange | bytes sent / state (2 p) | load |"
     echo "|---|---:|---:|---:|---:|---|---:|---|"
 } > "$TABLE"
 for case in "${CASES[@]}"; do

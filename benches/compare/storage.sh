@@ -14,7 +14,8 @@
 #   --threads  threads of both runs (default 1; `default`: no flag, every core, as a plain
 #              `check` runs: issue 30's "default check")
 #   --write    splice the table into docs/benchmarks.md (between the storage markers)
-# Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
+# Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target); BENCH_FIFO=1 runs the
+# measured processes under SCHED_FIFO (see common.sh), for a machine that other work shares.
 # Run it on a quiet machine: the time ratio is the figure that matters.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -44,7 +45,7 @@ THREAD_ARGS=(--threads "$THREADS"); [ "$THREADS" = default ] && THREAD_ARGS=()
 measure() {
     timed_check "$WORK/m.lts" --target "$target" --no-deadlock "${THREAD_ARGS[@]}" --storage "$1"
     store=$(json_field "$(cat "$WORK/out.json")" store_bytes)
-    perf stat -r "$REPEAT" -o "$WORK/perf" -- "$GUARANTOR" check --quiet "$WORK/m.lts" \
+    "${PRIORITY[@]}" perf stat -r "$REPEAT" -o "$WORK/perf" -- "$GUARANTOR" check --quiet "$WORK/m.lts" \
         --target "$target" --no-deadlock "${THREAD_ARGS[@]}" --storage "$1" > /dev/null 2>&1 || true
     wall=$(awk '/seconds time elapsed/ { print $1 }' "$WORK/perf")
 }
@@ -71,7 +72,7 @@ cell() {
         echo "| $fam $target N=$n | $answer | $base_cell | $(cell) | $ratio |"
     done
     echo
-    echo "Mean of $REPEAT runs each, threads: $THREADS; load average $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")."
+    echo "Mean of $REPEAT runs each, threads: $THREADS; ${PRIORITY[*]:+under ${PRIORITY[*]}; }load average $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")."
 } > "$TABLE"
 
 if [ -n "$WRITE" ]; then write_doc_table storage "$TABLE"; else cat "$TABLE"; fi

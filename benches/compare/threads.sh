@@ -15,7 +15,8 @@
 #
 # Usage: benches/compare/threads.sh [--repeat R] [--threads 1,2] [--timeout S] [--storage S] [CASE...]
 #   --storage  the CLI's --storage for every run (default: none, the CLI's default, compact)
-# Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target).
+# Environment: CARGO_TARGET_DIR (where the CLI is built; default ROOT/target); BENCH_FIFO=1 runs the
+# measured processes under SCHED_FIFO (see common.sh), for a machine that other work shares.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -73,10 +74,10 @@ for case in "${CASES[@]}"; do
         got=$(answer "$out")
         [ -z "$first" ] && first=$got
         [ "$got" != "$first" ] && got="MISMATCH $got (1st: $first)"
-        perf stat -r "$REPEAT" -o "$WORK/perf" -- "$GUARANTOR" "${args[@]}" --threads "$t" > /dev/null 2>&1 || true
+        "${PRIORITY[@]}" perf stat -r "$REPEAT" -o "$WORK/perf" -- "$GUARANTOR" "${args[@]}" --threads "$t" > /dev/null 2>&1 || true
         read -r wall spread cpu cpus <<< "$(perf_figures "$WORK/perf")"
         echo "| $fam $target N=$n | $method | $t | $wall (+- $spread) | $cpu | $cpus | $got |"
     done
 done
 echo
-echo "storage: ${STORAGE[*]:-default}; load average: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")"
+echo "storage: ${STORAGE[*]:-default}; ${PRIORITY[*]:+under ${PRIORITY[*]}; }load average: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")"
