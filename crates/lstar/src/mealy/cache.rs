@@ -80,6 +80,24 @@ struct Node {
     output: u32,
     /// The length of the longest stored word below the node.
     height: u32,
+    /// The only child while there is one (`NONE` before and once there are two or more).
+    only: u32,
+    /// The node's block of [`Cache::children`] once it has two or more children, else `NONE`.
+    block: u32,
+}
+
+impl Node {
+    fn new(modified: u32, parent: u32, input: u32, output: u32) -> Self {
+        Self {
+            modified,
+            parent,
+            input,
+            output,
+            height: 0,
+            only: NONE,
+            block: NONE,
+        }
+    }
 }
 
 /// An adaptive query's strategy ([`Cache::probe`]): it chooses each input after seeing the output
@@ -174,10 +192,7 @@ impl<S: Sul> Erased for Interning<S> {
         let mut buf = std::mem::take(&mut self.buf);
         self.sul.query(word, &mut buf)?;
         out.clear();
-        out.reserve(buf.len());
-        for o in buf.drain(..) {
-            out.push(self.intern(o));
-        }
+        out.extend(buf.drain(..).map(|o| self.intern(o)));
         self.buf = buf;
         Ok(())
     }
@@ -225,9 +240,12 @@ pub struct Cache<'a> {
     path: Vec<NodeId>,
     /// Counts the answers stored; see [`Cache::modified`].
     version: u32,
-    /// `children[node * k + input]`: the child, or `NONE`. Dense: one memory access per step of
-    /// a walk (the trie of a whole learning run with a Wp oracle stays at about a million nodes;
-    /// sibling lists or a hash map were slower on the benchmark models).
+    /// `children[block * k + input]`: the child, or `NONE`, of the node whose
+    /// [`block`](Node::block) is `block`. Dense, one memory access per step of a walk, but only
+    /// for the nodes with two or more children: most of the trie is the oracle's test words'
+    /// tails, chains of one child each, which keep it in [`Node::only`]. One block per node (k
+    /// slots) made a run's trie 2-3 times larger (OpenSSH: 170 MB), and filling fresh memory
+    /// (page faults) a fifth of the run; sibling lists or a hash map were slower.
     children: Vec<u32>,
 }
 
@@ -257,24 +275,17 @@ impl<'a> Cache<'a> {
             buf: Vec::new(),
         };
         let inputs: Vec<String> = inputs.into_iter().map(|s| s.as_ref().to_owned()).collect();
-        let inputs_len = inputs.len();
         Self {
             sul: Box::new(sul),
             inputs,
-            nodes: vec![Node {
-                modified: 0,
-                parent: NONE,
-                input: NONE,
-                output: NONE,
-                height: 0,
-            }],
+            nodes: vec![Node::new(0, NONE, NONE, NONE)],
             counts: [Counts::default(); 2],
             phase: Phase::Learning,
             max_queries: None,
             buf: Vec::new(),
             path: Vec::new(),
             version: 0,
-            children: vec![NONE; inputs_len],
+            children: Vec::new(),
         }
     }
 
@@ -444,6 +455,110 @@ impl<'a> Cache<'a> {
         Ok(n)
     }
 
+    /// Sends `word` to the system when the trie knows its first `depth` inputs, ending at node
+    /// `at`, and not the next one: what [`Cache::ensure`] does after its walk down, for a caller
+    /// that walked there itself (the conformance suites compare their tests with the trie from
+    /// the node of a shared prefix, and would otherwise walk each new test again from the root).
+    /// The known prefix is checked against the answer going up from `at`. The system's outputs
+    /// stay readable as [`Cache::last_outputs`] until the next query.
+    pub(crate) fn send_from(
+        &mut self,
+        word: &[Symbol],
+        at: NodeId,
+        depth: usize,
+    ) -> Result<NodeId, MealyError> {
+        debug_assert!(depth < word.len() && self.child(at, word[depth]).is_none());
+        self.check_budget()?;
+        let c = &mut self.counts[self.phase as usize];
+        c.queries += 1;
+        c.resets += 1;
+        c.steps += word.len() as u64;
+        let mut out = std::mem::take(&mut self.buf);
+        self.sul.query(word, &mut out).map_err(MealyError::System)?;
+        if out.len() != word.len() {
+            return Err(MealyError::System(
+                format!("{} outputs for a word of {} inputs", out.len(), word.len()).into(),
+            ));
+        }
+        // One walk up from `at`: each known output checked against the answer, each node
+        // stamped as grown (see `Node::modified`) and its height raised to the new word's
+        // length below it. A contradiction found half way leaves some nodes stamped: a stamp
+        // only makes a later apartness check look again.
+        self.version += 1;
+        let len = word.len() as u32;
+        let mut up = at;
+        for i in (0..depth).rev() {
+            let node = &mut self.nodes[up.index()];
+            node.modified = self.version;
+            node.height = node.height.max(len - i as u32 - 1);
+            if node.output != out[i].index() as u32 {
+                let first = OutputId::new(node.output as usize);
+                let err = self.non_deterministic(&word[..=i], first, out[i]);
+                self.buf = out;
+                return Err(err);
+            }
+            up = NodeId(node.parent);
+        }
+        let root = &mut self.nodes[NodeId::ROOT.index()];
+        root.modified = self.version;
+        root.height = root.height.max(len);
+        // The new part: a chain, each node the only child of the one before.
+        let first = self.nodes.len();
+        let mut n = at;
+        for i in depth..word.len() {
+            let id = NodeId(u32::try_from(self.nodes.len()).expect("fewer than 2^32 cached words"));
+            let mut node = Node::new(
+                self.version,
+                n.0,
+                word[i].index() as u32,
+                out[i].index() as u32,
+            );
+            node.height = len - i as u32 - 1;
+            self.nodes.push(node);
+            if n.index() >= first {
+                self.nodes[n.index()].only = id.0;
+            } else {
+                self.link(n, word[i], id);
+            }
+            n = id;
+        }
+        self.buf = out;
+        Ok(n)
+    }
+
+    /// Makes room for `additional` more trie nodes, for a caller about to send many words (a
+    /// conformance suite): the trie then grows once instead of doubling (and copying itself)
+    /// several times on the way.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.nodes.reserve(additional);
+    }
+
+    /// The node `up` inputs above `n` (`n` at least that deep).
+    pub(crate) fn ancestor(&self, mut n: NodeId, up: usize) -> NodeId {
+        for _ in 0..up {
+            n = NodeId(self.nodes[n.index()].parent);
+        }
+        n
+    }
+
+    /// The system's outputs on the word last sent by [`Cache::send_from`].
+    pub(crate) fn last_outputs(&self) -> &[OutputId] {
+        &self.buf
+    }
+
+    /// The error for a system that answered `word`'s last input with `second` where the trie
+    /// has `first`.
+    fn non_deterministic(&self, word: &[Symbol], first: OutputId, second: OutputId) -> MealyError {
+        MealyError::NonDeterministic {
+            word: word
+                .iter()
+                .map(|a| self.inputs[a.index()].clone())
+                .collect(),
+            first: self.output_name(first).to_owned(),
+            second: self.output_name(second).to_owned(),
+        }
+    }
+
     /// An adaptive query: the node of `prefix`, then the inputs `ads` chooses by the outputs
     /// seen, until it has nothing more to ask (see [`Cache::probe`]). The node where the run
     /// ended.
@@ -540,23 +655,42 @@ impl<'a> Cache<'a> {
 
     fn add_child(&mut self, n: NodeId, a: Symbol, o: OutputId) -> NodeId {
         let id = u32::try_from(self.nodes.len()).expect("fewer than 2^32 cached words");
-        self.nodes.push(Node {
-            modified: self.version,
-            parent: n.0,
-            input: a.index() as u32,
-            output: o.index() as u32,
-            height: 0,
-        });
+        self.nodes.push(Node::new(
+            self.version,
+            n.0,
+            a.index() as u32,
+            o.index() as u32,
+        ));
         // Stamp the ancestors; those above one stamped in this query already are.
         let mut up = n.0;
         while up != NONE && self.nodes[up as usize].modified != self.version {
             self.nodes[up as usize].modified = self.version;
             up = self.nodes[up as usize].parent;
         }
-        let k = self.inputs.len();
-        self.children[n.index() * k + a.index()] = id;
-        self.children.extend(std::iter::repeat_n(NONE, k));
+        self.link(n, a, NodeId(id));
         NodeId(id)
+    }
+
+    /// Makes `c` the child of `n` on `a` (which had none).
+    fn link(&mut self, n: NodeId, a: Symbol, c: NodeId) {
+        let k = self.inputs.len();
+        let parent = &mut self.nodes[n.index()];
+        if parent.block != NONE {
+            self.children[parent.block as usize * k + a.index()] = c.0;
+        } else if parent.only == NONE {
+            parent.only = c.0;
+        } else {
+            // The second child: the node gets a block, holding both.
+            let first = parent.only;
+            let block = u32::try_from(self.children.len() / k).expect("fewer than 2^32 blocks");
+            parent.only = NONE;
+            parent.block = block;
+            let first_input = self.nodes[first as usize].input as usize;
+            let at = self.children.len();
+            self.children.extend(std::iter::repeat_n(NONE, k));
+            self.children[at + first_input] = first;
+            self.children[at + a.index()] = c.0;
+        }
     }
 
     /// Raises the heights above the new leaf `n` (once per stored word, not per node: a new path
@@ -572,19 +706,41 @@ impl<'a> Cache<'a> {
     }
 
     /// The child of `n` on `a`, if known.
+    #[inline]
     pub(crate) fn child(&self, n: NodeId, a: Symbol) -> Option<NodeId> {
-        let c = self.children[n.index() * self.inputs.len() + a.index()];
+        let node = &self.nodes[n.index()];
+        let c = if node.block != NONE {
+            self.children[node.block as usize * self.inputs.len() + a.index()]
+        } else if node.only != NONE && self.nodes[node.only as usize].input == a.index() as u32 {
+            node.only
+        } else {
+            NONE
+        };
         (c != NONE).then_some(NodeId(c))
     }
 
     /// The known children of `n` with their inputs, in input order.
     pub(crate) fn children(&self, n: NodeId) -> impl Iterator<Item = (Symbol, NodeId)> + '_ {
         let k = self.inputs.len();
-        self.children[n.index() * k..(n.index() + 1) * k]
+        let node = &self.nodes[n.index()];
+        let block: &[u32] = if node.block == NONE {
+            &[]
+        } else {
+            &self.children[node.block as usize * k..(node.block as usize + 1) * k]
+        };
+        let only = (node.only != NONE).then(|| {
+            let c = node.only;
+            (
+                Symbol::new(self.nodes[c as usize].input as usize),
+                NodeId(c),
+            )
+        });
+        block
             .iter()
             .enumerate()
             .filter(|&(_, &c)| c != NONE)
             .map(|(a, &c)| (Symbol::new(a), NodeId(c)))
+            .chain(only)
     }
 
     /// The version (a count of stored answers) when `n`'s subtree last grew: a learner that

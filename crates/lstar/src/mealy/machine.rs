@@ -259,9 +259,17 @@ impl Mealy {
     ///
     /// # Panics
     /// Panics if `q` or `input` is not of this machine.
+    #[inline]
     pub fn transition(&self, q: StateId, input: Symbol) -> Option<(StateId, OutputId)> {
         assert!(input.index() < self.num_inputs(), "unknown input {input:?}");
         self.next[q.index() * self.num_inputs() + input.index()]
+    }
+
+    /// The transitions of every state, `k` per state in input order (see
+    /// [`Mealy::transition`]): for loops that step many times and know their inputs are the
+    /// machine's.
+    pub(crate) fn table(&self) -> &[Option<(StateId, OutputId)>] {
+        &self.next
     }
 
     /// The outputs of the machine on `word` from the initial state, or `None` if it runs into a

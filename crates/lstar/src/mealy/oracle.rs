@@ -20,7 +20,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::dfa::{Symbol, Word};
 use crate::mealy::MealyError;
 use crate::mealy::cache::{Cache, NodeId};
-use crate::mealy::machine::{Mealy, StateId};
+use crate::mealy::machine::{Mealy, OutputId, StateId};
 use crate::oracle::SplitMix;
 
 /// Tests hypotheses against the system behind a cache.
@@ -37,38 +37,37 @@ pub trait EquivalenceOracle {
 }
 
 /// Runs `w` and compares: the shortest prefix of `w` with a different last output, if any.
+/// One walk down the trie beside the hypothesis; what the trie does not know is sent to the
+/// system from where the walk stopped (see [`Cache::send_from`]).
 fn test(cache: &mut Cache<'_>, hyp: &Mealy, w: &[Symbol]) -> Result<Option<Word>, MealyError> {
-    let mut path = Vec::with_capacity(w.len());
-    test_with(cache, hyp, w, &mut path)
+    Ok(first_failure(cache, hyp, w)?.map(|i| w[..=i].to_vec()))
 }
 
-/// [`test`] with a scratch buffer for the path of trie nodes.
-fn test_with(
+/// [`test`] giving the index of the first input answered otherwise, not the word.
+fn first_failure(
     cache: &mut Cache<'_>,
     hyp: &Mealy,
     w: &[Symbol],
-    path: &mut Vec<NodeId>,
-) -> Result<Option<Word>, MealyError> {
-    cache.ensure_path(w, path)?;
-    let mut q = hyp.initial();
-    for (i, (&a, &node)) in w.iter().zip(path.iter()).enumerate() {
-        match hyp.transition(q, a) {
-            Some((r, o)) if o == cache.output(node) => q = r,
-            _ => return Ok(Some(w[..=i].to_vec())),
-        }
-    }
-    Ok(None)
+) -> Result<Option<usize>, MealyError> {
+    Ok(after_known(cache, hyp, (NodeId::ROOT, hyp.initial()), w, 0)?.0)
 }
 
 /// What the trie says about a test word below a node the hypothesis agrees with.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Known {
-    /// The trie does not know the word: it must be run.
-    Unknown,
-    /// Known, answered as the hypothesis answers.
-    Agrees,
-    /// Known, its input at this index answered otherwise.
-    Differs(usize),
+    /// The trie knows the word's first `depth` inputs, ending at node `at`, and not the next:
+    /// the word must be run. `first`: the index of the first of those inputs answered otherwise
+    /// than the hypothesis answers it; if none, `state` is the hypothesis' state after them.
+    Unknown {
+        at: NodeId,
+        depth: usize,
+        state: StateId,
+        first: Option<usize>,
+    },
+    /// Known, ending at this node, answered as the hypothesis answers.
+    Agrees(NodeId),
+    /// Known, ending at the node, its input at the index answered otherwise.
+    Differs(usize, NodeId),
 }
 
 /// Compares the trie below `node` with the hypothesis from `state` on `suffix`.
@@ -82,7 +81,12 @@ fn compare_known(
     let mut first = None;
     for (i, &a) in suffix.iter().enumerate() {
         let Some(next) = cache.child(node, a) else {
-            return Known::Unknown;
+            return Known::Unknown {
+                at: node,
+                depth: i,
+                state,
+                first,
+            };
         };
         node = next;
         if first.is_none() {
@@ -92,7 +96,28 @@ fn compare_known(
             }
         }
     }
-    first.map_or(Known::Agrees, Known::Differs)
+    match first {
+        None => Known::Agrees(node),
+        Some(i) => Known::Differs(i, node),
+    }
+}
+
+/// The index of the first input of `w` from `from` on which the hypothesis, in `state` after
+/// `w[..from]`, answers otherwise than `out` says.
+fn first_difference(
+    hyp: &Mealy,
+    mut state: StateId,
+    w: &[Symbol],
+    out: &[OutputId],
+    from: usize,
+) -> Option<usize> {
+    for i in from..w.len() {
+        match hyp.transition(state, w[i]) {
+            Some((r, o)) if o == out[i] => state = r,
+            _ => return Some(i),
+        }
+    }
+    None
 }
 
 /// Shortest access words of the hypothesis' states (breadth-first, input order), by state id.
@@ -241,9 +266,12 @@ fn characterisation(hyp: &Mealy) -> (Vec<Word>, Vec<Vec<Word>>) {
 /// hypothesis agrees with it there.
 fn start_known(cache: &Cache<'_>, hyp: &Mealy, w: &[Symbol]) -> (Option<StateId>, Option<NodeId>) {
     let state = hyp.run_from(hyp.initial(), w);
-    let node = cache
-        .walk(NodeId::ROOT, w)
-        .filter(|_| compare_known(cache, hyp, NodeId::ROOT, hyp.initial(), w) == Known::Agrees);
+    let node = cache.walk(NodeId::ROOT, w).filter(|_| {
+        matches!(
+            compare_known(cache, hyp, NodeId::ROOT, hyp.initial(), w),
+            Known::Agrees(_)
+        )
+    });
     (state, node)
 }
 
@@ -260,6 +288,41 @@ fn step_known(
         .zip(step)
         .and_then(|(n, (_, out))| cache.child(n, a).filter(|&c| cache.output(c) == out));
     (step.map(|(next, _)| next), node)
+}
+
+/// [`first_failure`] for a test `w` whose first `len` inputs the trie knows, ending at node
+/// `at.0`, and the hypothesis answers as the trie does, reaching state `at.1`: the rest is
+/// compared from there, and sent to the system from where the trie's knowledge stops. Also the
+/// node of `w` (which the trie knows afterwards).
+fn after_known(
+    cache: &mut Cache<'_>,
+    hyp: &Mealy,
+    at: (NodeId, StateId),
+    w: &[Symbol],
+    len: usize,
+) -> Result<(Option<usize>, NodeId), MealyError> {
+    Ok(match compare_known(cache, hyp, at.0, at.1, &w[len..]) {
+        Known::Agrees(end) => {
+            cache.count_hit();
+            (None, end)
+        }
+        Known::Differs(i, end) => {
+            cache.count_hit();
+            (Some(len + i), end)
+        }
+        Known::Unknown {
+            at,
+            depth,
+            state,
+            first,
+        } => {
+            let end = cache.send_from(w, at, len + depth)?;
+            let differs = first
+                .map(|i| len + i)
+                .or_else(|| first_difference(hyp, state, w, cache.last_outputs(), len + depth));
+            (differs, end)
+        }
+    })
 }
 
 /// Runs `prefix · middle · suffix` for every middle and every suffix `suffixes(state reached)`:
@@ -289,8 +352,9 @@ fn run_suite<'s>(
                 .and_then(|(&a, rest)| index.get(rest).map(|&p| (p, a)))
         })
         .collect();
+    // Every (prefix, middle) is at least one test, which adds at least one node when new.
+    cache.reserve(prefixes.len() * middles.len());
     let mut w = Vec::new();
-    let mut path = Vec::new();
     // After `u` and each middle word: the hypothesis state, and the trie node where the trie
     // knows `u x` and the hypothesis agrees with it there.
     let mut at: Vec<(Option<StateId>, Option<NodeId>)> = vec![(None, None); middles.len()];
@@ -305,7 +369,7 @@ fn run_suite<'s>(
                     start_known(cache, hyp, &w)
                 }
             };
-            let (Some(q), known) = at[i] else {
+            let (Some(q), mut known) = at[i] else {
                 continue;
             };
             w.clear();
@@ -313,34 +377,29 @@ fn run_suite<'s>(
             w.extend_from_slice(x);
             // Where the trie knows `u x` and the hypothesis agrees with it there, a suffix the
             // trie also knows is compared from that node (in later rounds most tests are words
-            // of earlier ones); the others are run whole.
+            // of earlier ones); the others are run whole, after which the trie knows `u x`.
             let len = w.len();
             for e in suffixes(q) {
                 w.truncate(len);
-                if let Some(n) = known {
-                    match compare_known(cache, hyp, n, q, e) {
-                        Known::Agrees => {
-                            cache.count_hit();
-                            continue;
-                        }
-                        Known::Differs(i) => {
-                            cache.count_hit();
-                            w.extend_from_slice(&e[..=i]);
-                            if !whole {
-                                return Ok(Some(w));
-                            }
-                            found.get_or_insert_with(|| w.clone());
-                            continue;
-                        }
-                        Known::Unknown => {}
-                    }
-                }
                 w.extend_from_slice(e);
-                if let Some(cex) = test_with(cache, hyp, &w, &mut path)? {
-                    if !whole {
-                        return Ok(Some(cex));
+                let differs = match known {
+                    Some(n) => after_known(cache, hyp, (n, q), &w, len)?.0,
+                    None => {
+                        let start = (NodeId::ROOT, hyp.initial());
+                        let (differs, end) = after_known(cache, hyp, start, &w, 0)?;
+                        if differs.is_none_or(|i| i >= len) {
+                            known = Some(cache.ancestor(end, w.len() - len));
+                            at[i].1 = known;
+                        }
+                        differs
                     }
-                    found.get_or_insert(cex);
+                };
+                if let Some(i) = differs {
+                    // Not cut in place: `w`'s first `len` inputs are the next tests' too.
+                    if !whole {
+                        return Ok(Some(w[..=i].to_vec()));
+                    }
+                    found.get_or_insert_with(|| w[..=i].to_vec());
                 }
             }
         }

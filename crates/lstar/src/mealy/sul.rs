@@ -226,21 +226,27 @@ impl<'a> Sul for Simulated<'a> {
         outputs: &mut Vec<SimulatedOutput<'a>>,
     ) -> Result<(), Undefined> {
         let m = self.machine;
+        let (table, k) = (m.table(), m.num_inputs());
         let mut q = m.initial();
         outputs.clear();
-        outputs.reserve(word.len());
-        for &input in word {
-            let Some((r, o)) = m.transition(q, input) else {
-                self.state = q;
-                return Err(Undefined {
-                    state: q,
-                    input: m.input_name(input).to_owned(),
-                });
-            };
-            outputs.push(SimulatedOutput { id: o, machine: m });
-            q = r;
-        }
+        // One pass that stops at the first undefined transition (or unknown input, which
+        // `transition` would reject): the table read directly, each output written once.
+        outputs.extend(word.iter().map_while(|&input| {
+            let slot = (input.index() < k)
+                .then(|| table.get(q.index() * k + input.index()).copied().flatten())
+                .flatten();
+            slot.map(|(r, o)| {
+                q = r;
+                SimulatedOutput { id: o, machine: m }
+            })
+        }));
         self.state = q;
+        if let Some(&input) = word.get(outputs.len()) {
+            return Err(Undefined {
+                state: q,
+                input: m.input_name(input).to_owned(),
+            });
+        }
         Ok(())
     }
 
