@@ -192,7 +192,17 @@ impl<S: Sul> Erased for Interning<S> {
         let mut buf = std::mem::take(&mut self.buf);
         self.sul.query(word, &mut buf)?;
         out.clear();
-        out.extend(buf.drain(..).map(|o| self.intern(o)));
+        out.reserve(buf.len());
+        // By reference, no draining: most of a simulated step's cost is this loop's.
+        for o in &buf {
+            let number = S::output_number(o);
+            let id = match number.and_then(|n| self.numbered.get(n).copied().flatten()) {
+                Some(id) => id,
+                None => self.intern_new(o.clone(), number),
+            };
+            out.push(id);
+        }
+        buf.clear();
         self.buf = buf;
         Ok(())
     }
@@ -719,6 +729,23 @@ impl<'a> Cache<'a> {
         (c != NONE).then_some(NodeId(c))
     }
 
+    /// The child of `n` on `a` with its output, if known: [`Cache::child`] and
+    /// [`Cache::output`] in one read of the child (the suites' walks take both at every step).
+    #[inline]
+    pub(crate) fn step(&self, n: NodeId, a: Symbol) -> Option<(NodeId, OutputId)> {
+        let node = &self.nodes[n.index()];
+        let c = if node.block == NONE {
+            node.only
+        } else {
+            self.children[node.block as usize * self.inputs.len() + a.index()]
+        };
+        if c == NONE {
+            return None;
+        }
+        let child = &self.nodes[c as usize];
+        (child.input == a.index() as u32).then(|| (NodeId(c), OutputId::new(child.output as usize)))
+    }
+
     /// The known children of `n` with their inputs, in input order.
     pub(crate) fn children(&self, n: NodeId) -> impl Iterator<Item = (Symbol, NodeId)> + '_ {
         let k = self.inputs.len();
@@ -741,6 +768,72 @@ impl<'a> Cache<'a> {
             .filter(|&(_, &c)| c != NONE)
             .map(|(a, &c)| (Symbol::new(a), NodeId(c)))
             .chain(only)
+    }
+
+    /// Whether some word known below both `p` and `q` is answered differently at its last
+    /// input, looking only at pairs of nodes one of which was stored (or grew) after version
+    /// `since` (L#'s incremental apartness check, `lsharp::apart_since`). Here rather than
+    /// in L# so that the walk reads the child slots directly: a node with one child is looked
+    /// up in the other's block, two blocks are compared slot by slot. `stack` is scratch.
+    pub(crate) fn apart_since(
+        &self,
+        p: NodeId,
+        q: NodeId,
+        since: u32,
+        stack: &mut Vec<(NodeId, NodeId)>,
+    ) -> bool {
+        if p == q {
+            return false;
+        }
+        let k = self.inputs.len();
+        stack.clear();
+        stack.push((p, q));
+        while let Some((x, y)) = stack.pop() {
+            let (nx, ny) = (self.nodes[x.index()], self.nodes[y.index()]);
+            let pair = match (nx.block != NONE, ny.block != NONE) {
+                (false, _) if nx.only == NONE => continue,
+                (_, false) if ny.only == NONE => continue,
+                (false, _) => {
+                    let a = Symbol::new(self.nodes[nx.only as usize].input as usize);
+                    self.child(y, a).map(|cy| (NodeId(nx.only), cy))
+                }
+                (true, false) => {
+                    let a = Symbol::new(self.nodes[ny.only as usize].input as usize);
+                    self.child(x, a).map(|cx| (cx, NodeId(ny.only)))
+                }
+                (true, true) => {
+                    let bx = &self.children[nx.block as usize * k..][..k];
+                    let by = &self.children[ny.block as usize * k..][..k];
+                    for (&cx, &cy) in bx.iter().zip(by) {
+                        if cx != NONE && cy != NONE && self.pair_apart(cx, cy, since, stack) {
+                            return true;
+                        }
+                    }
+                    None
+                }
+            };
+            if let Some((cx, cy)) = pair
+                && self.pair_apart(cx.0, cy.0, since, stack)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// One pair of children for [`Cache::apart_since`]: true if their outputs differ; else
+    /// pushed to be searched below if one of them grew after `since`.
+    #[inline]
+    fn pair_apart(&self, cx: u32, cy: u32, since: u32, stack: &mut Vec<(NodeId, NodeId)>) -> bool {
+        let (nx, ny) = (&self.nodes[cx as usize], &self.nodes[cy as usize]);
+        if nx.modified <= since && ny.modified <= since {
+            return false;
+        }
+        if nx.output != ny.output {
+            return true;
+        }
+        stack.push((NodeId(cx), NodeId(cy)));
+        false
     }
 
     /// The version (a count of stored answers) when `n`'s subtree last grew: a learner that

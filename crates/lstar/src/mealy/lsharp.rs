@@ -604,25 +604,7 @@ fn apart_since(
     since: u32,
     stack: &mut Vec<(NodeId, NodeId)>,
 ) -> bool {
-    if p == q {
-        return false;
-    }
-    stack.clear();
-    stack.push((p, q));
-    while let Some((x, y)) = stack.pop() {
-        for (a, cx) in cache.children(x) {
-            if let Some(cy) = cache.child(y, a) {
-                if cache.modified(cx) <= since && cache.modified(cy) <= since {
-                    continue;
-                }
-                if cache.output(cx) != cache.output(cy) {
-                    return true;
-                }
-                stack.push((cx, cy));
-            }
-        }
-    }
-    false
+    cache.apart_since(p, q, since, stack)
 }
 
 /// A shortest word known from both `p` and `q` with different outputs, if any.

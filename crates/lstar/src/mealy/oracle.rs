@@ -71,6 +71,10 @@ enum Known {
 }
 
 /// Compares the trie below `node` with the hypothesis from `state` on `suffix`.
+// Always: the walk of every test of a suite; inlined, 2 % fewer instructions on the small AALpy
+// models (callgrind), which `#[inline]` alone did not get.
+#[allow(clippy::inline_always)]
+#[inline(always)]
 fn compare_known(
     cache: &Cache<'_>,
     hyp: &Mealy,
@@ -80,7 +84,7 @@ fn compare_known(
 ) -> Known {
     let mut first = None;
     for (i, &a) in suffix.iter().enumerate() {
-        let Some(next) = cache.child(node, a) else {
+        let Some((next, out)) = cache.step(node, a) else {
             return Known::Unknown {
                 at: node,
                 depth: i,
@@ -91,7 +95,7 @@ fn compare_known(
         node = next;
         if first.is_none() {
             match hyp.transition(state, a) {
-                Some((r, o)) if o == cache.output(node) => state = r,
+                Some((r, o)) if o == out => state = r,
                 _ => first = Some(i),
             }
         }
@@ -286,7 +290,7 @@ fn step_known(
     let step = state.and_then(|q| hyp.transition(q, a));
     let node = node
         .zip(step)
-        .and_then(|(n, (_, out))| cache.child(n, a).filter(|&c| cache.output(c) == out));
+        .and_then(|(n, (_, out))| cache.step(n, a).filter(|&(_, o)| o == out).map(|(c, _)| c));
     (step.map(|(next, _)| next), node)
 }
 
@@ -294,6 +298,7 @@ fn step_known(
 /// `at.0`, and the hypothesis answers as the trie does, reaching state `at.1`: the rest is
 /// compared from there, and sent to the system from where the trie's knowledge stops. Also the
 /// node of `w` (which the trie knows afterwards).
+#[inline]
 fn after_known(
     cache: &mut Cache<'_>,
     hyp: &Mealy,
