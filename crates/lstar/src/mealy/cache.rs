@@ -424,9 +424,9 @@ impl<'a> Cache<'a> {
         Ok(n)
     }
 
-    /// Sends `word` to the system and stores the answer; `path` holds the nodes of the prefixes
-    /// the cache knows, and gets the rest.
-    fn send(&mut self, word: &[Symbol], path: &mut Vec<NodeId>) -> Result<NodeId, MealyError> {
+    /// Sends `word` to the system, counted as one query, one reset and its steps; the outputs
+    /// come in the reused buffer (to be put back in `self.buf`).
+    fn ask(&mut self, word: &[Symbol]) -> Result<Vec<OutputId>, MealyError> {
         self.check_budget()?;
         let c = &mut self.counts[self.phase as usize];
         c.queries += 1;
@@ -439,6 +439,13 @@ impl<'a> Cache<'a> {
                 format!("{} outputs for a word of {} inputs", out.len(), word.len()).into(),
             ));
         }
+        Ok(out)
+    }
+
+    /// Sends `word` to the system and stores the answer; `path` holds the nodes of the prefixes
+    /// the cache knows, and gets the rest.
+    fn send(&mut self, word: &[Symbol], path: &mut Vec<NodeId>) -> Result<NodeId, MealyError> {
+        let out = self.ask(word)?;
         // The known prefix must be answered as before.
         if let Some(i) = path
             .iter()
@@ -478,18 +485,7 @@ impl<'a> Cache<'a> {
         depth: usize,
     ) -> Result<NodeId, MealyError> {
         debug_assert!(depth < word.len() && self.child(at, word[depth]).is_none());
-        self.check_budget()?;
-        let c = &mut self.counts[self.phase as usize];
-        c.queries += 1;
-        c.resets += 1;
-        c.steps += word.len() as u64;
-        let mut out = std::mem::take(&mut self.buf);
-        self.sul.query(word, &mut out).map_err(MealyError::System)?;
-        if out.len() != word.len() {
-            return Err(MealyError::System(
-                format!("{} outputs for a word of {} inputs", out.len(), word.len()).into(),
-            ));
-        }
+        let out = self.ask(word)?;
         // One walk up from `at`: each known output checked against the answer, each node
         // stamped as grown (see `Node::modified`) and its height raised to the new word's
         // length below it. A contradiction found half way leaves some nodes stamped: a stamp
