@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
         --timeout) TIMEOUT=$2; shift 2 ;;
         --storage) STORAGE=$2; shift 2 ;;
         --write) WRITE=1; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) CASES+=("$1"); shift ;;
     esac
 done

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Storage (issues 17, 30): the monolithic check with `--storage table` and `--storage compact`
 # (the default since issue 30), both on one thread unless --threads says otherwise, side by side
-# in one run: mean wall seconds of
-# `perf stat -r R` (default 3), the process's peak resident memory (/usr/bin/time's %M) and bytes
-# per state two ways: peak RSS over states (everything the process held: binary, model, store)
+# in one run: mean wall seconds of `perf stat -r R` (default 3), the process's peak resident
+# memory (/usr/bin/time's %M, the median of R runs) and bytes per state two ways: peak RSS over states (everything the process held: binary, model, store)
 # and the store's own accounting (`store_bytes` of the CLI's JSON: tables, tuples and queue as
 # allocated). Verdicts and state counts must agree ("MISMATCH" when they do not).
 #
@@ -27,7 +26,7 @@ while [ $# -gt 0 ]; do
         --timeout) TIMEOUT=$2; shift 2 ;;
         --threads) THREADS=$2; shift 2 ;;
         --write) WRITE=1; shift ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) CASES+=("$1"); shift ;;
     esac
 done
@@ -40,10 +39,16 @@ WORK=$(mktemp -d "$CARGO_TARGET_DIR/storage-bench.XXXXXX"); trap 'rm -rf "$WORK"
 TABLE="$WORK/table.md"
 THREAD_ARGS=(--threads "$THREADS"); [ "$THREADS" = default ] && THREAD_ARGS=()
 
-# measure STORAGE: one run for the answer and the memory, then the timed repetitions; sets
-# verdict, states, kb, store and wall.
+# measure STORAGE: REPEAT runs for the answer and the memory (the median peak: on two threads it
+# moves by up to a byte per state from run to run, with how the threads' allocations interleave),
+# then the timed repetitions; sets verdict, states, kb, store and wall.
 measure() {
-    timed_check "$WORK/m.lts" --target "$target" --no-deadlock "${THREAD_ARGS[@]}" --storage "$1"
+    local kbs=() r
+    for ((r = 0; r < REPEAT; r++)); do
+        timed_check "$WORK/m.lts" --target "$target" --no-deadlock "${THREAD_ARGS[@]}" --storage "$1"
+        kbs+=("$kb")
+    done
+    kb=$(printf '%s\n' "${kbs[@]}" | sort -n | awk '{ k[NR] = $1 } END { print k[int((NR + 1) / 2)] }')
     store=$(json_field "$(cat "$WORK/out.json")" store_bytes)
     "${PRIORITY[@]}" perf stat -r "$REPEAT" -o "$WORK/perf" -- "$GUARANTOR" check --quiet "$WORK/m.lts" \
         --target "$target" --no-deadlock "${THREAD_ARGS[@]}" --storage "$1" > /dev/null 2>&1 || true

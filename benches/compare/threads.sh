@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
         --threads) THREADS=$2; shift 2 ;;
         --timeout) TIMEOUT=$2; shift 2 ;;
         --storage) STORAGE=(--storage "$2"); shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) CASES+=("$1"); shift ;;
     esac
 done
