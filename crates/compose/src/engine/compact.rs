@@ -538,8 +538,7 @@ const PER_SHARD: usize = SUBTABLES / SHARDS;
 #[derive(Debug)]
 pub(crate) struct TableShard {
     tables: [SubTable; PER_SHARD],
-    /// `H`'s bits below the sub-table's and `T`'s, kept whole in a slot.
-    rest_bits: u32,
+    /// How a packed tuple maps to its place (and how many bits of `H` a slot keeps whole).
     placer: Placer,
     /// The largest sub-table held beside its replacement since the store last looked
     /// ([`CompactStore::note_growth`]): 0 if none grew.
@@ -557,10 +556,8 @@ impl TableShard {
     const CACHED: usize = 1 << 20;
 
     fn new(min_log: u32, placer: Placer) -> Self {
-        let rest_bits = placer.rest_bits;
         Self {
-            tables: std::array::from_fn(|_| SubTable::with_slots(1 << min_log, rest_bits)),
-            rest_bits,
+            tables: std::array::from_fn(|_| SubTable::with_slots(1 << min_log, placer.rest_bits)),
             placer,
             transient: 0,
             large: false,
@@ -583,7 +580,7 @@ impl TableShard {
     /// the new ones, was measured too: on two threads it left the process 1.5-2 MB larger on
     /// Client-Server N = 16, and 0.3 MB smaller on one.)
     fn grow(&mut self, t: usize, homeless: Option<(usize, Moving)>) {
-        let rest_bits = self.rest_bits;
+        let rest_bits = self.placer.rest_bits;
         let old = std::mem::replace(&mut self.tables[t], SubTable::placeholder());
         let mut size = old.m + old.m.div_ceil(GROWTH);
         loop {
@@ -609,7 +606,7 @@ impl TableShard {
         if (table.len + 1) * LOAD_DEN > table.m * LOAD_NUM {
             self.grow(t, None);
         }
-        let rest_bits = self.rest_bits;
+        let rest_bits = self.placer.rest_bits;
         let table = &mut self.tables[t];
         let fingerprint = table.fingerprint(place, rest_bits);
         let Err((pos, displacement)) = table.probe(table.home(place.home_bits), fingerprint) else {
@@ -629,7 +626,7 @@ impl TableShard {
     #[inline]
     fn contains(&self, place: Place) -> bool {
         let table = self.table(place.sub);
-        let fingerprint = table.fingerprint(place, self.rest_bits);
+        let fingerprint = table.fingerprint(place, self.placer.rest_bits);
         table
             .probe(table.home(place.home_bits), fingerprint)
             .is_ok()

@@ -19,7 +19,7 @@ use std::ops::ControlFlow;
 use guarantor_lts::{ActionId, StateId};
 
 use crate::checkpoint::recorder::{Cursor, Recorder};
-use crate::config::{Budget, Storage};
+use crate::config::{Budget, Config, Storage};
 use crate::engine::compact::CompactStore;
 use crate::engine::sharded::{ShardedStore, SlabStore};
 use crate::engine::stats::Stats;
@@ -140,7 +140,7 @@ pub(crate) fn run<V: Visitor>(
     parents: bool,
     layout: Layout,
 ) -> Result<Walk, ComposeError> {
-    /// A BFS walk as a [`WithStore`] job.
+    /// A BFS walk as a [`WithStore`] and [`WithSlabStore`] job.
     struct Bfs<'a, 'p, 'b, V> {
         product: &'a Product<'p>,
         visitor: &'a mut V,
@@ -153,30 +153,85 @@ pub(crate) fn run<V: Visitor>(
             walk(self.product, store, self.visitor, self.budget, self.parents)
         }
     }
-    if layout == Layout::Auto && V::SLABS {
-        let threads = Threads::for_config(budget.config());
-        let pool = threads.is_concurrent().then_some(threads);
-        if budget.config().storage == Storage::Compact
-            && let Some(walk) = walk_compact(product, visitor, budget, parents, pool.clone())
-        {
-            return walk;
+    impl<V: Visitor> WithSlabStore for Bfs<'_, '_, '_, V> {
+        fn config(&self) -> &Config {
+            self.budget.config()
         }
-        if let Some(pool) = pool
-            && let Some(walk) = walk_sharded(product, visitor, budget, parents, pool)
-        {
-            return walk;
+        fn with_slabs<S: SlabStore>(self, store: &mut S, pool: Threads) -> Self::Output {
+            let (product, visitor, budget, parents) =
+                (self.product, self.visitor, self.budget, self.parents);
+            let min = parallel::min_slab();
+            // The whole walk on a thread of the pool: its sequential phases between slabs too.
+            pool.clone().install(move || {
+                let mut slabs = parallel::Slabs::new(pool, min);
+                let mut w = Walker::new(product, store, visitor, budget, parents);
+                let hit = w.run_parallel(&mut slabs)?;
+                Ok(w.finish(hit))
+            })
         }
     }
-    with_store(
+    let job = Bfs {
         product,
-        layout,
-        Bfs {
-            product,
-            visitor,
-            budget,
-            parents,
-        },
-    )
+        visitor,
+        budget,
+        parents,
+    };
+    if layout == Layout::Auto && V::SLABS {
+        with_slab_store(product, job)
+    } else {
+        with_store(product, layout, job)
+    }
+}
+
+/// Something to do with a store the parallel walk can share out ([`SlabStore`]), on the threads
+/// of a pool, or, where [`with_slab_store`] runs on one thread, with any store.
+pub(crate) trait WithSlabStore: WithStore {
+    /// The config the store and the threads are chosen by.
+    fn config(&self) -> &Config;
+    /// Does it with `store` on the threads of `pool`.
+    fn with_slabs<S: SlabStore>(self, store: &mut S, pool: Threads) -> Self::Output;
+}
+
+/// Runs `job` with the store a breadth-first walk of `product` uses under the job's config: the
+/// compact store if the config asks for it (the default) and the tuples fit it, on the config's
+/// threads when there are several; else, with several threads, the sharded table store when the
+/// tuples pack into 128 bits; else the store [`with_store`] picks, on one thread.
+pub(crate) fn with_slab_store<W: WithSlabStore>(product: &Product<'_>, job: W) -> W::Output {
+    let comps = product.components();
+    let threads = Threads::for_config(job.config());
+    let pool = threads.is_concurrent().then_some(threads);
+    if job.config().storage == Storage::Compact {
+        if let Some(mut store) = CompactStore::<u64>::new(comps) {
+            return with_slabs_or_one(job, &mut store, pool);
+        }
+        if let Some(mut store) = CompactStore::<u128>::new(comps) {
+            return with_slabs_or_one(job, &mut store, pool);
+        }
+    }
+    if let Some(pool) = pool
+        && let Some(fields) = Fields::plan(comps, None)
+    {
+        return if fields.bits() <= 64 {
+            job.with_slabs(&mut ShardedStore::<u64>::new(fields), pool)
+        } else if fields.bits() <= 96 {
+            job.with_slabs(&mut ShardedStore::<[u32; 3]>::new(fields), pool)
+        } else {
+            job.with_slabs(&mut ShardedStore::<[u32; 4]>::new(fields), pool)
+        };
+    }
+    with_store(product, Layout::Auto, job)
+}
+
+/// `job` on `store`, on the threads of `pool` if there is one.
+fn with_slabs_or_one<W: WithSlabStore, S: SlabStore>(
+    job: W,
+    store: &mut S,
+    pool: Option<Threads>,
+) -> W::Output {
+    match pool {
+        Some(pool) => job.with_slabs(store, pool),
+        None => job.with(store),
+    }
 }
 
 /// The successors of a batch of expanded states, waiting to be looked up: action, hash and key per
@@ -231,80 +286,6 @@ fn walk<S: Store, V: Visitor>(
     let mut w = Walker::new(product, store, visitor, budget, record_parents);
     let hit = w.run()?;
     Ok(w.finish(hit))
-}
-
-/// Runs the walk of [`run`] on `store`, expanding large frontiers as slabs on the threads of
-/// `pool` if there is one.
-fn walk_slabs<S: SlabStore + Send, V: Visitor>(
-    product: &Product<'_>,
-    store: &mut S,
-    visitor: &mut V,
-    budget: &mut Budget<'_>,
-    record_parents: bool,
-    pool: Option<Threads>,
-) -> Result<Walk, ComposeError> {
-    let Some(pool) = pool else {
-        return walk(product, store, visitor, budget, record_parents);
-    };
-    let min = parallel::min_slab();
-    // The whole walk on a thread of the pool: its sequential phases between slabs too.
-    pool.clone().install(move || {
-        let mut slabs = parallel::Slabs::new(pool, min);
-        let mut w = Walker::new(product, store, visitor, budget, record_parents);
-        let hit = w.run_parallel(&mut slabs)?;
-        Ok(w.finish(hit))
-    })
-}
-
-/// Runs the walk of [`run`] on a compact store, on the threads of `pool` if there is one
-/// (`None` when the tuples do not pack into [`MAX_BITS`](crate::engine::compact::MAX_BITS)).
-fn walk_compact<V: Visitor>(
-    product: &Product<'_>,
-    visitor: &mut V,
-    budget: &mut Budget<'_>,
-    record_parents: bool,
-    pool: Option<Threads>,
-) -> Option<Result<Walk, ComposeError>> {
-    let comps = product.components();
-    let (v, b, r) = (visitor, budget, record_parents);
-    if let Some(mut store) = CompactStore::<u64>::new(comps) {
-        return Some(walk_slabs(product, &mut store, v, b, r, pool));
-    }
-    CompactStore::<u128>::new(comps).map(|mut store| walk_slabs(product, &mut store, v, b, r, pool))
-}
-
-/// Runs the walk of [`run`] on a sharded table store, expanding large frontiers on the threads of
-/// `pool` (`None` when the tuples do not pack into 128 bits).
-fn walk_sharded<V: Visitor>(
-    product: &Product<'_>,
-    visitor: &mut V,
-    budget: &mut Budget<'_>,
-    record_parents: bool,
-    pool: Threads,
-) -> Option<Result<Walk, ComposeError>> {
-    let fields = Fields::plan(product.components(), None)?;
-    let (v, b, r, p) = (visitor, budget, record_parents, Some(pool));
-    Some(if fields.bits() <= 64 {
-        walk_slabs(product, &mut ShardedStore::<u64>::new(fields), v, b, r, p)
-    } else if fields.bits() <= 96 {
-        walk_slabs(
-            product,
-            &mut ShardedStore::<[u32; 3]>::new(fields),
-            v,
-            b,
-            r,
-            p,
-        )
-    } else {
-        walk_slabs(
-            product,
-            &mut ShardedStore::<[u32; 4]>::new(fields),
-            v,
-            b,
-            r,
-            p,
-        )
-    })
 }
 
 impl<'w, 'b, S: Store, V: Visitor> Walker<'w, 'b, S, V> {

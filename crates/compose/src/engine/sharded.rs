@@ -104,7 +104,7 @@ impl<P: PackedKey> Shard<P> {
 /// The sharded table store and the compact store ([`CompactStore`]) are the two.
 ///
 /// [`CompactStore`]: crate::engine::compact::CompactStore
-pub(crate) trait SlabStore: Store + Sync {
+pub(crate) trait SlabStore: Store + Sync + Send {
     /// What one thread owns while it inserts.
     type Shard: Send;
     /// What a slab keeps of a successor from its enumeration to its numbering: as little as the

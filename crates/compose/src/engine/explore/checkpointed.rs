@@ -9,13 +9,12 @@
 
 use std::ops::ControlFlow;
 
-use super::{Hit, Layout, Visitor, Walk, Walker, WithStore, parallel, with_store};
+use super::{Hit, Visitor, Walk, Walker, WithSlabStore, WithStore, parallel, with_slab_store};
 use crate::checkpoint::Checkpointing;
 use crate::checkpoint::recorder::{Cursor, Recorder};
-use crate::config::{Budget, Storage};
-use crate::engine::compact::CompactStore;
-use crate::engine::sharded::{ShardedStore, SlabStore};
-use crate::engine::store::{Fields, Store};
+use crate::config::{Budget, Config};
+use crate::engine::sharded::SlabStore;
+use crate::engine::store::Store;
 use crate::error::ComposeError;
 use crate::product::Product;
 use crate::threads::Threads;
@@ -28,9 +27,7 @@ pub(crate) struct Fingerprints {
 }
 
 /// Walks `product` breadth first with checkpoints per `plan` (resuming if it says so), on the
-/// stores the plain walk uses, on the config's threads when there are several: the compact store
-/// if the config asks for it (the default) and the tuples fit it, else the sharded table store
-/// when there are several threads and the tuples pack into 128 bits, else the table store.
+/// store and threads the plain walk uses ([`with_slab_store`]).
 pub(crate) fn run_checkpointed<V: Visitor>(
     product: &Product<'_>,
     visitor: &mut V,
@@ -38,40 +35,17 @@ pub(crate) fn run_checkpointed<V: Visitor>(
     plan: &Checkpointing,
     prints: Fingerprints,
 ) -> Result<Walk, ComposeError> {
-    let mut job = Job {
+    let job = Job {
         product,
         visitor,
         budget,
         plan,
         prints,
     };
-    let comps = product.components();
-    let threads = Threads::for_config(job.budget.config());
-    let pool = threads.is_concurrent().then_some(threads);
-    if job.budget.config().storage == Storage::Compact {
-        if let Some(mut store) = CompactStore::<u64>::new(comps) {
-            return job.walk_slabs(&mut store, pool);
-        }
-        if let Some(mut store) = CompactStore::<u128>::new(comps) {
-            return job.walk_slabs(&mut store, pool);
-        }
-    }
-    if let Some(pool) = pool
-        && let Some(fields) = Fields::plan(comps, None)
-    {
-        let p = Some(pool);
-        return if fields.bits() <= 64 {
-            job.walk_slabs(&mut ShardedStore::<u64>::new(fields), p)
-        } else if fields.bits() <= 96 {
-            job.walk_slabs(&mut ShardedStore::<[u32; 3]>::new(fields), p)
-        } else {
-            job.walk_slabs(&mut ShardedStore::<[u32; 4]>::new(fields), p)
-        };
-    }
-    with_store(product, Layout::Auto, job)
+    with_slab_store(product, job)
 }
 
-/// A checkpointed walk as a [`WithStore`] job.
+/// A checkpointed walk as a [`WithStore`] and [`WithSlabStore`] job.
 struct Job<'a, 'p, 'b, V> {
     product: &'a Product<'p>,
     visitor: &'a mut V,
@@ -82,14 +56,8 @@ struct Job<'a, 'p, 'b, V> {
 
 impl<V: Visitor> WithStore for Job<'_, '_, '_, V> {
     type Output = Result<Walk, ComposeError>;
-    fn with<S: Store>(mut self, store: &mut S) -> Self::Output {
-        self.walk(store)
-    }
-}
-
-impl<V: Visitor> Job<'_, '_, '_, V> {
     /// The walk on the sequential walker.
-    fn walk<S: Store>(&mut self, store: &mut S) -> Result<Walk, ComposeError> {
+    fn with<S: Store>(self, store: &mut S) -> Self::Output {
         let mut w = Walker::new(self.product, store, self.visitor, self.budget, true);
         let next = match prepare(&mut w, self.plan, self.prints)? {
             ControlFlow::Break(done) => return Ok(w.finish(done)),
@@ -98,24 +66,34 @@ impl<V: Visitor> Job<'_, '_, '_, V> {
         let hit = w.run_from(next)?;
         Ok(w.finish(hit))
     }
+}
 
-    /// The walk expanding large frontiers as slabs on the threads of `pool`, if there is one.
-    fn walk_slabs<S: SlabStore>(
-        &mut self,
-        store: &mut S,
-        pool: Option<Threads>,
-    ) -> Result<Walk, ComposeError> {
-        let Some(pool) = pool else {
-            return self.walk(store);
-        };
-        let mut slabs = parallel::Slabs::new(pool, parallel::min_slab());
-        let mut w = Walker::new(self.product, store, self.visitor, self.budget, true);
-        let next = match prepare(&mut w, self.plan, self.prints)? {
-            ControlFlow::Break(done) => return Ok(w.finish(done)),
-            ControlFlow::Continue(next) => next,
-        };
-        let hit = w.run_parallel_from(&mut slabs, next)?;
-        Ok(w.finish(hit))
+impl<V: Visitor> WithSlabStore for Job<'_, '_, '_, V> {
+    fn config(&self) -> &Config {
+        self.budget.config()
+    }
+
+    /// The walk expanding large frontiers as slabs on the threads of `pool`, run whole on one of
+    /// them (as the plain walk is).
+    fn with_slabs<S: SlabStore>(self, store: &mut S, pool: Threads) -> Self::Output {
+        let Self {
+            product,
+            visitor,
+            budget,
+            plan,
+            prints,
+        } = self;
+        let min = parallel::min_slab();
+        pool.clone().install(move || {
+            let mut slabs = parallel::Slabs::new(pool, min);
+            let mut w = Walker::new(product, store, visitor, budget, true);
+            let next = match prepare(&mut w, plan, prints)? {
+                ControlFlow::Break(done) => return Ok(w.finish(done)),
+                ControlFlow::Continue(next) => next,
+            };
+            let hit = w.run_parallel_from(&mut slabs, next)?;
+            Ok(w.finish(hit))
+        })
     }
 }
 
