@@ -12,8 +12,8 @@
 //!
 //! **How a slab runs.**
 //! 1. *Expand* (parallel, over chunks of [`CHUNK`] states): each state's successors are enumerated,
-//!    error tuples set aside, the rest packed, hashed and listed under the store shard their hash
-//!    belongs to. Nothing touches the store's tables in this phase.
+//!    error tuples set aside, the rest packed, hashed and their keys listed under the store shard
+//!    their hash belongs to ([`ShardList`]). Nothing touches the store's tables in this phase.
 //! 2. *Insert* (parallel, one thread per [`SHARDS`](crate::engine::sharded::SHARDS) shard of the
 //!    store, [`SlabStore`]: the sharded table store's tables or groups of the compact store's
 //!    sub-tables): each shard
@@ -21,7 +21,8 @@
 //!    those it does not hold, so the first occurrence of a new key is its discovery and later ones
 //!    are duplicates. Each successor costs one probe, as in the sequential walk.
 //! 3. *Number* (one thread): a scan of the slab's successors in canonical order gives each first
-//!    occurrence the next state number and appends its key to the queue (and records its parent).
+//!    occurrence the next state number and collects its key (and records its parent); the keys
+//!    join the queue once phase 5 is done.
 //! 4. *Renumber* (parallel, per shard): each shard writes the final numbers into its slots (the
 //!    table store only: the compact store's slots hold no numbers).
 //! 5. *Commit* (one thread, in order): the visitor sees each state's `expand`, `error` and
@@ -30,7 +31,11 @@
 //!    point (the slab's later states were expanded speculatively; their work is dropped).
 //!
 //! Phases 1, 2 and 4 hold the cost: successor enumeration, hashing and the cache misses of the
-//! lookups. Phases 3 and 5 touch each state and each new state once, in order.
+//! lookups. Phases 3 and 5 touch each state and each new state once, in order, and run while the
+//! other threads expand the next slab (phase 1), when that slab's states are numbered already
+//! (most of a breadth-first level is): phases 3 and 5 of a slab and phase 1 of the next one only
+//! read the store, which phases 2 and 4 change. On tx3 that took two threads from 0.45 to
+//! 0.43 s, where the sequential phases had left one thread idle for a tenth of the walk.
 //!
 //! **Where it runs.** Walks whose frontier stays small (most premise checks and membership queries)
 //! never start a slab: below [`MIN_SLAB`] unexpanded states the sequential batch step runs, on the
@@ -54,6 +59,7 @@ use super::{Hit, Pending, Visitor, Walker};
 use crate::checkpoint::recorder::Recorder;
 use crate::config::Config;
 use crate::engine::sharded::{SHARDS, SlabStore};
+use crate::engine::store::next_id;
 use crate::error::ComposeError;
 use crate::product::Scratch;
 use crate::threads::Threads;
@@ -84,16 +90,39 @@ const CHUNK: usize = 256;
 /// A successor's number before it is known.
 const UNKNOWN: u32 = u32::MAX;
 
-/// Marks a successor whose key phase 2 inserted first (a discovery).
-const DISCOVERED: u32 = u32::MAX - 1;
-
-/// A successor that is not an error tuple.
+/// A successor that is not an error tuple (its key is listed under its shard, [`ShardList`]).
 #[derive(Clone, Copy, Debug)]
-struct Step<K> {
+struct Step {
     action: ActionId,
-    /// [`DISCOVERED`] from phase 2 and its new number from phase 3 if it is a discovery, else
-    /// [`UNKNOWN`] (a walk that reports no edges needs no other number).
+    /// [`UNKNOWN`] from phase 1; in phase 3 the shard whose discovery it is, then its new
+    /// number (a walk that reports no edges needs no other number).
     target: u32,
+}
+
+/// The successors of one chunk whose keys belong to one shard: their index in the chunk's steps
+/// and their keys, side by side. Phase 2 reads a shard's keys from here in order, where reading
+/// them out of the steps jumped through the chunk, half of whose lines the other thread had
+/// written: on tx3 that load was half of the insert phase's time on two threads.
+#[derive(Debug)]
+struct ShardList<K> {
+    steps: Vec<u32>,
+    keys: Vec<K>,
+}
+
+impl<K> ShardList<K> {
+    fn clear(&mut self) {
+        self.steps.clear();
+        self.keys.clear();
+    }
+}
+
+/// A key phase 2 inserted first (a discovery): its chunk and step, its slot in the shard (for
+/// phase 4) and the key (for the queue, phase 3).
+#[derive(Clone, Copy, Debug)]
+struct Found<K> {
+    chunk: u32,
+    step: u32,
+    slot: usize,
     key: K,
 }
 
@@ -122,11 +151,11 @@ struct Expanded {
 struct Chunk<P> {
     first: u32,
     states: Vec<Expanded>,
-    steps: Vec<Step<P>>,
+    steps: Vec<Step>,
     errors: Vec<ErrorStep>,
-    /// Per shard: the successors whose keys belong to it, as their index in `steps` (4 bytes
-    /// each: a slab's buffers are most of what the walk holds beside the store).
-    by_shard: Vec<Vec<u32>>,
+    /// Per shard: the successors whose keys belong to it (with a step, 12-20 bytes per
+    /// successor: a slab's buffers are most of what the walk holds beside the store).
+    by_shard: Vec<ShardList<P>>,
 }
 
 impl<K: Copy> Chunk<K> {
@@ -136,7 +165,12 @@ impl<K: Copy> Chunk<K> {
             states: Vec::new(),
             steps: Vec::new(),
             errors: Vec::new(),
-            by_shard: vec![Vec::new(); SHARDS],
+            by_shard: (0..SHARDS)
+                .map(|_| ShardList {
+                    steps: Vec::new(),
+                    keys: Vec::new(),
+                })
+                .collect(),
         }
     }
 
@@ -153,7 +187,7 @@ impl<K: Copy> Chunk<K> {
         self.states.clear();
         self.steps.clear();
         self.errors.clear();
-        self.by_shard.iter_mut().for_each(Vec::clear);
+        self.by_shard.iter_mut().for_each(ShardList::clear);
         let mut tuple = vec![StateId::default(); product.width()];
         let mut scratch = Scratch::new();
         for id in ids {
@@ -181,11 +215,12 @@ impl<K: Copy> Chunk<K> {
                 });
             } else {
                 let (shard, key) = store.slab_key(target);
-                self.by_shard[shard].push(self.steps.len() as u32);
+                let list = &mut self.by_shard[shard];
+                list.steps.push(self.steps.len() as u32);
+                list.keys.push(key);
                 self.steps.push(Step {
                     action,
                     target: UNKNOWN,
-                    key,
                 });
             }
             nth += 1;
@@ -206,20 +241,26 @@ fn insert<S: SlabStore>(
     shard: &mut S::Shard,
     index: usize,
     chunks: &[Chunk<S::SlabKey>],
-    found: &mut Vec<(u32, u32, usize)>,
+    found: &mut Vec<Found<S::SlabKey>>,
 ) -> bool {
     found.clear();
     let mut grew = false;
     for (c, chunk) in chunks.iter().enumerate() {
+        let list = &chunk.by_shard[index];
+        let batch = S::BATCH as usize;
         // Touch a group's slots before probing any of them, so that their cache misses overlap.
-        for group in chunk.by_shard[index].chunks(S::BATCH as usize) {
-            let key = |&i: &u32| chunk.steps[i as usize].key;
-            let warm = group.iter().fold(0, |w, i| w ^ S::touch_in(shard, key(i)));
+        for (steps, keys) in list.steps.chunks(batch).zip(list.keys.chunks(batch)) {
+            let warm = keys.iter().fold(0, |w, &key| w ^ S::touch_in(shard, key));
             std::hint::black_box(warm);
-            for i in group {
-                if let Some((slot, grown)) = S::put_new(shard, key(i)) {
+            for (&step, &key) in steps.iter().zip(keys) {
+                if let Some((slot, grown)) = S::put_new(shard, key) {
                     grew |= grown;
-                    found.push((c as u32, *i, slot));
+                    found.push(Found {
+                        chunk: c as u32,
+                        step,
+                        slot,
+                        key,
+                    });
                 }
             }
         }
@@ -232,12 +273,12 @@ fn insert<S: SlabStore>(
 fn renumber<S: SlabStore>(
     shard: &mut S::Shard,
     chunks: &[Chunk<S::SlabKey>],
-    found: &[(u32, u32, usize)],
+    found: &[Found<S::SlabKey>],
     grew: bool,
 ) {
-    for &(c, i, slot) in found {
-        let step = &chunks[c as usize].steps[i as usize];
-        S::renumber(shard, step.key, slot, grew, step.target);
+    for f in found {
+        let id = chunks[f.chunk as usize].steps[f.step as usize].target;
+        S::renumber(shard, f.key, f.slot, grew, id);
     }
 }
 
@@ -252,26 +293,162 @@ fn slab_states<S: SlabStore>(transitions: usize, expanded: u32) -> usize {
 /// The reusable buffers of the slabs of one walk.
 #[derive(Debug)]
 pub(crate) struct Slabs<P> {
+    /// The chunks of the slab being expanded.
     chunks: Vec<Chunk<P>>,
-    /// Per shard: the discoveries phase 2 made, with their slots.
-    found: Vec<Vec<(u32, u32, usize)>>,
+    /// How many of `chunks` hold that slab.
+    chunks_len: usize,
+    /// The chunks of the slab expanded and inserted before it, still to be numbered and
+    /// committed (the two swap places when a slab's insertion ends).
+    staged: Vec<Chunk<P>>,
+    /// How many of `staged` hold the staged slab.
+    staged_len: usize,
+    /// Per shard: the discoveries phase 2 made, in canonical order.
+    found: Vec<Vec<Found<P>>>,
     /// Per shard: whether its table grew in phase 2 (so its slots moved).
     grew: Vec<bool>,
+    /// The discoveries' keys in canonical order, from phase 3 until they are queued.
+    keys: Vec<P>,
     /// The fewest unexpanded states a slab needs ([`MIN_SLAB`]; tests lower it).
     min: usize,
     pool: Threads,
 }
 
-impl<K: Copy> Slabs<K> {
+impl<K: Copy + Send> Slabs<K> {
     pub(crate) fn new(pool: Threads, min: usize) -> Self {
         Self {
             chunks: Vec::new(),
+            chunks_len: 0,
+            staged: Vec::new(),
+            staged_len: 0,
             found: vec![Vec::new(); SHARDS],
             grew: vec![false; SHARDS],
+            keys: Vec::new(),
             min,
             pool,
         }
     }
+}
+
+/// How many chunks a slab of the states `ids` takes.
+fn chunks_of(ids: &std::ops::Range<u32>) -> usize {
+    ((ids.end - ids.start) as usize).div_ceil(CHUNK)
+}
+
+/// Phase 1 for the states `ids` into `chunks` (grown to as many as the slab needs).
+fn expand_chunks<S: SlabStore>(
+    chunks: &mut Vec<Chunk<S::SlabKey>>,
+    ids: std::ops::Range<u32>,
+    product: &crate::product::Product<'_>,
+    store: &S,
+    config: &Config,
+    pool: &Threads,
+) -> Result<(), ComposeError> {
+    let n_chunks = chunks_of(&ids);
+    while chunks.len() < n_chunks {
+        chunks.push(Chunk::new());
+    }
+    let chunks = &mut chunks[..n_chunks];
+    pool.install(|| {
+        chunks
+            .par_iter_mut()
+            .enumerate()
+            .try_for_each(|(c, chunk)| {
+                let from = ids.start + (c * CHUNK) as u32;
+                let to = ids.end.min(from + CHUNK as u32);
+                chunk.expand(from..to, product, store, config)
+            })
+    })
+}
+
+/// Phase 3: numbers the discoveries of `chunks` in canonical order from `base` on, collecting
+/// their keys in `keys` (queued afterwards, so that the store can be read meanwhile) and their
+/// parents.
+fn number<K: Copy>(
+    chunks: &mut [Chunk<K>],
+    found: &[Vec<Found<K>>],
+    base: u32,
+    keys: &mut Vec<K>,
+    parents: &mut Option<Vec<(u32, ActionId)>>,
+) -> Result<(), ComposeError> {
+    // Each step that is a discovery names its shard; each shard's discoveries are in
+    // canonical order, so one cursor per shard meets them in the order the scan does.
+    for (s, list) in found.iter().enumerate() {
+        for f in list {
+            chunks[f.chunk as usize].steps[f.step as usize].target = s as u32;
+        }
+    }
+    keys.clear();
+    let mut cursors = [0usize; SHARDS];
+    let known = |keys: &Vec<K>| next_id(base as usize + keys.len());
+    for chunk in chunks {
+        let mut from = 0;
+        for (k, state) in chunk.states.iter_mut().enumerate() {
+            state.known_before = known(keys)?;
+            let source = chunk.first + k as u32;
+            for step in &mut chunk.steps[from..state.steps_end as usize] {
+                if step.target != UNKNOWN {
+                    let s = step.target as usize;
+                    step.target = known(keys)?;
+                    keys.push(found[s][cursors[s]].key);
+                    cursors[s] += 1;
+                    if let Some(parents) = parents {
+                        parents.push((source, step.action));
+                    }
+                }
+            }
+            from = state.steps_end as usize;
+            state.known_after = known(keys)?;
+        }
+    }
+    Ok(())
+}
+
+/// What ends a walk in phase 5: the hit, the transitions counted past the state's last
+/// committed one, and the states numbered at that point.
+type Stop = (Hit, u32, u32);
+
+/// Phase 5 for `chunks`: the visitor's calls and the state budget, state by state in order.
+fn commit<S: SlabStore, V: Visitor>(
+    chunks: &[Chunk<S::SlabKey>],
+    store: &S,
+    width: usize,
+    visitor: &mut V,
+    budget: &crate::config::Budget<'_>,
+    stats: &mut crate::engine::stats::Stats,
+) -> Result<Option<Stop>, ComposeError> {
+    let mut tuple = vec![StateId::default(); width];
+    for chunk in chunks {
+        let mut errors_from = 0;
+        for (k, state) in chunk.states.iter().enumerate() {
+            let id = chunk.first + k as u32;
+            store.load(id, &mut tuple);
+            if let Some(hit) = visitor.expand(id, &tuple) {
+                return Ok(Some((hit, 0, state.known_before)));
+            }
+            for e in &chunk.errors[errors_from..state.errors_end as usize] {
+                if let Some(violation) = visitor.error(Some(id), e.action, e.component as usize) {
+                    let hit = Hit {
+                        state: Some(id),
+                        last: Some(e.action),
+                        violation,
+                    };
+                    return Ok(Some((hit, e.nth + 1, state.known_before)));
+                }
+            }
+            errors_from = state.errors_end as usize;
+            budget.check_states(state.known_after as usize)?;
+            stats.transitions += state.successors as usize;
+            if let Some(violation) = visitor.expanded(id, &tuple, state.successors as usize) {
+                let hit = Hit {
+                    state: Some(id),
+                    last: None,
+                    violation,
+                };
+                return Ok(Some((hit, 0, state.known_after)));
+            }
+        }
+    }
+    Ok(None)
 }
 
 impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
@@ -290,6 +467,10 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
     /// The walk of [`Walker::run_from`] on slabs: expands the numbered states from `next` on
     /// (all below it are expanded), writing a checkpoint between two slabs or batches once one
     /// is due, if the walk has a recorder.
+    ///
+    /// A slab is expanded and inserted, then *staged*: it is numbered and committed while the
+    /// next slab, if its states are numbered already, is expanded on the other threads, so the
+    /// sequential phases 3 and 5 overlap a parallel one instead of leaving the pool idle.
     pub(crate) fn run_parallel_from(
         &mut self,
         slabs: &mut Slabs<S::SlabKey>,
@@ -298,57 +479,77 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
         let mut tuple = self.product.initial();
         let mut scratch = Scratch::new();
         let mut pending = Pending::new();
-        while (next as usize) < self.store.len() {
-            self.store.release_below(next);
-            let ready = self.store.len() - next as usize;
-            let end = if ready >= slabs.min {
-                let slab_max = slab_states::<S>(self.stats.transitions, next);
-                next + ready.min(slab_max) as u32
+        // The first state of the staged slab, which ends at `next`.
+        let mut staged: Option<u32> = None;
+        loop {
+            if let Some(first) = staged.take() {
+                let following = self.following(first, next, slabs.min);
+                if let Some(hit) = self.settle(first, following.clone(), slabs)? {
+                    return Ok(Some(hit));
+                }
+                if let Some(ids) = following {
+                    self.insert(slabs);
+                    (staged, next) = (Some(ids.start), ids.end);
+                    continue;
+                }
             } else {
-                (self.store.len() as u32).min(next.saturating_add(S::BATCH))
-            };
-            let hit = if ready >= slabs.min {
-                self.slab(next..end, slabs)?
-            } else {
-                self.batch(next..end, &mut tuple, &mut scratch, &mut pending)?
-            };
-            if hit.is_some() {
-                return Ok(hit);
+                if next as usize >= self.store.len() {
+                    return Ok(None);
+                }
+                self.store.release_below(next);
+                let ready = self.store.len() - next as usize;
+                if ready >= slabs.min {
+                    let slab_max = slab_states::<S>(self.stats.transitions, next);
+                    let end = next + ready.min(slab_max) as u32;
+                    self.expand(next..end, slabs)?;
+                    self.insert(slabs);
+                    (staged, next) = (Some(next), end);
+                    continue;
+                }
+                let end = (self.store.len() as u32).min(next.saturating_add(S::BATCH));
+                let hit = self.batch(next..end, &mut tuple, &mut scratch, &mut pending)?;
+                if hit.is_some() {
+                    return Ok(hit);
+                }
+                next = end;
             }
-            next = end;
             if self.recorder.as_ref().is_some_and(Recorder::due) {
                 self.checkpoint_at(next)?;
             }
         }
-        Ok(None)
     }
 
-    /// Expands the states `ids` in the five phases of the module docs.
-    fn slab(
+    /// The slab to expand while the one staged from `first` to `next` is settled: the states
+    /// numbered from `next` on, if there are enough for a slab. None in a checkpointed walk,
+    /// whose recorder logs each discovery as it is queued and whose checkpoints fall between
+    /// settled slabs.
+    fn following(&self, first: u32, next: u32, min: usize) -> Option<std::ops::Range<u32>> {
+        let ready = self.store.len() - next as usize;
+        if self.recorder.is_some() || ready < min {
+            return None;
+        }
+        // The mean out-degree of the states committed so far, those below `first`.
+        let slab_max = slab_states::<S>(self.stats.transitions, first);
+        Some(next..next + ready.min(slab_max) as u32)
+    }
+
+    /// Phase 1 for the states `ids`, into the slabs' chunks.
+    fn expand(
         &mut self,
         ids: std::ops::Range<u32>,
         slabs: &mut Slabs<S::SlabKey>,
-    ) -> Result<Option<Hit>, ComposeError> {
+    ) -> Result<(), ComposeError> {
         self.budget.expect_growth(self.store.growth_bytes());
         self.budget.check_now()?;
-        let count = (ids.end - ids.start) as usize;
-        let n_chunks = count.div_ceil(CHUNK);
-        while slabs.chunks.len() < n_chunks {
-            slabs.chunks.push(Chunk::new());
-        }
-        let chunks = &mut slabs.chunks[..n_chunks];
-        let (product, config) = (self.product, self.budget.config());
-        let store = &*self.store;
-        slabs.pool.install(|| {
-            chunks
-                .par_iter_mut()
-                .enumerate()
-                .try_for_each(|(c, chunk)| {
-                    let from = ids.start + (c * CHUNK) as u32;
-                    let to = ids.end.min(from + CHUNK as u32);
-                    chunk.expand(from..to, product, store, config)
-                })
-        })?;
+        let config = self.budget.config();
+        slabs.chunks_len = chunks_of(&ids);
+        let Slabs { chunks, pool, .. } = slabs;
+        expand_chunks(chunks, ids, self.product, &*self.store, config, pool)
+    }
+
+    /// Phase 2 for the expanded slab, which is then staged.
+    fn insert(&mut self, slabs: &mut Slabs<S::SlabKey>) {
+        let n_chunks = slabs.chunks_len;
         let chunks = &slabs.chunks[..n_chunks];
         let (found, grew) = (&mut slabs.found, &mut slabs.grew);
         let shards = self.store.shards();
@@ -364,94 +565,77 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
             rayon::current_num_threads()
         });
         self.store.inserted(threads);
-        self.number(&mut slabs.chunks[..n_chunks], &slabs.found)?;
-        if S::NUMBERED {
-            let chunks = &slabs.chunks[..n_chunks];
-            let (found, grew) = (&slabs.found, &slabs.grew);
-            let shards = self.store.shards();
-            slabs.pool.install(|| {
-                (shards.par_iter_mut(), found.par_iter(), grew.par_iter())
-                    .into_par_iter()
-                    .for_each(|(shard, found, &grew)| {
-                        renumber::<S>(shard, chunks, found, grew);
-                    });
-            });
-        }
-        self.commit(&slabs.chunks[..n_chunks])
+        std::mem::swap(&mut slabs.chunks, &mut slabs.staged);
+        slabs.staged_len = n_chunks;
     }
 
-    /// Phase 3: numbers the discoveries in canonical order, appending their keys (and parents).
-    fn number(
+    /// Phases 3 to 5 for the staged slab from `first`, with phase 1 for `following` (if any)
+    /// on the other threads meanwhile.
+    fn settle(
         &mut self,
-        chunks: &mut [Chunk<S::SlabKey>],
-        found: &[Vec<(u32, u32, usize)>],
-    ) -> Result<(), ComposeError> {
-        for &(c, i, _) in found.iter().flatten() {
-            chunks[c as usize].steps[i as usize].target = DISCOVERED;
+        first: u32,
+        following: Option<std::ops::Range<u32>>,
+        slabs: &mut Slabs<S::SlabKey>,
+    ) -> Result<Option<Hit>, ComposeError> {
+        self.store.release_below(first);
+        if following.is_some() {
+            self.budget.expect_growth(self.store.growth_bytes());
+            self.budget.check_now()?;
         }
-        for chunk in chunks {
-            let mut from = 0;
-            for (k, state) in chunk.states.iter_mut().enumerate() {
-                state.known_before = self.store.len() as u32;
-                let source = chunk.first + k as u32;
-                for step in &mut chunk.steps[from..state.steps_end as usize] {
-                    if step.target == DISCOVERED {
-                        step.target = self.store.push_key(step.key)?;
-                        if let Some(parents) = &mut self.parents {
-                            parents.push((source, step.action));
-                        }
-                        if let Some(recorder) = &mut self.recorder {
-                            recorder.add_state(&*self.store, step.target)?;
-                        }
-                    }
-                }
-                from = state.steps_end as usize;
-                state.known_after = self.store.len() as u32;
+        let base = self.store.len() as u32;
+        slabs.chunks_len = following.as_ref().map_or(0, chunks_of);
+        let Slabs {
+            chunks,
+            staged,
+            staged_len,
+            found,
+            keys,
+            pool,
+            ..
+        } = slabs;
+        let staged = &mut staged[..*staged_len];
+        let (product, store, budget) = (self.product, &*self.store, &*self.budget);
+        let (visitor, stats, parents) = (&mut *self.visitor, &mut self.stats, &mut self.parents);
+        let mut expanded = Ok(());
+        let mut settled = Ok(None);
+        rayon::in_place_scope(|scope| {
+            if let Some(ids) = following {
+                let (expanded, config) = (&mut expanded, budget.config());
+                scope.spawn(move |_| {
+                    *expanded = expand_chunks(chunks, ids, product, store, config, pool);
+                });
+            }
+            settled = number(staged, found, base, keys, parents)
+                .and_then(|()| commit(staged, store, product.width(), visitor, budget, stats));
+        });
+        // Phase 3's keys are queued (and recorded) only now: the store was being read.
+        for &key in keys.iter() {
+            let id = self.store.push_key(key)?;
+            if let Some(recorder) = &mut self.recorder {
+                recorder.add_state(&*self.store, id)?;
             }
         }
-        Ok(())
+        if S::NUMBERED {
+            self.renumber(slabs);
+        }
+        if let Some((hit, successors, known)) = settled? {
+            return Ok(Some(self.stop(hit, successors, known)));
+        }
+        expanded.map(|()| None)
     }
 
-    /// Phase 5: the visitor's calls and the state budget, state by state in order; a hit ends the
-    /// walk with the counts the sequential walk would have.
-    fn commit(&mut self, chunks: &[Chunk<S::SlabKey>]) -> Result<Option<Hit>, ComposeError> {
-        let mut tuple = vec![StateId::default(); self.product.width()];
-        for chunk in chunks {
-            let mut errors_from = 0;
-            for (k, state) in chunk.states.iter().enumerate() {
-                let id = chunk.first + k as u32;
-                self.store.load(id, &mut tuple);
-                if let Some(hit) = self.visitor.expand(id, &tuple) {
-                    return Ok(Some(self.stop(hit, 0, state.known_before)));
-                }
-                for e in &chunk.errors[errors_from..state.errors_end as usize] {
-                    if let Some(violation) =
-                        self.visitor.error(Some(id), e.action, e.component as usize)
-                    {
-                        let hit = Hit {
-                            state: Some(id),
-                            last: Some(e.action),
-                            violation,
-                        };
-                        return Ok(Some(self.stop(hit, e.nth + 1, state.known_before)));
-                    }
-                }
-                errors_from = state.errors_end as usize;
-                self.budget.check_states(state.known_after as usize)?;
-                self.stats.transitions += state.successors as usize;
-                if let Some(violation) =
-                    self.visitor.expanded(id, &tuple, state.successors as usize)
-                {
-                    let hit = Hit {
-                        state: Some(id),
-                        last: None,
-                        violation,
-                    };
-                    return Ok(Some(self.stop(hit, 0, state.known_after)));
-                }
-            }
-        }
-        Ok(None)
+    /// Phase 4 for the staged slab (the table store only).
+    fn renumber(&mut self, slabs: &Slabs<S::SlabKey>) {
+        let chunks = &slabs.staged[..slabs.staged_len];
+        let (found, grew) = (&slabs.found, &slabs.grew);
+        let shards = self.store.shards();
+        slabs.pool.install(|| {
+            (shards.par_iter_mut(), found.par_iter(), grew.par_iter())
+                .into_par_iter()
+                .for_each(|(shard, found, &grew)| {
+                    renumber::<S>(shard, chunks, found, grew);
+                });
+        });
     }
 
     /// Ends the walk at `hit`, after `successors` more transitions, with `known` states numbered
