@@ -860,8 +860,9 @@ impl<Q: Word> SlabStore for CompactStore<Q> {
     type Shard = TableShard;
     type SlabKey = Q;
     const NUMBERED: bool = false;
-    // A slab holds about 20 bytes per successor (the packed tuple, action and number, and its
-    // index under its shard), so it is bounded by successors, 2^14 of them (about 0.35 MB): on
+    // A slab holds 9 bytes per successor (the packed tuple and its shard; 13 with its action
+    // when the walk records parents), and the walk holds two (the slab being expanded and the
+    // one being committed), so it is bounded by successors, 2^14 of them (about 0.15 MB): on
     // Client-Server N = 16 (8.8 successors per state), whose whole check must fit in 26 MB for
     // 16 bytes per state, that is 1,860 states, about the 2^11 of the earlier bound in states;
     // on tx3 (3.6 per state) 4,500. 2^15 successors took 0.4-0.6 bytes per state more on

@@ -87,43 +87,20 @@ pub(crate) fn min_slab() -> usize {
 /// How many states one task of the expand phase takes.
 const CHUNK: usize = 256;
 
-/// A successor's number before it is known.
+/// A discovery's number before phase 3.
 const UNKNOWN: u32 = u32::MAX;
 
-/// A successor that is not an error tuple (its key is listed under its shard, [`ShardList`]).
+// A successor's shard is kept in a byte.
+const _: () = assert!(SHARDS <= 256);
+
+/// A key phase 2 inserted first (a discovery): the `j`-th key of its shard's list in chunk
+/// `chunk`, its slot in the shard (for phase 4), and its number from phase 3 (table store only).
 #[derive(Clone, Copy, Debug)]
-struct Step {
-    action: ActionId,
-    /// [`UNKNOWN`] from phase 1; in phase 3 the shard whose discovery it is, then its new
-    /// number (a walk that reports no edges needs no other number).
-    target: u32,
-}
-
-/// The successors of one chunk whose keys belong to one shard: their index in the chunk's steps
-/// and their keys, side by side. Phase 2 reads a shard's keys from here in order, where reading
-/// them out of the steps jumped through the chunk, half of whose lines the other thread had
-/// written: on tx3 that load was half of the insert phase's time on two threads.
-#[derive(Debug)]
-struct ShardList<K> {
-    steps: Vec<u32>,
-    keys: Vec<K>,
-}
-
-impl<K> ShardList<K> {
-    fn clear(&mut self) {
-        self.steps.clear();
-        self.keys.clear();
-    }
-}
-
-/// A key phase 2 inserted first (a discovery): its chunk and step, its slot in the shard (for
-/// phase 4) and the key (for the queue, phase 3).
-#[derive(Clone, Copy, Debug)]
-struct Found<K> {
+struct Found {
     chunk: u32,
-    step: u32,
-    slot: usize,
-    key: K,
+    j: u32,
+    slot: u32,
+    id: u32,
 }
 
 /// A successor that is an error tuple: its index among its source's successors, its action, and
@@ -148,14 +125,26 @@ struct Expanded {
 
 /// What the expand phase produced for one chunk of a slab; reused from slab to slab.
 #[derive(Debug)]
+///
+/// A successor that is not an error tuple takes 9 bytes, 13 in a walk that records parents (a
+/// slab's buffers are most of what the walk holds beside the store, and there are two sets of
+/// them: the slab being expanded and the one being committed).
 struct Chunk<P> {
     first: u32,
     states: Vec<Expanded>,
-    steps: Vec<Step>,
+    /// Per successor that is not an error tuple, in order: the shard its key belongs to.
+    shards: Vec<u8>,
+    /// The same successors' actions, if the walk records parents.
+    actions: Vec<ActionId>,
     errors: Vec<ErrorStep>,
-    /// Per shard: the successors whose keys belong to it (with a step, 12-20 bytes per
-    /// successor: a slab's buffers are most of what the walk holds beside the store).
-    by_shard: Vec<ShardList<P>>,
+    /// The successors' keys grouped by shard (in order within a shard), the group of shard
+    /// `s` from `starts[s]` to `starts[s + 1]`. Phase 2 reads a shard's keys from here in
+    /// order; reading them out of one array of all successors jumped through the chunk, half
+    /// of whose lines the other thread had written (on tx3 that load was half of the insert
+    /// phase's time on two threads). One array rather than a list per shard: 64 lists of a few
+    /// dozen keys each kept about twice the room they used.
+    keys: Vec<P>,
+    starts: [u32; SHARDS + 1],
 }
 
 impl<K: Copy> Chunk<K> {
@@ -163,14 +152,11 @@ impl<K: Copy> Chunk<K> {
         Self {
             first: 0,
             states: Vec::new(),
-            steps: Vec::new(),
+            shards: Vec::new(),
+            actions: Vec::new(),
             errors: Vec::new(),
-            by_shard: (0..SHARDS)
-                .map(|_| ShardList {
-                    steps: Vec::new(),
-                    keys: Vec::new(),
-                })
-                .collect(),
+            keys: Vec::new(),
+            starts: [0; SHARDS + 1],
         }
     }
 
@@ -178,33 +164,60 @@ impl<K: Copy> Chunk<K> {
     fn expand<S: SlabStore<SlabKey = K>>(
         &mut self,
         ids: std::ops::Range<u32>,
-        product: &crate::product::Product<'_>,
-        store: &S,
-        config: &Config,
+        walk: &SlabWalk<'_, '_, S>,
+        unsorted: &mut Vec<K>,
     ) -> Result<(), ComposeError> {
-        config.check_interrupt()?;
+        walk.config.check_interrupt()?;
         self.first = ids.start;
         self.states.clear();
-        self.steps.clear();
+        self.shards.clear();
+        self.actions.clear();
         self.errors.clear();
-        self.by_shard.iter_mut().for_each(ShardList::clear);
-        let mut tuple = vec![StateId::default(); product.width()];
+        unsorted.clear();
+        let mut tuple = vec![StateId::default(); walk.product.width()];
         let mut scratch = Scratch::new();
         for id in ids {
-            store.load(id, &mut tuple);
-            self.enumerate(&tuple, product, store, &mut scratch);
+            walk.store.load(id, &mut tuple);
+            self.enumerate(&tuple, walk, &mut scratch, unsorted);
         }
+        self.group_by_shard(unsorted);
         Ok(())
+    }
+
+    /// Groups the keys in `unsorted` (in step order) by shard into `keys`, keeping their order
+    /// within a shard (a counting sort; `unsorted` is the calling thread's, reused from chunk to
+    /// chunk).
+    fn group_by_shard(&mut self, unsorted: &[K]) {
+        let mut counts = [0u32; SHARDS];
+        for &s in &self.shards {
+            counts[s as usize] += 1;
+        }
+        for (s, count) in counts.iter().enumerate() {
+            self.starts[s + 1] = self.starts[s] + count;
+        }
+        let mut next: [u32; SHARDS] = std::array::from_fn(|s| self.starts[s]);
+        self.keys.clear();
+        self.keys.extend_from_slice(unsorted);
+        for (&s, &key) in self.shards.iter().zip(unsorted) {
+            self.keys[next[s as usize] as usize] = key;
+            next[s as usize] += 1;
+        }
+    }
+
+    /// The keys of shard `s`.
+    fn keys_of(&self, s: usize) -> &[K] {
+        &self.keys[self.starts[s] as usize..self.starts[s + 1] as usize]
     }
 
     /// Lists the successors of one state, each non-error one also under its shard.
     fn enumerate<S: SlabStore<SlabKey = K>>(
         &mut self,
         tuple: &[StateId],
-        product: &crate::product::Product<'_>,
-        store: &S,
+        walk: &SlabWalk<'_, '_, S>,
         scratch: &mut Scratch,
+        unsorted: &mut Vec<K>,
     ) {
+        let (product, store) = (walk.product, walk.store);
         let mut nth = 0u32;
         let _ = product.for_each_successor(tuple, scratch, |action, target| {
             if let Some(c) = product.error_component(target) {
@@ -215,20 +228,18 @@ impl<K: Copy> Chunk<K> {
                 });
             } else {
                 let (shard, key) = store.slab_key(target);
-                let list = &mut self.by_shard[shard];
-                list.steps.push(self.steps.len() as u32);
-                list.keys.push(key);
-                self.steps.push(Step {
-                    action,
-                    target: UNKNOWN,
-                });
+                unsorted.push(key);
+                self.shards.push(shard as u8);
+                if walk.actions {
+                    self.actions.push(action);
+                }
             }
             nth += 1;
             ControlFlow::<()>::Continue(())
         });
         self.states.push(Expanded {
             successors: nth,
-            steps_end: self.steps.len() as u32,
+            steps_end: self.shards.len() as u32,
             errors_end: self.errors.len() as u32,
             ..Expanded::default()
         });
@@ -241,25 +252,24 @@ fn insert<S: SlabStore>(
     shard: &mut S::Shard,
     index: usize,
     chunks: &[Chunk<S::SlabKey>],
-    found: &mut Vec<Found<S::SlabKey>>,
+    found: &mut Vec<Found>,
 ) -> bool {
     found.clear();
     let mut grew = false;
     for (c, chunk) in chunks.iter().enumerate() {
-        let list = &chunk.by_shard[index];
-        let batch = S::BATCH as usize;
+        let keys = chunk.keys_of(index);
         // Touch a group's slots before probing any of them, so that their cache misses overlap.
-        for (steps, keys) in list.steps.chunks(batch).zip(list.keys.chunks(batch)) {
-            let warm = keys.iter().fold(0, |w, &key| w ^ S::touch_in(shard, key));
+        for (g, group) in keys.chunks(S::BATCH as usize).enumerate() {
+            let warm = group.iter().fold(0, |w, &key| w ^ S::touch_in(shard, key));
             std::hint::black_box(warm);
-            for (&step, &key) in steps.iter().zip(keys) {
+            for (k, &key) in group.iter().enumerate() {
                 if let Some((slot, grown)) = S::put_new(shard, key) {
                     grew |= grown;
                     found.push(Found {
                         chunk: c as u32,
-                        step,
-                        slot,
-                        key,
+                        j: (g * S::BATCH as usize + k) as u32,
+                        slot: slot as u32,
+                        id: UNKNOWN,
                     });
                 }
             }
@@ -273,12 +283,13 @@ fn insert<S: SlabStore>(
 fn renumber<S: SlabStore>(
     shard: &mut S::Shard,
     chunks: &[Chunk<S::SlabKey>],
-    found: &[Found<S::SlabKey>],
+    index: usize,
+    found: &[Found],
     grew: bool,
 ) {
     for f in found {
-        let id = chunks[f.chunk as usize].steps[f.step as usize].target;
-        S::renumber(shard, f.key, f.slot, grew, id);
+        let key = chunks[f.chunk as usize].keys_of(index)[f.j as usize];
+        S::renumber(shard, key, f.slot as usize, grew, f.id);
     }
 }
 
@@ -303,7 +314,7 @@ pub(crate) struct Slabs<P> {
     /// How many of `staged` hold the staged slab.
     staged_len: usize,
     /// Per shard: the discoveries phase 2 made, in canonical order.
-    found: Vec<Vec<Found<P>>>,
+    found: Vec<Vec<Found>>,
     /// Per shard: whether its table grew in phase 2 (so its slots moved).
     grew: Vec<bool>,
     /// The discoveries' keys in canonical order, from phase 3 until they are queued.
@@ -329,6 +340,15 @@ impl<K: Copy + Send> Slabs<K> {
     }
 }
 
+/// What phase 1 reads: the product, the store (only read in phase 1) and the config, and
+/// whether the walk records parents (so that each successor's action is kept).
+struct SlabWalk<'a, 'p, S> {
+    product: &'a crate::product::Product<'p>,
+    store: &'a S,
+    config: &'a Config,
+    actions: bool,
+}
+
 /// How many chunks a slab of the states `ids` takes.
 fn chunks_of(ids: &std::ops::Range<u32>) -> usize {
     ((ids.end - ids.start) as usize).div_ceil(CHUNK)
@@ -338,9 +358,7 @@ fn chunks_of(ids: &std::ops::Range<u32>) -> usize {
 fn expand_chunks<S: SlabStore>(
     chunks: &mut Vec<Chunk<S::SlabKey>>,
     ids: std::ops::Range<u32>,
-    product: &crate::product::Product<'_>,
-    store: &S,
-    config: &Config,
+    walk: &SlabWalk<'_, '_, S>,
     pool: &Threads,
 ) -> Result<(), ComposeError> {
     let n_chunks = chunks_of(&ids);
@@ -352,48 +370,51 @@ fn expand_chunks<S: SlabStore>(
         chunks
             .par_iter_mut()
             .enumerate()
-            .try_for_each(|(c, chunk)| {
+            .try_for_each_init(Vec::new, |unsorted, (c, chunk)| {
                 let from = ids.start + (c * CHUNK) as u32;
                 let to = ids.end.min(from + CHUNK as u32);
-                chunk.expand(from..to, product, store, config)
+                chunk.expand(from..to, walk, unsorted)
             })
     })
 }
 
 /// Phase 3: numbers the discoveries of `chunks` in canonical order from `base` on, collecting
 /// their keys in `keys` (queued afterwards, so that the store can be read meanwhile) and their
-/// parents.
+/// parents, and giving each [`Found`] its number.
 fn number<K: Copy>(
     chunks: &mut [Chunk<K>],
-    found: &[Vec<Found<K>>],
+    found: &mut [Vec<Found>],
     base: u32,
     keys: &mut Vec<K>,
     parents: &mut Option<Vec<(u32, ActionId)>>,
 ) -> Result<(), ComposeError> {
-    // Each step that is a discovery names its shard; each shard's discoveries are in
-    // canonical order, so one cursor per shard meets them in the order the scan does.
-    for (s, list) in found.iter().enumerate() {
-        for f in list {
-            chunks[f.chunk as usize].steps[f.step as usize].target = s as u32;
-        }
-    }
     keys.clear();
-    let mut cursors = [0usize; SHARDS];
+    // Each shard's discoveries are in canonical order, so one cursor per shard meets them in
+    // the order of the scan; within a chunk, one cursor per shard says which of its keys a
+    // successor is.
+    let mut discovery = [0usize; SHARDS];
     let known = |keys: &Vec<K>| next_id(base as usize + keys.len());
-    for chunk in chunks {
+    for (c, chunk) in chunks.iter_mut().enumerate() {
+        let mut listed = [0u32; SHARDS];
         let mut from = 0;
         for (k, state) in chunk.states.iter_mut().enumerate() {
             state.known_before = known(keys)?;
             let source = chunk.first + k as u32;
-            for step in &mut chunk.steps[from..state.steps_end as usize] {
-                if step.target != UNKNOWN {
-                    let s = step.target as usize;
-                    step.target = known(keys)?;
-                    keys.push(found[s][cursors[s]].key);
-                    cursors[s] += 1;
-                    if let Some(parents) = parents {
-                        parents.push((source, step.action));
-                    }
+            for i in from..state.steps_end as usize {
+                let s = chunk.shards[i] as usize;
+                let j = listed[s];
+                listed[s] += 1;
+                let Some(f) = found[s].get_mut(discovery[s]) else {
+                    continue;
+                };
+                if (f.chunk, f.j) != (c as u32, j) {
+                    continue;
+                }
+                discovery[s] += 1;
+                f.id = known(keys)?;
+                keys.push(chunk.keys[(chunk.starts[s] + j) as usize]);
+                if let Some(parents) = parents {
+                    parents.push((source, chunk.actions[i]));
                 }
             }
             from = state.steps_end as usize;
@@ -541,10 +562,15 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
     ) -> Result<(), ComposeError> {
         self.budget.expect_growth(self.store.growth_bytes());
         self.budget.check_now()?;
-        let config = self.budget.config();
+        let walk = SlabWalk {
+            product: self.product,
+            store: &*self.store,
+            config: self.budget.config(),
+            actions: self.parents.is_some(),
+        };
         slabs.chunks_len = chunks_of(&ids);
         let Slabs { chunks, pool, .. } = slabs;
-        expand_chunks(chunks, ids, self.product, &*self.store, config, pool)
+        expand_chunks(chunks, ids, &walk, pool)
     }
 
     /// Phase 2 for the expanded slab, which is then staged.
@@ -595,15 +621,19 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
         } = slabs;
         let staged = &mut staged[..*staged_len];
         let (product, store, budget) = (self.product, &*self.store, &*self.budget);
+        let walk = SlabWalk {
+            product,
+            store,
+            config: budget.config(),
+            actions: self.parents.is_some(),
+        };
         let (visitor, stats, parents) = (&mut *self.visitor, &mut self.stats, &mut self.parents);
         let mut expanded = Ok(());
         let mut settled = Ok(None);
         rayon::in_place_scope(|scope| {
             if let Some(ids) = following {
-                let (expanded, config) = (&mut expanded, budget.config());
-                scope.spawn(move |_| {
-                    *expanded = expand_chunks(chunks, ids, product, store, config, pool);
-                });
+                let (expanded, walk) = (&mut expanded, &walk);
+                scope.spawn(move |_| *expanded = expand_chunks(chunks, ids, walk, pool));
             }
             settled = number(staged, found, base, keys, parents)
                 .and_then(|()| commit(staged, store, product.width(), visitor, budget, stats));
@@ -632,8 +662,9 @@ impl<S: SlabStore, V: Visitor> Walker<'_, '_, S, V> {
         slabs.pool.install(|| {
             (shards.par_iter_mut(), found.par_iter(), grew.par_iter())
                 .into_par_iter()
-                .for_each(|(shard, found, &grew)| {
-                    renumber::<S>(shard, chunks, found, grew);
+                .enumerate()
+                .for_each(|(s, (shard, found, &grew))| {
+                    renumber::<S>(shard, chunks, s, found, grew);
                 });
         });
     }
