@@ -4,7 +4,9 @@ with the same Wp test suites, bound hypothesis + 2 each round) on every Mealy mo
 by model, writes the joined figures to CSV and prints the issue 29 targets checked in one summary
 line. Our `wp:2` runs each round's whole suite (its answers go to the learner's cache) and returns
 its first failing test; AALpy's oracle stops at that test. Our L# is also run with `wp-first:2`,
-which stops there too (CSV algorithm `lsharp/wp-first:2`), for a like-for-like row. Times (column time_s): ours, the learning run's wall-clock seconds as `guarantor learn`
+which stops there too (CSV algorithm `lsharp/wp-first:2`), for a like-for-like row, and with
+`--tour` (CSV algorithm `lsharp/tour`: each hypothesis walked on the system in one membership
+query before the oracle sees it). Times (column time_s): ours, the learning run's wall-clock seconds as `guarantor learn`
 reports them (learner and oracle, no process start-up), the fastest of REPEATS runs; AALpy, CPU
 seconds (time.process_time() around its run_* call, one run). Wall time is never below CPU time,
 so on a shared machine the comparison is, if anything, unfair to us.
@@ -19,14 +21,15 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RUNS = [("lsharp", "wp:2"), ("lstar", "wp:2"), ("kv", "wp:2"), ("lsharp", "wp-first:2")]
+RUNS = [("lsharp", "wp:2", []), ("lstar", "wp:2", []), ("kv", "wp:2", []),
+        ("lsharp", "wp-first:2", []), ("lsharp", "wp:2", ["--tour"])]
 
 
-def ours(binary, path, learner, repeats, oracle="wp:2"):
+def ours(binary, path, learner, repeats, oracle="wp:2", flags=()):
     best = None
     for _ in range(repeats):
         out = subprocess.run([binary, "learn", path, "--learner", learner, "--oracle", oracle,
-                              "--format", "json"], capture_output=True, text=True)
+                              "--format", "json", *flags], capture_output=True, text=True)
         d = json.loads(out.stdout)
         # The learning run's own wall-clock time (`seconds`: the learner and the oracle, no
         # process start-up or parsing); never less than its CPU time, so the comparison with
@@ -68,9 +71,10 @@ def main():
             res = {}
             # Ours with wp:2 (each round's whole Wp suite), and L# with wp-first:2 (the suite
             # stopped at its first failing test, as AALpy's oracle is) for a like-for-like row.
-            for learner, oracle in RUNS:
-                d = ours(binary, path, learner, repeats, oracle)
+            for learner, oracle, flags in RUNS:
+                d = ours(binary, path, learner, repeats, oracle, flags)
                 name = learner if oracle == "wp:2" else f"{learner}/{oracle}"
+                name += "".join("/" + f.lstrip("-") for f in flags)
                 res[("ours", name)] = d
                 w.writerow(dict(model=m, side="guarantor", algorithm=name,
                                 states_target=d["target_states"], inputs=d["inputs"],
@@ -101,18 +105,20 @@ def main():
 
 def summary(table):
     """One line with the issue 29 targets, and the per-learner comparisons beside them."""
-    exact = mq = eq = eq_star = eq_sharp = mq_first = eq_first = 0
+    exact = mq = eq = eq_star = eq_sharp = mq_first = eq_first = mq_tour = eq_tour = 0
     mq_n = eq_n = 0
     speed = []
     for m, res in table:
         o, ol, ok = res[("ours", "lsharp")], res[("ours", "lstar")], res[("ours", "kv")]
         of = res[("ours", "lsharp/wp-first:2")]
+        ot = res[("ours", "lsharp/tour")]
         a, al = res.get(("aalpy", "lsharp"), {}), res.get(("aalpy", "lstar"), {})
-        exact += o["equivalent"] and ol["equivalent"] and ok["equivalent"] and of["equivalent"]
+        exact += all(r["equivalent"] for r in (o, ol, ok, of, ot))
         if a.get("queries_learning"):
             mq_n += 1
             mq += o["membership_queries"] <= int(a["queries_learning"])
             mq_first += of["membership_queries"] <= int(a["queries_learning"])
+            mq_tour += ot["membership_queries"] <= int(a["queries_learning"])
             eq_sharp += o["equivalence_queries"] <= int(a["learning_rounds"])
             speed.append(float(a["cpu_s"]) / max(o["cpu_s"], 1e-6))
         if al.get("learning_rounds"):
@@ -120,13 +126,16 @@ def summary(table):
             eq += o["equivalence_queries"] <= int(al["learning_rounds"])
             eq_star += ol["equivalence_queries"] <= int(al["learning_rounds"])
             eq_first += of["equivalence_queries"] <= int(al["learning_rounds"])
+            eq_tour += ot["equivalence_queries"] <= int(al["learning_rounds"])
     print(f"learned exactly (all our runs): {exact}/{len(table)}; "
           f"our L# MQ <= AALpy L#: {mq}/{mq_n}; our L# EQ <= AALpy L*-RS: {eq}/{eq_n}; "
           f"our L* EQ <= AALpy L*-RS: {eq_star}/{eq_n}; our L# EQ <= AALpy L#: {eq_sharp}/{mq_n}; "
           f"speed-up of our L# (wall) over AALpy L# (CPU): median {statistics.median(speed):.0f}x, "
           f"min {min(speed):.0f}x, max {max(speed):.0f}x; "
           f"our L# with wp-first:2: MQ <= AALpy L#: {mq_first}/{mq_n}, "
-          f"EQ <= AALpy L*-RS: {eq_first}/{eq_n}")
+          f"EQ <= AALpy L*-RS: {eq_first}/{eq_n}; "
+          f"our L# with --tour: MQ <= AALpy L#: {mq_tour}/{mq_n}, "
+          f"EQ <= AALpy L*-RS: {eq_tour}/{eq_n}")
 
 
 if __name__ == "__main__":

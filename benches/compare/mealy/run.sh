@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compares `guarantor learn` (L#, L* with Rivest-Schapire processing and KV, Wp oracle with bound
 # "hypothesis + 2" each round, `--oracle wp:2`, which runs each round's whole suite; L# also with
-# `--oracle wp-first:2`, which stops at the first failing test as AALpy's does) with AALpy 2.0.0's
+# `--oracle wp-first:2`, which stops at the first failing test as AALpy's does, and with `--tour`,
+# which walks each hypothesis on the system in one membership query first) with AALpy 2.0.0's
 # L# and L*-RS under the same Wp suites, on every Mealy model of the shared benchmark folder,
 # model by model in one invocation, and writes benchmarks/results/mealy.csv; prints one summary
 # line with the issue 29 targets

@@ -68,6 +68,11 @@ pub(crate) struct LearnArgs {
     /// equivalence queries, more membership queries).
     #[arg(long)]
     verify: bool,
+    /// L#: before each equivalence query, one membership query walks the system along the
+    /// hypothesis testing every two-input word from every state (fewer equivalence queries,
+    /// more membership queries and steps).
+    #[arg(long)]
+    tour: bool,
     /// Seed of the random oracles.
     #[arg(long, default_value_t = 0, value_name = "S")]
     seed: u64,
@@ -130,6 +135,7 @@ pub(crate) fn run_learn(args: &LearnArgs) -> Result<ExitCode, Failure> {
     let mut cache = Cache::new(Simulated::new(&target), target.input_names());
     let mut config = Config::with_algorithm(algorithm);
     config.verify = args.verify;
+    config.tour = args.tour;
     let learned = learn_with(&mut cache, &mut *oracle, &config)
         .map_err(|e| input_error(anyhow!("{}: {e}", path.display())))?;
     let equivalent = learned
@@ -160,6 +166,7 @@ fn report(args: &LearnArgs, target: &Mealy, learned: &Learned, equivalent: bool)
             "oracle": args.oracle,
             "seed": args.seed,
             "verify": args.verify,
+            "tour": args.tour,
             "states": learned.machine.num_states(),
             "membership_queries": s.learning.queries,
             "steps": s.learning.steps,

@@ -2,7 +2,7 @@
 //! `LEARNER`: lsharp, lstar, kv) and the Wp oracle with bound "hypothesis + 2", printing one line
 //! per model (states, queries, steps, equivalence queries, seconds): a quick way to compare
 //! learner changes without the CLI. `REPEAT=N` runs each model N times (for profiling);
-//! `VERIFY=1` turns on L#'s verification, `FIRST_FAILURE=1` stops each round of the oracle at
+//! `VERIFY=1` turns on L#'s verification, `TOUR=1` its tours, `FIRST_FAILURE=1` stops each round of the oracle at
 //! its first failing test.
 //! `cargo run --release -p guarantor-lstar --example mealy_models -- MODEL.dot...`
 
@@ -20,6 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or(1);
     let mut config = Config::with_algorithm(algorithm);
     config.verify = std::env::var_os("VERIFY").is_some();
+    config.tour = std::env::var_os("TOUR").is_some();
     let first = std::env::var_os("FIRST_FAILURE").is_some();
     for path in std::env::args().skip(1) {
         let target = Mealy::from_dot(&std::fs::read_to_string(&path)?)?;

@@ -242,6 +242,34 @@ proptest! {
         prop_assert_eq!(learned.machine.num_states(), naive_minimal_size(&target));
     }
 
+    /// The tour rule (`Config::tour`): L# still learns every random machine exactly, with both
+    /// the exact oracle and a Wp suite of enough extra states, and the tours, like every other
+    /// query, never send a word the cache knows (no word sent is a prefix of an earlier one).
+    #[test]
+    fn lsharp_with_tours_learns_exactly_and_never_resends(target in arb_mealy(), wp in any::<bool>()) {
+        let mut config = Config::default();
+        config.tour = true;
+        let sent = Rc::new(RefCell::new(Vec::new()));
+        let sul = Recording { inner: Simulated::new(&target), sent: Rc::clone(&sent) };
+        let mut cache = Cache::new(sul, target.input_names());
+        let mut oracle: Box<dyn EquivalenceOracle> = if wp {
+            Box::new(WpMethod::new(target.num_states()))
+        } else {
+            Box::new(Exact::new(target.clone()))
+        };
+        let learned = learn_with(&mut cache, &mut *oracle, &config).unwrap();
+        prop_assert!(naive_equivalent(&learned.machine, &target));
+        prop_assert_eq!(learned.machine.num_states(), naive_minimal_size(&target));
+        let sent = sent.borrow();
+        for (i, w) in sent.iter().enumerate() {
+            for earlier in &sent[..i] {
+                prop_assert!(!earlier.starts_with(w), "{:?} sent after {:?}", w, earlier);
+            }
+        }
+        let total = cache.counts(Phase::Learning).queries + cache.counts(Phase::Testing).queries;
+        prop_assert_eq!(total as usize, sent.len());
+    }
+
     #[test]
     fn conformance_oracles_with_a_large_enough_bound_are_exact(
         target in arb_mealy(), algo in algorithms(), w in any::<bool>()

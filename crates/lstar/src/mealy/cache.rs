@@ -880,6 +880,32 @@ impl<'a> Cache<'a> {
         None
     }
 
+    /// For L#'s tours ([`super::tour`]): `None` if `hyp` contradicts a stored answer, else which
+    /// words of two inputs the cache knows from a node in each hypothesis state:
+    /// `tested[(q * k + a) * k + b]` for `k` inputs. One pass over the nodes in the order they
+    /// were stored, as [`Cache::disagreement`].
+    #[allow(clippy::many_single_char_names)] // k inputs; states p, q, g; output o
+    pub(crate) fn known_pairs(&self, hyp: &Mealy) -> Option<Vec<bool>> {
+        let k = self.inputs.len();
+        let mut tested = vec![false; hyp.num_states() * k * k];
+        let mut state: Vec<u32> = Vec::with_capacity(self.nodes.len());
+        state.push(hyp.initial().index() as u32);
+        for node in self.nodes.iter().skip(1) {
+            let p = node.parent as usize;
+            let q = StateId::new(state[p] as usize);
+            match hyp.transition(q, Symbol::new(node.input as usize)) {
+                Some((r, o)) if o.index() as u32 == node.output => state.push(r.index() as u32),
+                _ => return None,
+            }
+            if p != NodeId::ROOT.index() {
+                let parent = &self.nodes[p];
+                let g = state[parent.parent as usize] as usize;
+                tested[(g * k + parent.input as usize) * k + node.input as usize] = true;
+            }
+        }
+        Some(tested)
+    }
+
     /// The word of node `n`.
     pub(crate) fn word(&self, mut n: NodeId) -> Word {
         let mut w = Vec::new();

@@ -31,6 +31,12 @@
 //!   node and candidate; on the AALpy models with whole Wp suites it takes the equivalence
 //!   queries from 107 to 88 for 2.1 times the membership queries
 //!   (docs/benchmarks/notebook/mealy.md);
+//! - **tour** (optional, [`Config::tour`](super::Config::tour); ours, not the paper's): each
+//!   hypothesis is walked on the system in one query testing every two-input word from every
+//!   state not yet seen ([`super::tour`]); a difference is a stored answer the hypothesis
+//!   contradicts, processed as a counterexample (first shortened by [`shorten`]) without an
+//!   equivalence query. On the AALpy models with whole Wp suites: 107 equivalence queries to
+//!   58, 7,836 membership queries to 13,963 (docs/benchmarks/notebook/mealy.md);
 //! - **equivalence**: when every frontier node has one candidate the hypothesis maps it there.
 //!
 //! Counterexamples are processed by the paper's `ProcCounterEx`: binary search on the part of the
@@ -42,6 +48,7 @@ use crate::dfa::{Symbol, Word};
 use crate::mealy::ads::Ads;
 use crate::mealy::cache::{Cache, NodeId, Probe};
 use crate::mealy::machine::{Mealy, OutputId, StateId};
+use crate::mealy::tour::Tour;
 use crate::mealy::{Engine, MealyError, build};
 
 /// At most this many witnesses are scored when choosing a separating word.
@@ -75,12 +82,14 @@ pub(crate) struct LSharp {
     verified: rustc_hash::FxHashSet<(NodeId, usize)>,
     /// Whether verification is on.
     verification: bool,
+    /// Whether each hypothesis is toured before the oracle sees it (see [`super::tour`]).
+    tours: bool,
     /// Scratch space of the apartness checks.
     stack: Vec<(NodeId, NodeId)>,
 }
 
 impl LSharp {
-    pub(crate) fn new(k: usize, verification: bool) -> Self {
+    pub(crate) fn new(k: usize, verification: bool, tours: bool) -> Self {
         Self {
             k,
             basis: vec![NodeId::ROOT],
@@ -89,6 +98,7 @@ impl LSharp {
             witnesses: FxHashMap::default(),
             verified: rustc_hash::FxHashSet::default(),
             verification,
+            tours,
             stack: Vec::new(),
         }
     }
@@ -414,7 +424,11 @@ impl Engine for LSharp {
             if self.verification && self.verify(cache)? {
                 continue;
             }
-            return Ok(self.conjecture(cache));
+            let hyp = self.conjecture(cache);
+            if self.tours {
+                tour(cache, &hyp)?;
+            }
+            return Ok(hyp);
         }
     }
 
@@ -424,12 +438,80 @@ impl Engine for LSharp {
         hyp: &Mealy,
         word: &[Symbol],
     ) -> Result<(), MealyError> {
-        let Some(i) = cache.first_disagreement(hyp, word)? else {
+        let Some(mut i) = cache.first_disagreement(hyp, word)? else {
             return Ok(());
         };
+        let mut word = word;
+        let short;
+        if self.tours {
+            short = shorten(cache, hyp, &self.basis, &word[..=i])?;
+            word = &short;
+            // A shorter word may differ before its last input.
+            i = cache
+                .first_disagreement(hyp, word)?
+                .expect("a counterexample");
+        }
         // The node of word[..i] is apart from its hypothesis state, with witness word[i].
         self.process(cache, hyp, word[..i].to_vec())
     }
+}
+
+/// A shorter counterexample for the same hypothesis (`word` is one), if one is found cheaply.
+/// For `j` = 2, 4, 8, ..., the access word of the state `hyp` reaches after all but the last `j`
+/// inputs, followed by those inputs, is asked; the first that `hyp` answers wrongly is returned
+/// (else `word`). A tour's counterexample is
+/// hundreds of inputs long and its wrong transition usually among the last few: the word for
+/// `j` = 2 is a frontier node followed by one input, which makes the node apart from its
+/// candidate at once, where the binary search of [`LSharp::process`] would cost a query per
+/// halving of the whole word.
+fn shorten(
+    cache: &mut Cache<'_>,
+    hyp: &Mealy,
+    basis: &[NodeId],
+    word: &[Symbol],
+) -> Result<Word, MealyError> {
+    let mut j = 2;
+    while j < word.len() {
+        let s = word.len() - j;
+        let q = hyp.run_from(hyp.initial(), &word[..s]).expect("complete");
+        let mut w = cache.word(basis[q.index()]);
+        w.extend_from_slice(&word[s..]);
+        if cache.first_disagreement(hyp, &w)?.is_some() {
+            return Ok(w);
+        }
+        j *= 2;
+    }
+    Ok(word.to_vec())
+}
+
+/// At most this many tour queries per hypothesis: a second only when the first ended in a sink
+/// with untested pairs left elsewhere.
+const MAX_TOURS: usize = 2;
+
+/// Tours `hyp` (see [`super::tour`]) unless it contradicts a stored answer already: at most
+/// [`MAX_TOURS`] queries, each at most [`tour_limit`] inputs; the first difference ends it.
+fn tour(cache: &mut Cache<'_>, hyp: &Mealy) -> Result<(), MealyError> {
+    for _ in 0..MAX_TOURS {
+        let Some(tested) = cache.known_pairs(hyp) else {
+            return Ok(());
+        };
+        let mut walk = Tour::new(hyp, tested, tour_limit(hyp));
+        if !walk.open() {
+            return Ok(());
+        }
+        cache.probe(&[], &mut walk)?;
+        if walk.differed || !walk.stuck {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// The longest tour of `hyp`: enough for every two-input word from every state with a travel
+/// of a few inputs before each.
+fn tour_limit(hyp: &Mealy) -> usize {
+    let (n, k) = (hyp.num_states(), hyp.num_inputs());
+    3 * n * k * k + n
 }
 
 /// L#'s identification query after a new or frontier node's access word: a preset separating

@@ -28,6 +28,7 @@ mod lstar;
 mod machine;
 mod oracle;
 mod sul;
+mod tour;
 
 use std::time::Instant;
 
@@ -116,6 +117,12 @@ pub struct Config {
     /// L# only: test every identified frontier node once against its candidate before a
     /// hypothesis (fewer equivalence queries, more membership queries; off by default).
     pub verify: bool,
+    /// L# only: before each hypothesis goes to the oracle, one membership query walks the system
+    /// along the hypothesis testing every two-input word from every state the cache has not
+    /// seen (at most two such queries when the first ends in a sink); a difference is processed
+    /// as a counterexample without an equivalence query (fewer equivalence queries, more steps
+    /// and one more query and reset per hypothesis; see `mealy::tour`).
+    pub tour: bool,
 }
 
 impl Config {
@@ -203,7 +210,11 @@ pub fn learn_with(
     let start = Instant::now();
     cache.set_max_queries(config.max_queries);
     let mut engine: Box<dyn Engine> = match config.algorithm {
-        Algorithm::LSharp => Box::new(lsharp::LSharp::new(cache.num_inputs(), config.verify)),
+        Algorithm::LSharp => Box::new(lsharp::LSharp::new(
+            cache.num_inputs(),
+            config.verify,
+            config.tour,
+        )),
         Algorithm::LStar => Box::new(lstar::LStar::new(cache.num_inputs())),
         Algorithm::Kv => Box::new(kv::Kv::new(cache.num_inputs())),
     };
