@@ -59,6 +59,23 @@ fn every_learner_and_exact_oracle_learns_every_bundled_model() {
 }
 
 #[test]
+fn lsharp_with_tours_learns_every_bundled_model() {
+    for (name, states) in MODELS {
+        let path = model(name);
+        for oracle in ["wp:2", "wp-first:2", "exact"] {
+            let v = json(&[
+                "learn", &path, "--tour", "--oracle", oracle, "--format", "json",
+            ]);
+            assert_eq!(v["equivalent"], true, "{name} {oracle}");
+            assert_eq!(v["states"], states, "{name} {oracle}");
+            assert_eq!(v["tour"], true);
+            // A tour is one query and one reset, however long.
+            assert_eq!(v["resets"], v["membership_queries"]);
+        }
+    }
+}
+
+#[test]
 fn random_oracles_run_and_report() {
     for oracle in ["random-walk:2000", "random-words:200", "state-prefix:10"] {
         let out = guarantor(&[

@@ -36,7 +36,7 @@
 //!   state not yet seen ([`super::tour`]); a difference is a stored answer the hypothesis
 //!   contradicts, processed as a counterexample (first shortened by [`shorten`]) without an
 //!   equivalence query. On the AALpy models with whole Wp suites: 107 equivalence queries to
-//!   58, 7,836 membership queries to 13,963 (docs/benchmarks/notebook/mealy.md);
+//!   58, 7,836 membership queries to 13,986 (docs/benchmarks/notebook/mealy.md);
 //! - **equivalence**: when every frontier node has one candidate the hypothesis maps it there.
 //!
 //! Counterexamples are processed by the paper's `ProcCounterEx`: binary search on the part of the
