@@ -25,6 +25,9 @@
 mod format;
 pub(crate) mod recorder;
 
+pub use format::Packer;
+pub use recorder::{AppendLog, write_atomically};
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -140,6 +143,18 @@ pub enum CheckpointError {
         /// This program's version.
         expected: String,
     },
+    /// The checkpoint was written by a distributed check on another number of workers (processes
+    /// times workers per process): each worker's part holds the states that worker owns, so a
+    /// resume needs the same partition.
+    #[error(
+        "the checkpoint was written by {found} distributed workers (processes x workers), this check has {expected}"
+    )]
+    OtherWorkers {
+        /// The workers that wrote the checkpoint.
+        found: usize,
+        /// This check's workers.
+        expected: usize,
+    },
     /// The search asked for cannot be checkpointed (only breadth first can).
     #[error("checkpoints are written by the breadth-first search only, not {search}")]
     Unsupported {
@@ -150,7 +165,14 @@ pub enum CheckpointError {
 
 impl CheckpointError {
     /// An I/O error on `path`.
-    pub(crate) fn io(path: &Path, e: &std::io::Error) -> Self {
+    ///
+    /// ```
+    /// use guarantor_compose::checkpoint::CheckpointError;
+    /// let e = std::io::Error::other("disk full");
+    /// let err = CheckpointError::io(std::path::Path::new("/x/manifest"), &e);
+    /// assert!(err.to_string().contains("disk full"));
+    /// ```
+    pub fn io(path: &Path, e: &std::io::Error) -> Self {
         Self::Io {
             path: path.to_owned(),
             message: e.to_string(),
@@ -158,7 +180,13 @@ impl CheckpointError {
     }
 
     /// A damaged file.
-    pub(crate) fn corrupt(path: &Path, reason: impl Into<String>) -> Self {
+    ///
+    /// ```
+    /// use guarantor_compose::checkpoint::CheckpointError;
+    /// let err = CheckpointError::corrupt(std::path::Path::new("/x/states.log"), "truncated");
+    /// assert!(err.to_string().contains("damaged: truncated"));
+    /// ```
+    pub fn corrupt(path: &Path, reason: impl Into<String>) -> Self {
         Self::Corrupt {
             path: path.to_owned(),
             reason: reason.into(),
@@ -167,23 +195,34 @@ impl CheckpointError {
 }
 
 /// A 64-bit running hash (multiply and fold, as the stores' mixer) for fingerprints and log
-/// checksums: stable across builds and platforms, unlike `std`'s `DefaultHasher`.
+/// checksums: stable across builds and platforms, unlike `std`'s `DefaultHasher`. Public so that
+/// the distributed engine's checkpoints (guarantor-dist) checksum their files alike.
+///
+/// ```
+/// use guarantor_compose::checkpoint::Digest;
+/// let a = Digest::START.bytes(b"abc");
+/// assert_eq!(a, Digest::START.bytes(b"abc"));
+/// assert_ne!(a, Digest::START.bytes(b"abd"));
+/// assert_ne!(Digest::START.word(1).0, Digest::START.word(2).0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Digest(pub(crate) u64);
+pub struct Digest(pub u64);
 
 impl Digest {
     /// The digest of nothing.
-    pub(crate) const START: Self = Self(0x243f_6a88_85a3_08d3);
+    pub const START: Self = Self(0x243f_6a88_85a3_08d3);
 
     /// Folds one word in.
     #[inline]
-    pub(crate) fn word(self, w: u64) -> Self {
+    #[must_use]
+    pub fn word(self, w: u64) -> Self {
         let h = (self.0 ^ w).wrapping_mul(crate::engine::store::K);
         Self(h ^ (h >> 31))
     }
 
     /// Folds bytes in, eight at a time (the length too, so that prefixes differ).
-    pub(crate) fn bytes(self, bytes: &[u8]) -> Self {
+    #[must_use]
+    pub fn bytes(self, bytes: &[u8]) -> Self {
         let mut d = self.word(bytes.len() as u64);
         for chunk in bytes.chunks(8) {
             let mut w = [0u8; 8];
@@ -196,7 +235,17 @@ impl Digest {
 
 /// The fingerprint of a model: every LTS of the product (components, then the properties' error
 /// LTSs) with its states, initial state and transitions by action name.
-pub(crate) fn model_fingerprint(all: &[&Lts]) -> u64 {
+///
+/// ```
+/// use guarantor_compose::checkpoint::model_fingerprint;
+/// use guarantor_lts::Lts;
+/// let a = Lts::from_edges([(0, "a", 1)])?;
+/// let b = Lts::from_edges([(0, "b", 1)])?;
+/// assert_eq!(model_fingerprint(&[&a]), model_fingerprint(&[&a.clone()]));
+/// assert_ne!(model_fingerprint(&[&a]), model_fingerprint(&[&b]));
+/// # Ok::<(), guarantor_lts::LtsError>(())
+/// ```
+pub fn model_fingerprint(all: &[&Lts]) -> u64 {
     let mut d = Digest::START.word(all.len() as u64);
     for lts in all {
         d = d
@@ -214,7 +263,15 @@ pub(crate) fn model_fingerprint(all: &[&Lts]) -> u64 {
 
 /// The fingerprint of the options that change what the search finds: the deadlock search, the end
 /// states and the priority (budgets, threads and storage do not, so a resume may change them).
-pub(crate) fn options_fingerprint(options: &SystemOptions) -> u64 {
+///
+/// ```
+/// use guarantor_compose::checkpoint::options_fingerprint;
+/// use guarantor_compose::SystemOptions;
+/// let off = SystemOptions::default();
+/// let on = SystemOptions::default().with_deadlock(Vec::new());
+/// assert_ne!(options_fingerprint(&on), options_fingerprint(&off));
+/// ```
+pub fn options_fingerprint(options: &SystemOptions) -> u64 {
     let mut d = Digest::START.word(u64::from(options.deadlock));
     for end in &options.end_states {
         d = d.word(end.map_or(u64::MAX, |s| u64::from(s.as_u32())));

@@ -8,6 +8,8 @@
 use std::path::Path;
 use std::time::Duration;
 
+use guarantor_compose::checkpoint::Checkpointing;
+
 use crate::error::DistError;
 
 /// The processes of a multi-process run, each started by its user (or by the CLI's
@@ -111,6 +113,10 @@ pub struct DistConfig {
     pub workers: usize,
     /// The processes, when the check runs across several; `None` runs in this process only.
     pub cluster: Option<Cluster>,
+    /// Write checkpoints at level boundaries, each worker its own part, or resume from them
+    /// (see [`DistConfig::with_checkpoint`]). Default: `None` (a plan in the check's
+    /// `SystemOptions::checkpoint` is honoured too).
+    pub checkpoint: Option<Checkpointing>,
 }
 
 impl Default for DistConfig {
@@ -118,6 +124,7 @@ impl Default for DistConfig {
         Self {
             workers: 1,
             cluster: None,
+            checkpoint: None,
         }
     }
 }
@@ -139,6 +146,40 @@ impl DistConfig {
     #[must_use]
     pub fn with_cluster(mut self, cluster: Cluster) -> Self {
         self.cluster = Some(cluster);
+        self
+    }
+
+    /// This config writing checkpoints (or resuming from them) as `plan` says. Every worker writes
+    /// its own part, `plan.dir/dist-W/`, at the end of a level when `plan.every` has passed on
+    /// worker 0; a resume continues from the last level every worker completed, and needs the
+    /// same number of workers over all processes, the same model, options and program version.
+    /// In a cluster every process passes the same plan (its directory may be local to each
+    /// machine: a process reads and writes only its own workers' parts).
+    ///
+    /// ```
+    /// use guarantor_compose::{check_system, Config, SystemOptions};
+    /// use guarantor_compose::checkpoint::Checkpointing;
+    /// use guarantor_dist::{check_distributed, DistConfig};
+    /// use guarantor_lts::Lts;
+    /// let ring = Lts::from_edges((0..50).map(|i| (i, "a", (i + 1) % 50)))?;
+    /// let other = Lts::from_edges((0..7).map(|i| (i, "b", (i + 1) % 7)))?;
+    /// let dir = std::env::temp_dir().join(format!("guarantor-doc-dist-{}", std::process::id()));
+    /// let plan = Checkpointing::new(&dir).with_every(std::time::Duration::ZERO);
+    /// let (options, config) = (SystemOptions::default(), Config::default());
+    /// let dist = DistConfig::default().with_workers(2);
+    /// let run = |plan: Checkpointing| {
+    ///     check_distributed(&[&ring, &other], &[], &options, &config, &dist.clone().with_checkpoint(plan))
+    /// };
+    /// let first = run(plan.clone())?;
+    /// let resumed = run(plan.resuming())?; // continues from the last checkpoint level
+    /// let mono = check_system(&[&ring, &other], &[], &options, &config)?;
+    /// assert_eq!((first.stats, resumed.stats), (mono.stats, mono.stats));
+    /// std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_checkpoint(mut self, plan: Checkpointing) -> Self {
+        self.checkpoint = Some(plan);
         self
     }
 

@@ -76,6 +76,8 @@ pub(crate) struct Job {
     pub(crate) workers_per_process: usize,
     /// The visited set's store (`Config::storage`).
     pub(crate) storage: guarantor_compose::Storage,
+    /// Checkpoints to write or resume from ([`crate::checkpoint`]).
+    pub(crate) checkpoint: Option<crate::checkpoint::Plan>,
 }
 
 impl Job {
@@ -105,6 +107,7 @@ impl Job {
             monitor: config.monitor.clone(),
             workers_per_process: 1,
             storage: config.storage,
+            checkpoint: None,
         }
     }
 
@@ -148,6 +151,8 @@ pub(crate) enum Stop {
     Deadline,
     Cancelled,
     Memory,
+    /// The worker could not write (or restore) its checkpoint part.
+    Checkpoint(u32),
 }
 
 /// A transition into an error tuple: the tuple, its parent and the action, and the first failing
@@ -177,6 +182,8 @@ pub(crate) struct Report {
     pub(crate) error: Option<ErrorHit>,
     pub(crate) deadlock: Option<DeadHit>,
     pub(crate) stop: Option<Stop>,
+    /// From worker 0: every worker writes a checkpoint at the next level.
+    pub(crate) checkpoint: bool,
     /// The sender's running totals (what its process reports, not what decides the search).
     tally: Tally,
 }
@@ -243,6 +250,8 @@ pub(crate) struct Global {
     pub(crate) depth: u32,
     /// Every worker's latest tally, by worker.
     pub(crate) tallies: BTreeMap<u32, Tally>,
+    /// Whether this level is a checkpoint level (worker 0 said so in its report on the last).
+    pub(crate) checkpoint: bool,
 }
 
 impl Global {
@@ -262,6 +271,7 @@ impl Global {
         if let Some(s) = report.stop {
             self.stop = Some(self.stop.map_or(s, |t| t.min(s)));
         }
+        self.checkpoint |= report.checkpoint;
         let tally = report.tally;
         let entry = self.tallies.entry(tally.worker).or_default();
         if tally.states >= entry.states {
@@ -270,20 +280,32 @@ impl Global {
     }
 }
 
+/// Where a search starts: at level 0 from the initial state, or, resumed from a checkpoint, at
+/// the checkpoint's level with its global view (every worker then expands its frontier first).
+#[derive(Debug, Default)]
+pub(crate) struct Start {
+    pub(crate) resumed: Option<(u32, Global)>,
+}
+
 /// Runs the search on this worker until every worker agrees it is over; returns the global view.
 pub(crate) fn explore<K: Key>(
     worker: &mut Worker,
     job: &Arc<Job>,
     shard: &Rc<RefCell<Shard>>,
+    start: Start,
 ) -> Global {
     let place = Place {
         index: worker.index() as u32,
         peers: worker.peers() as u32,
         per_process: job.workers_per_process.max(1) as u32,
     };
-    let global = Rc::new(RefCell::new(Global::default()));
+    let (base, view, resumed) = match start.resumed {
+        Some((level, view)) => (level, view, true),
+        None => (0, Global::default(), false),
+    };
+    let global = Rc::new(RefCell::new(view));
     let probe = ProbeHandle::new();
-    let seed: Vec<Msg> = if place.index == 0 {
+    let seed: Vec<Msg> = if place.index == 0 && !resumed {
         let product = job.product();
         let set = &shard.borrow().set;
         let mut key = vec![0; set.key_words()];
@@ -300,8 +322,13 @@ pub(crate) fn explore<K: Key>(
         let out = seed.to_stream(scope).concat(cycle).unary_frontier(
             Exchange::new(|m: &Msg| u64::from(m.to())),
             "Level",
-            move |_, _| {
+            move |first, _| {
                 let mut pending: BTreeMap<u32, (Capability<u32>, Arrived)> = BTreeMap::new();
+                // A resumed worker expands its frontier at the first timestamp (level `base`),
+                // whether or not anything arrives for it.
+                if resumed {
+                    pending.insert(0, (first, Arrived::resumed()));
+                }
                 let mut halted = false;
                 let mut clock = Clock::new(place.index);
                 let mut buffers = Buffers::<K>::default();
@@ -337,7 +364,7 @@ pub(crate) fn explore<K: Key>(
                             halted = complete_level(
                                 &Level {
                                     job: &job,
-                                    time,
+                                    time: base + time,
                                     place,
                                 },
                                 (&mut arrived, &mut next),
@@ -386,7 +413,9 @@ impl Clock {
 /// A level on this worker, once timely says it is complete: absorbs the reports on the level
 /// before and, unless they say stop, claims the new states among the candidates, expands them
 /// (successors owned elsewhere to `emit`, those owned here into `next`) and sends this worker's
-/// report to every worker. Returns whether the search stops here.
+/// report to every worker. At a checkpoint level it then writes its part (see
+/// [`crate::checkpoint`]); the first level of a resumed search expands the restored frontier
+/// instead of claiming. Returns whether the search stops here.
 fn complete_level<K: Key>(
     level: &Level<'_>,
     (arrived, next): (&mut Arrived, &mut Arrived),
@@ -399,6 +428,7 @@ fn complete_level<K: Key>(
     clock.tally.exchange_nanos += started
         .saturating_duration_since(clock.idle_since)
         .as_nanos() as u64;
+    view.checkpoint = false;
     for report in arrived.reports.drain(..) {
         view.absorb(report);
     }
@@ -412,16 +442,52 @@ fn complete_level<K: Key>(
         view.stop = Some(Stop::StateLimit);
         return true;
     }
-    let mut report = level.run(
-        (arrived, next),
-        &mut shard.borrow_mut(),
-        view.states,
-        (buffers, &mut clock.tally),
-        &mut emit,
-    );
+    // The view before this level's reports: what a checkpoint of this level restores.
+    let snapshot = view.checkpoint.then(|| crate::checkpoint::Snapshot {
+        states: view.states,
+        transitions: view.transitions,
+        depth: view.depth,
+        deadlock: view.deadlock.as_ref().map(|d| crate::checkpoint::Dead {
+            level: d.level,
+            tuple: d.tuple.clone(),
+            at: d.at,
+        }),
+    });
+    let mut guard = shard.borrow_mut();
+    let shard = &mut *guard;
+    let mut report = if arrived.resume {
+        clock.tally.states = shard.parents.len() as u64;
+        level.resume(
+            next,
+            shard,
+            view.states,
+            (buffers, &mut clock.tally),
+            &mut emit,
+        )
+    } else {
+        level.run(
+            (arrived, next),
+            shard,
+            view.states,
+            (buffers, &mut clock.tally),
+            &mut emit,
+        )
+    };
     if report.states > 0 {
         view.depth = view.depth.max(level.time);
     }
+    if let Some(part) = shard.part.as_mut() {
+        if let Some(snapshot) = snapshot.filter(|_| report.stop.is_none()) {
+            let frontier = shard.parents.len() as u64 - report.states;
+            part.commit(level.time, frontier, snapshot);
+        }
+        if part.failed.is_some() {
+            report.stop = Some(Stop::Checkpoint(place.index));
+        } else if place.index == 0 && !report.is_empty() && part.due() {
+            report.checkpoint = true;
+        }
+    }
+    drop(guard);
     clock.tally.explore_nanos += started.elapsed().as_nanos() as u64;
     clock.idle_since = Instant::now();
     if !report.is_empty() {

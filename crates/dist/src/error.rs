@@ -34,6 +34,16 @@ pub enum DistError {
         /// What was seen: its connection closed, no heartbeat, or another process lost it.
         reason: String,
     },
+    /// Another worker of the check could not write, read or resume its checkpoint part (this
+    /// worker's own checkpoint errors are [`DistError::Compose`] with a
+    /// [`ComposeError::Checkpoint`]).
+    #[error("worker {worker} of the cluster could not use its checkpoint part: {message}")]
+    PeerCheckpoint {
+        /// The worker, over all processes (process times workers per process, plus its thread).
+        worker: usize,
+        /// What it said.
+        message: String,
+    },
     /// A worker thread failed (timely reports a panic in a worker as an error here).
     #[error("worker failed: {0}")]
     Worker(String),

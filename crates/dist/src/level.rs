@@ -28,6 +28,7 @@ use guarantor_compose::TupleSet;
 use guarantor_compose::product::Scratch;
 use guarantor_lts::{Lts, StateId};
 
+use crate::checkpoint::Part;
 use crate::engine::{DeadHit, ErrorHit, Job, Msg, ROOT, Ref, Report, Stop, Tally};
 
 /// Words a batch collects for one destination before it is sent: 512 KB, large enough that
@@ -41,10 +42,19 @@ const TOUCH_AHEAD: usize = 32;
 /// A worker's visited states, as packed keys in compose's [`TupleSet`] (its table store, or its
 /// compact store when the config asks and the tuples fit in 74 bits), and per state, in the
 /// order stored, its parent reference and action.
+/// With checkpoints, also the worker's checkpoint part, and after a resume the frontier to
+/// expand first.
 #[derive(Debug)]
 pub(crate) struct Shard {
     pub(crate) set: TupleSet,
     pub(crate) parents: Vec<(Ref, u32)>,
+    /// The checkpoint part this worker writes, if the check writes checkpoints.
+    pub(crate) part: Option<Part>,
+    /// After a resume: the restored frontier's keys (packed, in the order numbered), expanded
+    /// at the first level; its states are the last ones of `parents`.
+    pub(crate) frontier: Vec<u64>,
+    /// Why restoring this worker's part failed, if it did (the search then stops at once).
+    pub(crate) failed: Option<guarantor_compose::ComposeError>,
 }
 
 impl Shard {
@@ -53,6 +63,9 @@ impl Shard {
         Self {
             set: TupleSet::with_storage(&refs, job.storage),
             parents: Vec::new(),
+            part: None,
+            frontier: Vec::new(),
+            failed: None,
         }
     }
 }
@@ -138,9 +151,19 @@ pub(crate) struct Arrived {
     pub(crate) reports: Vec<Report>,
     /// `(sender, its batch number, words)`.
     batches: Vec<(u32, u32, Vec<u64>)>,
+    /// The first level of a resumed search: expand the shard's restored frontier.
+    pub(crate) resume: bool,
 }
 
 impl Arrived {
+    /// The first level of a resumed search.
+    pub(crate) fn resumed() -> Self {
+        Self {
+            resume: true,
+            ..Self::default()
+        }
+    }
+
     pub(crate) fn take(&mut self, msg: Msg) {
         match msg {
             Msg::Control { report, .. } => self.reports.push(report),
@@ -236,7 +259,60 @@ impl Level<'_> {
             }
         }
         arrived.batches.clear();
+        if report.stop.is_none()
+            && let Some(part) = shard.part.as_mut()
+        {
+            // The claims in the order numbered (the claimed list is sorted only below).
+            let start = shard.parents.len() - buffers.claimed.len();
+            part.append_level(
+                &shard.set,
+                buffers.claimed.iter().map(|(k, _)| k.words()),
+                &shard.parents[start..],
+            );
+        }
         if report.stop.is_none() {
+            buffers.claimed.sort_unstable();
+            self.expand(shard, &buffers.claimed, next, &mut report, tally, emit);
+        }
+        buffers.claimed.clear();
+        report
+    }
+
+    /// The first level of a resumed search: expands the shard's restored frontier (claimed by
+    /// the run that wrote the checkpoint, at this level) as [`Level::run`] expands its claims, and
+    /// reports them as this level's new states. `known` is the global state count before the
+    /// level.
+    pub(crate) fn resume<K: Key>(
+        &self,
+        next: &mut Arrived,
+        shard: &mut Shard,
+        known: u64,
+        (buffers, tally): (&mut Buffers<K>, &mut Tally),
+        emit: &mut impl FnMut(Msg),
+    ) -> Report {
+        let mut report = Report::default();
+        if shard.failed.is_some() {
+            report.stop = Some(Stop::Checkpoint(self.place.index));
+            return report;
+        }
+        let kw = shard.set.key_words();
+        let frontier = std::mem::take(&mut shard.frontier);
+        let count = frontier.len() / kw;
+        let start = (shard.parents.len() - count) as u32;
+        buffers.claimed.extend(
+            frontier
+                .chunks_exact(kw)
+                .zip(start..)
+                .map(|(key, id)| (K::from_words(key), id)),
+        );
+        report.states = count as u64;
+        if self
+            .job
+            .limit
+            .is_some_and(|l| known + report.states > l as u64)
+        {
+            report.stop = Some(Stop::StateLimit);
+        } else {
             buffers.claimed.sort_unstable();
             self.expand(shard, &buffers.claimed, next, &mut report, tally, emit);
         }

@@ -92,6 +92,7 @@
 
 #![warn(missing_docs)]
 
+mod checkpoint;
 mod config;
 mod engine;
 mod error;
@@ -203,6 +204,9 @@ pub fn check_distributed(
         config.effective_deadline(),
     );
     job.workers_per_process = dist.workers;
+    if let Some(plan) = dist.checkpoint.as_ref().or(options.checkpoint.as_ref()) {
+        job.checkpoint = Some(checkpoint::Plan::new(plan.clone(), &job.all, options));
+    }
     let job = Arc::new(job);
     let workers = dist.total_workers();
     {
@@ -256,9 +260,9 @@ pub fn check_distributed(
     })
 }
 
-/// What one worker returns: every worker returns the same.
-type WorkerResult =
-    Result<(Verdict, Stats, usize, Vec<ProcessTally>), guarantor_compose::ComposeError>;
+/// What one worker returns: every worker returns the same (but for a checkpoint that one worker
+/// could not write or read: that worker names its error, the others the worker).
+type WorkerResult = Result<(Verdict, Stats, usize, Vec<ProcessTally>), DistError>;
 
 /// The workers' tallies added up per process.
 fn per_process(tallies: &BTreeMap<u32, engine::Tally>, per_process: usize) -> Vec<ProcessTally> {
@@ -280,12 +284,17 @@ fn per_process(tallies: &BTreeMap<u32, engine::Tally>, per_process: usize) -> Ve
 }
 
 fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResult {
-    let shard = Rc::new(RefCell::new(Shard::new(job)));
+    let mut shard = Shard::new(job);
+    let start = match &job.checkpoint {
+        Some(plan) => checkpoints(worker, job, plan, &mut shard)?,
+        None => engine::Start::default(),
+    };
+    let shard = Rc::new(RefCell::new(shard));
     let key_words = shard.borrow().set.key_words();
     let global = match key_words {
-        1 => engine::explore::<[u64; 1]>(worker, job, &shard),
-        2 => engine::explore::<[u64; 2]>(worker, job, &shard),
-        _ => engine::explore::<Box<[u64]>>(worker, job, &shard),
+        1 => engine::explore::<[u64; 1]>(worker, job, &shard, start),
+        2 => engine::explore::<[u64; 2]>(worker, job, &shard, start),
+        _ => engine::explore::<Box<[u64]>>(worker, job, &shard, start),
     };
     let processes = per_process(&global.tallies, job.workers_per_process);
     let stats = Stats::new(
@@ -299,14 +308,32 @@ fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResu
         Some(Stop::StateLimit) => {
             return Err(guarantor_compose::ComposeError::StateLimit {
                 limit: job.configured_limit,
-            });
+            }
+            .into());
         }
-        Some(Stop::Deadline) => return Err(guarantor_compose::ComposeError::Deadline),
-        Some(Stop::Cancelled) => return Err(guarantor_compose::ComposeError::Cancelled),
+        Some(Stop::Deadline) => return Err(guarantor_compose::ComposeError::Deadline.into()),
+        Some(Stop::Cancelled) => return Err(guarantor_compose::ComposeError::Cancelled.into()),
         Some(Stop::Memory) => {
             return Err(guarantor_compose::ComposeError::MemoryLimit {
                 limit: job.max_memory.unwrap_or(u64::MAX),
+            }
+            .into());
+        }
+        Some(Stop::Checkpoint(failed)) => {
+            let mut shard = shard.borrow_mut();
+            let own = shard.failed.take().or_else(|| {
+                let part = shard.part.as_mut()?;
+                part.failed
+                    .take()
+                    .map(guarantor_compose::ComposeError::from)
             });
+            return Err(own.map_or_else(
+                || DistError::PeerCheckpoint {
+                    worker: failed as usize,
+                    message: "could not write or restore its checkpoint part".into(),
+                },
+                DistError::from,
+            ));
         }
         None => {}
     }
@@ -341,6 +368,97 @@ fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResu
         depth,
         processes,
     ))
+}
+
+/// Sets up this worker's checkpoint part: a fresh one, or, resuming, the part restored at the
+/// highest level every worker holds (agreed with the others first, so that every worker resumes
+/// from the same level or every worker fails). Returns where the search starts.
+fn checkpoints(
+    worker: &mut timely::worker::Worker,
+    job: &Job,
+    plan: &checkpoint::Plan,
+    shard: &mut Shard,
+) -> Result<engine::Start, DistError> {
+    let place = (worker.index() as u32, worker.peers() as u32);
+    let own_error = |e: guarantor_compose::checkpoint::CheckpointError| {
+        DistError::from(guarantor_compose::ComposeError::from(e))
+    };
+    let refused = |offers: &[Result<Vec<u32>, String>]| {
+        offers.iter().enumerate().find_map(|(w, o)| {
+            o.as_ref().err().map(|message| DistError::PeerCheckpoint {
+                worker: w,
+                message: message.clone(),
+            })
+        })
+    };
+    if !plan.checkpointing.resume {
+        let part = checkpoint::Part::create(plan, &job.all, place.0, place.1);
+        let offers = checkpoint::agree(
+            worker,
+            &part
+                .as_ref()
+                .map(|_| Vec::new())
+                .map_err(ToString::to_string),
+        );
+        let part = part.map_err(own_error)?;
+        if let Some(e) = refused(&offers) {
+            return Err(e);
+        }
+        shard.part = Some(part);
+        return Ok(engine::Start::default());
+    }
+    let survey = checkpoint::survey(plan, &job.all, place);
+    let offers = checkpoint::agree(
+        worker,
+        &survey
+            .as_ref()
+            .map(checkpoint::Survey::levels)
+            .map_err(ToString::to_string),
+    );
+    let level = match checkpoint::common_level(&offers) {
+        Ok(level) => level,
+        Err(checkpoint::Disagreement::NoCommonLevel) => {
+            return Err(own_error(
+                guarantor_compose::checkpoint::CheckpointError::Missing {
+                    dir: plan.checkpointing.dir.clone(),
+                },
+            ));
+        }
+        Err(checkpoint::Disagreement::Refused { worker, message }) => {
+            let own = survey.err().map(own_error);
+            return Err(own.unwrap_or(DistError::PeerCheckpoint { worker, message }));
+        }
+    };
+    // Every offer, this one included, held the level.
+    let survey = survey.map_err(own_error)?;
+    let restored = checkpoint::restore(
+        plan,
+        &job.all,
+        place,
+        &survey,
+        level,
+        (&mut shard.set, &mut shard.parents),
+    );
+    let mut view = engine::Global::default();
+    match restored {
+        Ok(r) => {
+            view.states = r.view.states;
+            view.transitions = r.view.transitions;
+            view.depth = r.view.depth;
+            view.deadlock = r.view.deadlock.map(|d| engine::DeadHit {
+                level: d.level,
+                tuple: d.tuple,
+                at: d.at,
+            });
+            shard.part = Some(r.part);
+            shard.frontier = r.frontier;
+        }
+        // Every worker has agreed to resume: this one stops the search at its first level.
+        Err(e) => shard.failed = Some(e),
+    }
+    Ok(engine::Start {
+        resumed: Some((level, view)),
+    })
 }
 
 /// The example of this crate's README.md, compiled and run as a doc-test so it cannot rot.

@@ -9,16 +9,32 @@ use guarantor_lts::{Lts, StateId};
 use super::{CheckpointError, Digest};
 
 /// Packs a tuple into the bits its components' state counts need, rounded up to whole bytes per
-/// tuple (records of one size, so a log's length says how many it holds).
+/// tuple (records of one size, so a log's length says how many it holds). The monolithic
+/// search's `states.log` holds such records, and so do the distributed engine's parts.
+///
+/// ```
+/// use guarantor_compose::checkpoint::Packer;
+/// use guarantor_lts::{Lts, StateId};
+/// let a = Lts::from_edges((0..5).map(|i| (i, "a", (i + 1) % 5)))?;
+/// let packer = Packer::new(&[&a, &a]);
+/// assert_eq!(packer.record_bytes(), 1); // 3 + 3 bits
+/// let tuple = [StateId::must(4), StateId::must(2)];
+/// let mut bytes = Vec::new();
+/// packer.pack(&tuple, &mut bytes);
+/// let mut back = [StateId::must(0); 2];
+/// assert_eq!(packer.unpack(&bytes, &[&a, &a], &mut back), Some(()));
+/// assert_eq!(back, tuple);
+/// # Ok::<(), guarantor_lts::LtsError>(())
+/// ```
 #[derive(Clone, Debug)]
-pub(crate) struct Packer {
+pub struct Packer {
     widths: Vec<u32>,
     bytes: usize,
 }
 
 impl Packer {
     /// The packer for tuples of `components`.
-    pub(crate) fn new(components: &[&Lts]) -> Self {
+    pub fn new(components: &[&Lts]) -> Self {
         let widths: Vec<u32> = components
             .iter()
             .map(|c| u64::BITS - (c.num_states().max(1) as u64 - 1).leading_zeros())
@@ -31,12 +47,12 @@ impl Packer {
     }
 
     /// The bytes of one packed tuple.
-    pub(crate) fn record_bytes(&self) -> usize {
+    pub fn record_bytes(&self) -> usize {
         self.bytes
     }
 
     /// Appends the packed `tuple` to `out`.
-    pub(crate) fn pack(&self, tuple: &[StateId], out: &mut Vec<u8>) {
+    pub fn pack(&self, tuple: &[StateId], out: &mut Vec<u8>) {
         let (mut acc, mut held) = (0u64, 0u32);
         for (s, &w) in tuple.iter().zip(&self.widths) {
             acc |= u64::from(s.as_u32()) << held;
@@ -53,12 +69,7 @@ impl Packer {
     }
 
     /// Unpacks one record into `out`; `None` if a field names a state its component lacks.
-    pub(crate) fn unpack(
-        &self,
-        record: &[u8],
-        components: &[&Lts],
-        out: &mut [StateId],
-    ) -> Option<()> {
+    pub fn unpack(&self, record: &[u8], components: &[&Lts], out: &mut [StateId]) -> Option<()> {
         let mut bytes = record.iter();
         let (mut acc, mut held) = (0u64, 0u32);
         for ((o, &w), c) in out.iter_mut().zip(&self.widths).zip(components) {

@@ -36,18 +36,45 @@ pub(crate) struct Restored {
     pub(crate) parents: Vec<(u32, ActionId)>,
 }
 
-/// One log: its file, a writer appending to it, and the checksum of what it holds.
+/// An append-only log of fixed-size records with a running checksum ([`Digest`]) of what it
+/// holds: the monolithic search's `states.log` and `parents.log`, and the logs of the distributed
+/// engine's checkpoint parts. Records are buffered; [`AppendLog::sync`] puts them on disk.
+///
+/// ```
+/// use guarantor_compose::checkpoint::{AppendLog, Digest};
+/// let dir = std::env::temp_dir().join(format!("guarantor-doc-log-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let mut log = AppendLog::open(dir.join("a.log"), 0, Digest::START, 0)?;
+/// log.append(b"abcd")?;
+/// log.sync()?;
+/// assert_eq!((log.records(), log.sum()), (1, Digest::START.bytes(b"abcd")));
+/// // Reopened after its first record: what follows is cut off.
+/// let log = AppendLog::open(dir.join("a.log"), 4, log.sum(), 1)?;
+/// assert_eq!(std::fs::metadata(dir.join("a.log"))?.len(), 4);
+/// # drop(log);
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
-struct Log {
+pub struct AppendLog {
     path: PathBuf,
     out: BufWriter<File>,
     sum: Digest,
     records: u64,
 }
 
-impl Log {
-    /// Opens `path` for appending after its first `len` bytes (cutting off the rest).
-    fn open(path: PathBuf, len: u64, sum: Digest, records: u64) -> Result<Self, CheckpointError> {
+impl AppendLog {
+    /// Opens `path` (created if missing) for appending after its first `len` bytes, cutting off
+    /// the rest; `sum` and `records` are the checksum and count of those bytes.
+    ///
+    /// # Errors
+    /// [`CheckpointError::Io`] when the file cannot be opened, cut or positioned.
+    pub fn open(
+        path: PathBuf,
+        len: u64,
+        sum: Digest,
+        records: u64,
+    ) -> Result<Self, CheckpointError> {
         let io = |e: std::io::Error| CheckpointError::io(&path, &e);
         let mut file = OpenOptions::new()
             .create(true)
@@ -66,7 +93,11 @@ impl Log {
         })
     }
 
-    fn append(&mut self, record: &[u8]) -> Result<(), CheckpointError> {
+    /// Appends one record (buffered).
+    ///
+    /// # Errors
+    /// [`CheckpointError::Io`] when a buffer cannot be written out.
+    pub fn append(&mut self, record: &[u8]) -> Result<(), CheckpointError> {
         self.sum = self.sum.bytes(record);
         self.records += 1;
         self.out
@@ -75,10 +106,23 @@ impl Log {
     }
 
     /// Writes what is buffered and waits until it is on disk.
-    fn sync(&mut self) -> Result<(), CheckpointError> {
+    ///
+    /// # Errors
+    /// [`CheckpointError::Io`] when writing or syncing fails.
+    pub fn sync(&mut self) -> Result<(), CheckpointError> {
         let io = |e: std::io::Error| CheckpointError::io(&self.path, &e);
         self.out.flush().map_err(io)?;
         self.out.get_ref().sync_data().map_err(io)
+    }
+
+    /// The records appended (those it was opened with included).
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// The checksum of every record, in order.
+    pub fn sum(&self) -> Digest {
+        self.sum
     }
 }
 
@@ -89,8 +133,8 @@ pub(crate) struct Recorder {
     model: u64,
     options: u64,
     packer: Packer,
-    states: Log,
-    parents: Log,
+    states: AppendLog,
+    parents: AppendLog,
     record: Vec<u8>,
     tuple: Vec<StateId>,
     last: Instant,
@@ -112,8 +156,8 @@ impl Recorder {
             }
             _ => {}
         }
-        let states = Log::open(plan.dir.join(STATES), 0, Digest::START, 0)?;
-        let parents = Log::open(plan.dir.join(PARENTS), 0, Digest::START, 0)?;
+        let states = AppendLog::open(plan.dir.join(STATES), 0, Digest::START, 0)?;
+        let parents = AppendLog::open(plan.dir.join(PARENTS), 0, Digest::START, 0)?;
         Ok(Self::with_logs(
             plan, components, model, options, states, parents,
         ))
@@ -124,8 +168,8 @@ impl Recorder {
         components: &[&Lts],
         model: u64,
         options: u64,
-        states: Log,
-        parents: Log,
+        states: AppendLog,
+        parents: AppendLog,
     ) -> Self {
         Self {
             plan: plan.clone(),
@@ -166,7 +210,7 @@ impl Recorder {
         parents: &[(u32, ActionId)],
         cursor: Cursor,
     ) -> Result<(), CheckpointError> {
-        for &(parent, action) in &parents[self.parents.records as usize..] {
+        for &(parent, action) in &parents[self.parents.records() as usize..] {
             let mut record = [0u8; PARENT_BYTES];
             record[..4].copy_from_slice(&parent.to_le_bytes());
             record[4..].copy_from_slice(&action.as_u32().to_le_bytes());
@@ -178,12 +222,12 @@ impl Recorder {
             version: self.plan.version.clone(),
             model: self.model,
             options: self.options,
-            states: self.states.records,
+            states: self.states.records(),
             next: u64::from(cursor.next),
             transitions: cursor.transitions as u64,
             deadlock: cursor.deadlock,
-            states_sum: self.states.sum.0,
-            parents_sum: self.parents.sum.0,
+            states_sum: self.states.sum().0,
+            parents_sum: self.parents.sum().0,
         };
         write_atomically(&self.plan.dir, MANIFEST, &manifest.encode())?;
         self.last = Instant::now();
@@ -231,13 +275,13 @@ impl Recorder {
             );
         }
         let records = manifest.states;
-        let states = Log::open(
+        let states = AppendLog::open(
             states_path,
             records * packer.record_bytes() as u64,
             sum,
             records,
         )?;
-        let parents_log = Log::open(
+        let parents_log = AppendLog::open(
             plan.dir.join(PARENTS),
             records * PARENT_BYTES as u64,
             parents_sum,
@@ -332,7 +376,21 @@ fn read_parents(
 
 /// Replaces `dir/name` by `bytes` so that a kill at any instant leaves the old file or the new one:
 /// a temporary file, synced, renamed over it, and the directory synced (the rename's durability).
-fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), CheckpointError> {
+///
+/// ```
+/// use guarantor_compose::checkpoint::write_atomically;
+/// let dir = std::env::temp_dir().join(format!("guarantor-doc-atomic-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// write_atomically(&dir, "manifest", b"one")?;
+/// write_atomically(&dir, "manifest", b"two")?;
+/// assert_eq!(std::fs::read(dir.join("manifest"))?, b"two");
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`CheckpointError::Io`] naming the file when writing, syncing or renaming fails.
+pub fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), CheckpointError> {
     let tmp = dir.join(format!("{name}.tmp"));
     let target = dir.join(name);
     let write = || -> std::io::Result<()> {
