@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use guarantor::compose::checkpoint::Checkpointing;
 use guarantor::dist::{Cluster, DistConfig, Distributed};
 use guarantor::{Checker, MethodKind, Outcome};
 
@@ -115,10 +116,23 @@ impl Mode {
     }
 
     /// Runs this process's share of the check: the checker with the distributed engine as its
-    /// method.
-    pub(crate) fn run(&self, checker: &Checker) -> Result<Outcome, Failure> {
+    /// method, writing checkpoints or resuming from them as `plan` says (every process passes
+    /// the same plan; each writes and reads its own workers' parts of the directory).
+    pub(crate) fn run(
+        &self,
+        checker: &Checker,
+        plan: Option<&Checkpointing>,
+    ) -> Result<Outcome, Failure> {
         quiet_lost_peer_panics();
-        let dist = |config: DistConfig| checker.clone().with_method(Distributed::new(config));
+        let with_plan = |config: DistConfig| match &plan {
+            Some(plan) => config.with_checkpoint((*plan).clone()),
+            None => config,
+        };
+        let dist = |config: DistConfig| {
+            checker
+                .clone()
+                .with_method(Distributed::new(with_plan(config)))
+        };
         match self {
             Self::Member { cluster, workers } => dist(
                 DistConfig::default()
@@ -133,7 +147,11 @@ impl Mode {
             } => dist(DistConfig::default().with_workers(*workers))
                 .check()
                 .map_err(classify),
-            Self::Local { processes, workers } => run_local(checker, *processes, *workers),
+            Self::Local { processes, workers } => run_local(
+                checker,
+                *processes,
+                with_plan(DistConfig::default().with_workers(*workers)),
+            ),
         }
     }
 }
@@ -162,7 +180,7 @@ fn quiet_lost_peer_panics() {
 }
 
 /// `--processes N` with N > 1: starts processes 1..N, runs process 0 here.
-fn run_local(checker: &Checker, processes: usize, workers: usize) -> Result<Outcome, Failure> {
+fn run_local(checker: &Checker, processes: usize, dist: DistConfig) -> Result<Outcome, Failure> {
     let addresses = free_addresses(processes).map_err(input_error)?;
     let exe = std::env::current_exe().map_err(input_error)?;
     let mut children = Vec::with_capacity(processes - 1);
@@ -180,9 +198,7 @@ fn run_local(checker: &Checker, processes: usize, workers: usize) -> Result<Outc
     let cluster = Cluster::new(addresses, 0)
         .map_err(input_error)?
         .with_connect_timeout(CONNECT);
-    let dist = DistConfig::default()
-        .with_workers(workers)
-        .with_cluster(cluster);
+    let dist = dist.with_cluster(cluster);
     // The check runs on its own thread so that this one can watch the processes it started: a
     // process that fails (bad input on its side, a crash) would leave the others waiting for its
     // messages, so its failure ends the run here (returning from main ends the waiting thread).

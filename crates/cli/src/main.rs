@@ -299,18 +299,23 @@ struct CheckArgs {
     /// Internal, set by --processes for the processes it starts: every process's address.
     #[arg(long, hide = true, value_delimiter = ',', value_name = "ADDRESSES")]
     cluster_addresses: Vec<String>,
-    /// mono, bfs: write a checkpoint of the search into DIR (created if missing; a checkpoint
-    /// already there is replaced) every --checkpoint-every seconds, from which --resume DIR
-    /// continues after the check was stopped or killed.
+    /// mono or dist (--processes, --hostfile), bfs, safety and deadlock: write a checkpoint of
+    /// the search into DIR (created if missing; a checkpoint already there is replaced) every
+    /// --checkpoint-every seconds, from which --resume DIR continues after the check was stopped
+    /// or killed. A distributed check writes one part per worker (DIR/dist-W) at the end of a
+    /// level, and keeps the previous level's until every worker has the new one.
     #[arg(long, value_name = "DIR", conflicts_with = "resume")]
     checkpoint: Option<PathBuf>,
     /// With --checkpoint or --resume: seconds between two checkpoints.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     checkpoint_every: f64,
-    /// mono, bfs: continue the check from the checkpoint in DIR, and go on writing checkpoints
-    /// there. The model, --const values and deadlock options must be those of the run that wrote
-    /// it, and so must this program's version (otherwise exit 2); budgets, threads and storage
-    /// may differ. Verdict, counts and counterexample are those of an uninterrupted check.
+    /// mono or dist, bfs: continue the check from the checkpoint in DIR, and go on writing
+    /// checkpoints there. The model, --const values and deadlock options must be those of the
+    /// run that wrote it, and so must this program's version (otherwise exit 2); budgets, threads
+    /// and storage may differ. A distributed check resumes from the last level every worker
+    /// completed and needs the same number of workers over all processes (--processes times
+    /// --workers); every process of the killed run must have exited first. Verdict, counts and
+    /// counterexample are those of an uninterrupted check.
     #[arg(long, value_name = "DIR")]
     resume: Option<PathBuf>,
     /// Accept .aut files whose header declares a different number of transitions than they have
@@ -675,14 +680,14 @@ fn run_check(
     let started = Instant::now();
     let config = config_of(args)?.started();
     let distributed = dist::Mode::of(args)?;
+    // The distributed modes accept mono and dist only, and refuse --progress and --assert.
     if (args.checkpoint.is_some() || args.resume.is_some())
-        && (args.method.name() != "mono"
-            || distributed.is_some()
+        && ((args.method.name() != "mono" && distributed.is_none())
             || args.progress.is_some()
             || args.assertion.is_some())
     {
         return Err(input_error(anyhow::anyhow!(
-            "--checkpoint and --resume work with the monolithic safety and deadlock search (--method mono) on one process"
+            "--checkpoint and --resume work with the safety and deadlock search only: --method mono, or the distributed engine (--processes, --hostfile, --method dist); not --progress, --assert or another method"
         )));
     }
     if let [one] = args.components.as_slice()
@@ -719,7 +724,7 @@ fn run_check(
     let (config, progress) = Progress::start(config, args.method.name(), args.quiet);
     let checker = checker.config(config);
     let outcome = match &distributed {
-        Some(mode) => mode.run(&checker),
+        Some(mode) => mode.run(&checker, methods::checkpointing(args)?.as_ref()),
         None => checker.check().map_err(classify),
     };
     let store_bytes = progress.seen().largest_store_bytes;

@@ -75,7 +75,7 @@ pub(crate) fn method_of(
 
 /// `--checkpoint DIR` or `--resume DIR`, with `--checkpoint-every`, stamped with this program's
 /// version.
-fn checkpointing(args: &CheckArgs) -> Result<Option<Checkpointing>, Failure> {
+pub(crate) fn checkpointing(args: &CheckArgs) -> Result<Option<Checkpointing>, Failure> {
     let (dir, resume) = match (&args.checkpoint, &args.resume) {
         (Some(dir), _) => (dir, false),
         (None, Some(dir)) => (dir, true),

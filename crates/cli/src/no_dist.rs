@@ -3,6 +3,7 @@
 //! and a plain check never uses it, so it is left out unless asked for. The flags stay (so that
 //! `--help` is the same in every build) and say which feature they need.
 
+use guarantor::compose::checkpoint::Checkpointing;
 use guarantor::{Checker, Outcome};
 
 use crate::{CheckArgs, Failure, input_error};
@@ -36,7 +37,11 @@ impl Mode {
     }
 
     /// Never called: there is no distributed run.
-    pub(crate) fn run(&self, _checker: &Checker) -> Result<Outcome, Failure> {
+    pub(crate) fn run(
+        &self,
+        _checker: &Checker,
+        _plan: Option<&Checkpointing>,
+    ) -> Result<Outcome, Failure> {
         match *self {}
     }
 }

@@ -241,7 +241,10 @@ pub(crate) struct Part {
     parents: AppendLog,
     /// Levels with a manifest on disk, ascending (at most two after a commit).
     levels: Vec<u32>,
-    last: Instant,
+    /// When the last checkpoint was written; `None` in a fresh run, whose first checkpoint is
+    /// due at once (at level 1), so that a run killed early, or one that ends before
+    /// `every`, leaves one.
+    last: Option<Instant>,
     /// The first failure to write, kept to be reported when the search stops.
     pub(crate) failed: Option<CheckpointError>,
     tuple: Vec<StateId>,
@@ -263,13 +266,9 @@ impl Part {
         }
         let states = AppendLog::open(dir.join(STATES), 0, Digest::START, 0)?;
         let parents = AppendLog::open(dir.join(PARENTS), 0, Digest::START, 0)?;
-        Ok(Self::with_logs(
-            plan,
-            all,
-            (worker, workers),
-            (states, parents),
-            Vec::new(),
-        ))
+        let mut part = Self::with_logs(plan, all, (worker, workers), (states, parents), Vec::new());
+        part.last = None;
+        Ok(part)
     }
 
     fn with_logs(
@@ -289,7 +288,7 @@ impl Part {
             states,
             parents,
             levels,
-            last: Instant::now(),
+            last: Some(Instant::now()),
             failed: None,
             tuple: vec![StateId::from_u32(0); all.len()],
             record: Vec::new(),
@@ -298,7 +297,8 @@ impl Part {
 
     /// Whether the next checkpoint is due (asked on worker 0 only, which announces it).
     pub(crate) fn due(&self) -> bool {
-        self.last.elapsed() >= self.plan.checkpointing.every
+        self.last
+            .is_none_or(|last| last.elapsed() >= self.plan.checkpointing.every)
     }
 
     /// Appends a level's claims: `keys` (packed by `set`, in the order numbered) and their
@@ -378,7 +378,7 @@ impl Part {
             let old = self.dir.join(Manifest::file_name(self.levels.remove(0)));
             std::fs::remove_file(&old).map_err(|e| CheckpointError::io(&old, &e))?;
         }
-        self.last = Instant::now();
+        self.last = Some(Instant::now());
         Ok(())
     }
 }

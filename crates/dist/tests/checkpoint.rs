@@ -1,14 +1,15 @@
 //! Checkpoints of the distributed engine: a check stopped part-way (by its state limit, after
 //! writing a checkpoint at every level) and resumed, possibly several times, ends with the report
 //! of an uninterrupted check (verdict, counts, counterexample), for 1 to 3 workers, on random
-//! systems; a resume with another worker count, model, options or version, from a missing or a
+//! systems, its counterexample replaying in the components; a resume with another worker count, model, options or version, from a missing or a
 //! damaged checkpoint, is refused with a typed error.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use guarantor_compose::checkpoint::{CheckpointError, Checkpointing};
-use guarantor_compose::{ComposeError, Config, SystemOptions, check_system};
+use guarantor_compose::replay::replay;
+use guarantor_compose::{ComposeError, Config, SystemOptions, Verdict, Violation, check_system};
 use guarantor_dist::{DistConfig, DistError, DistReport, check_distributed};
 use guarantor_lts::Lts;
 use guarantor_lts::strategy::{LtsStrategyConfig, arb_deterministic_property, arb_system_with};
@@ -113,8 +114,14 @@ proptest! {
         prop_assert_eq!(resumed.stats, plain.stats);
         prop_assert_eq!(resumed.depth, plain.depth);
         prop_assert_eq!(resumed.verdict.is_holds(), mono.verdict.is_holds());
-        if mono.verdict.is_holds() {
-            prop_assert_eq!(resumed.stats, mono.stats);
+        match (&mono.verdict, &resumed.verdict) {
+            (Verdict::Holds(_), _) => prop_assert_eq!(resumed.stats, mono.stats),
+            (Verdict::Violated(m), Verdict::Violated(d)) => {
+                prop_assert_eq!(m.violation == Violation::Deadlock, d.violation == Violation::Deadlock);
+                // The resumed counterexample replays in every component.
+                prop_assert_eq!(replay(&refs, &d.trace), Ok(()));
+            }
+            (m, d) => prop_assert!(false, "mono {m:?}, resumed {d:?}"),
         }
     }
 }
