@@ -21,6 +21,10 @@
 //! `Vec<u32>` per tuple would take 4 bytes a component, about 150), a parent into 8 bytes, and a
 //! resume reads them back sequentially. Every read is checked: a truncated or corrupt checkpoint
 //! is a [`CheckpointError`], never a panic.
+//!
+//! **Shared with the distributed engine.** guarantor-dist checkpoints each worker's share of a
+//! distributed search with the pieces made public here: [`Digest`], [`Packer`], [`AppendLog`],
+//! [`write_atomically`], [`model_fingerprint`], [`options_fingerprint`] and the errors.
 
 mod format;
 pub(crate) mod recorder;

@@ -65,6 +65,15 @@
 //! are left behind (they may be waiting on the lost process) and end with the process. A worker
 //! that panics is reported as [`DistError::Worker`].
 //!
+//! # Checkpoints
+//!
+//! With [`DistConfig::with_checkpoint`] every worker writes its own part of a checkpoint at the
+//! end of the levels worker 0 announces (its claims, their parents, the global view before the
+//! level), keeping its previous level's until every worker has written the next; a resume takes
+//! the highest level every worker holds and re-expands that level's states. A kill of any process
+//! at any instant leaves a usable checkpoint; a resume with another number of workers, another
+//! model, other options or another version is refused with a typed error.
+//!
 //! # Example
 //!
 //! ```
