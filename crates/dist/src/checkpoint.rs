@@ -425,7 +425,8 @@ impl Survey {
 }
 
 /// Reads and checks `worker`'s part: every manifest must be of this version, model, options and
-/// worker count, and the logs must hold what the latest says.
+/// worker count, and the logs must hold what the latest says. A part without manifests offers no
+/// level.
 pub(crate) fn survey(
     plan: &Plan,
     all: &[Lts],
@@ -434,8 +435,13 @@ pub(crate) fn survey(
     let dir = plan.part_dir(worker);
     let found = manifests(&dir)?;
     if found.is_empty() {
-        return Err(CheckpointError::Missing {
-            dir: plan.checkpointing.dir.clone(),
+        // Nothing to offer: the workers then hold no level in common, which is reported as a
+        // missing checkpoint (a part may lack a level others wrote when its worker stopped
+        // there on a budget, or was killed before writing its first).
+        return Ok(Survey {
+            manifests: Vec::new(),
+            states: Vec::new(),
+            parents: Vec::new(),
         });
     }
     let mut list = Vec::with_capacity(found.len());

@@ -476,17 +476,7 @@ fn complete_level<K: Key>(
     if report.states > 0 {
         view.depth = view.depth.max(level.time);
     }
-    if let Some(part) = shard.part.as_mut() {
-        if let Some(snapshot) = snapshot.filter(|_| report.stop.is_none()) {
-            let frontier = shard.parents.len() as u64 - report.states;
-            part.commit(level.time, frontier, snapshot);
-        }
-        if part.failed.is_some() {
-            report.stop = Some(Stop::Checkpoint(place.index));
-        } else if place.index == 0 && !report.is_empty() && part.due() {
-            report.checkpoint = true;
-        }
-    }
+    checkpoint_after(level, shard, &mut report, snapshot);
     drop(guard);
     clock.tally.explore_nanos += started.elapsed().as_nanos() as u64;
     clock.idle_since = Instant::now();
@@ -500,6 +490,30 @@ fn complete_level<K: Key>(
         }
     }
     false
+}
+
+/// After a level, with checkpoints: writes this worker's part if the level is a checkpoint
+/// level (`snapshot`, the view before it) and the level was not cut short; on worker 0, says in
+/// its report when the next checkpoint is due; a part that failed stops the search.
+fn checkpoint_after(
+    level: &Level<'_>,
+    shard: &mut Shard,
+    report: &mut Report,
+    snapshot: Option<crate::checkpoint::Snapshot>,
+) {
+    let Some(part) = shard.part.as_mut() else {
+        return;
+    };
+    if let Some(snapshot) = snapshot.filter(|_| report.stop.is_none()) {
+        // This level's claims are the last `report.states` of the shard: the frontier.
+        let frontier = shard.parents.len() as u64 - report.states;
+        part.commit(level.time, frontier, snapshot);
+    }
+    if part.failed.is_some() {
+        report.stop = Some(Stop::Checkpoint(level.place.index));
+    } else if level.place.index == 0 && !report.is_empty() && part.due() {
+        report.checkpoint = true;
+    }
 }
 
 /// What travels around the walk-back loop.

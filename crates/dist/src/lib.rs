@@ -313,38 +313,8 @@ fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResu
     if let Some(monitor) = job.monitor.as_ref().filter(|_| worker.index() == 0) {
         monitor.finish_exploration(stats.states);
     }
-    match global.stop {
-        Some(Stop::StateLimit) => {
-            return Err(guarantor_compose::ComposeError::StateLimit {
-                limit: job.configured_limit,
-            }
-            .into());
-        }
-        Some(Stop::Deadline) => return Err(guarantor_compose::ComposeError::Deadline.into()),
-        Some(Stop::Cancelled) => return Err(guarantor_compose::ComposeError::Cancelled.into()),
-        Some(Stop::Memory) => {
-            return Err(guarantor_compose::ComposeError::MemoryLimit {
-                limit: job.max_memory.unwrap_or(u64::MAX),
-            }
-            .into());
-        }
-        Some(Stop::Checkpoint(failed)) => {
-            let mut shard = shard.borrow_mut();
-            let own = shard.failed.take().or_else(|| {
-                let part = shard.part.as_mut()?;
-                part.failed
-                    .take()
-                    .map(guarantor_compose::ComposeError::from)
-            });
-            return Err(own.map_or_else(
-                || DistError::PeerCheckpoint {
-                    worker: failed as usize,
-                    message: "could not write or restore its checkpoint part".into(),
-                },
-                DistError::from,
-            ));
-        }
-        None => {}
+    if let Some(stop) = global.stop {
+        return Err(stop_error(stop, job, &mut shard.borrow_mut()));
     }
     let depth = global.depth as usize;
     let (start, last, violation) = if let Some(hit) = &global.error {
@@ -379,6 +349,69 @@ fn run_worker(worker: &mut timely::worker::Worker, job: &Arc<Job>) -> WorkerResu
     ))
 }
 
+/// A fresh part for this worker (replacing the directory's), once every worker has one.
+fn fresh_part(
+    worker: &mut timely::worker::Worker,
+    job: &Job,
+    plan: &checkpoint::Plan,
+) -> Result<checkpoint::Part, DistError> {
+    let place = (worker.index() as u32, worker.peers() as u32);
+    let part = checkpoint::Part::create(plan, &job.all, place.0, place.1);
+    let offers = checkpoint::agree(
+        worker,
+        &part
+            .as_ref()
+            .map(|_| Vec::new())
+            .map_err(ToString::to_string),
+    );
+    let part = part.map_err(|e| DistError::from(guarantor_compose::ComposeError::from(e)))?;
+    match refused(&offers) {
+        Some(e) => Err(e),
+        None => Ok(part),
+    }
+}
+
+/// The first worker's refusal among `offers`, naming it.
+fn refused(offers: &[Result<Vec<u32>, String>]) -> Option<DistError> {
+    offers.iter().enumerate().find_map(|(w, o)| {
+        o.as_ref().err().map(|message| DistError::PeerCheckpoint {
+            worker: w,
+            message: message.clone(),
+        })
+    })
+}
+
+/// The error of a search all workers stopped early.
+fn stop_error(stop: Stop, job: &Job, shard: &mut Shard) -> DistError {
+    use guarantor_compose::ComposeError;
+    match stop {
+        Stop::StateLimit => ComposeError::StateLimit {
+            limit: job.configured_limit,
+        }
+        .into(),
+        Stop::Deadline => ComposeError::Deadline.into(),
+        Stop::Cancelled => ComposeError::Cancelled.into(),
+        Stop::Memory => ComposeError::MemoryLimit {
+            limit: job.max_memory.unwrap_or(u64::MAX),
+        }
+        .into(),
+        // The worker whose part failed names its error; the others name the worker.
+        Stop::Checkpoint(failed) => {
+            let own = shard.failed.take().or_else(|| {
+                let part = shard.part.as_mut()?;
+                part.failed.take().map(ComposeError::from)
+            });
+            own.map_or_else(
+                || DistError::PeerCheckpoint {
+                    worker: failed as usize,
+                    message: "could not write or restore its checkpoint part".into(),
+                },
+                DistError::from,
+            )
+        }
+    }
+}
+
 /// Sets up this worker's checkpoint part: a fresh one, or, resuming, the part restored at the
 /// highest level every worker holds (agreed with the others first, so that every worker resumes
 /// from the same level or every worker fails). Returns where the search starts.
@@ -392,28 +425,8 @@ fn checkpoints(
     let own_error = |e: guarantor_compose::checkpoint::CheckpointError| {
         DistError::from(guarantor_compose::ComposeError::from(e))
     };
-    let refused = |offers: &[Result<Vec<u32>, String>]| {
-        offers.iter().enumerate().find_map(|(w, o)| {
-            o.as_ref().err().map(|message| DistError::PeerCheckpoint {
-                worker: w,
-                message: message.clone(),
-            })
-        })
-    };
     if !plan.checkpointing.resume {
-        let part = checkpoint::Part::create(plan, &job.all, place.0, place.1);
-        let offers = checkpoint::agree(
-            worker,
-            &part
-                .as_ref()
-                .map(|_| Vec::new())
-                .map_err(ToString::to_string),
-        );
-        let part = part.map_err(own_error)?;
-        if let Some(e) = refused(&offers) {
-            return Err(e);
-        }
-        shard.part = Some(part);
+        shard.part = Some(fresh_part(worker, job, plan)?);
         return Ok(engine::Start::default());
     }
     let survey = checkpoint::survey(plan, &job.all, place);
