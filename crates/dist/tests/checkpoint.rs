@@ -1,8 +1,9 @@
 //! Checkpoints of the distributed engine: a check stopped part-way (by its state limit, after
 //! writing a checkpoint at every level) and resumed, possibly several times, ends with the report
-//! of an uninterrupted check (verdict, counts, counterexample), for 1 to 3 workers, on random
-//! systems, its counterexample replaying in the components; a resume with another worker count, model, options or version, from a missing or a
-//! damaged checkpoint, is refused with a typed error.
+//! of an uninterrupted check (verdict, counts, counterexample, which replays in the components),
+//! for 1 to 3 workers, on random systems; a resume with another worker count, model, options or
+//! version, from a missing or a damaged checkpoint, is refused with a typed error; a cluster whose
+//! processes each keep their part in a directory of their own resumes, and refuses together.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -211,4 +212,81 @@ fn a_damaged_part_is_refused() {
     let said = refusal(damaged);
     assert!(said.contains("damaged: checksum mismatch"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs a cluster of `processes` threads (one worker each, connected over loopback), process `p`
+/// checkpointing into `dirs[p]`: each process's directory holds only its own part, as on
+/// machines without a shared disk.
+fn run_cluster(
+    comps: &[Lts],
+    limit: Option<usize>,
+    plans: &[Checkpointing],
+) -> Vec<Result<DistReport, DistError>> {
+    let listeners: Vec<std::net::TcpListener> = (0..plans.len())
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    let addresses: Vec<String> = listeners
+        .iter()
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect();
+    drop(listeners);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = plans
+            .iter()
+            .enumerate()
+            .map(|(p, plan)| {
+                let addresses = addresses.clone();
+                s.spawn(move || {
+                    let refs: Vec<&Lts> = comps.iter().collect();
+                    let cluster = guarantor_dist::Cluster::new(addresses, p)
+                        .unwrap()
+                        .with_connect_timeout(Duration::from_secs(10));
+                    let dist = DistConfig::default()
+                        .with_cluster(cluster)
+                        .with_checkpoint(plan.clone());
+                    let mut config = Config::default().with_timeout(Duration::from_secs(30));
+                    config.max_states = limit;
+                    check_distributed(&refs, &[], &SystemOptions::default(), &config, &dist)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+#[test]
+fn a_cluster_with_a_directory_per_process_resumes_and_refuses_together() {
+    let comps = counters(5);
+    let dirs: Vec<PathBuf> = (0..2).map(|p| dir(&format!("cluster-{p}"))).collect();
+    let plans: Vec<Checkpointing> = dirs
+        .iter()
+        .map(|d| Checkpointing::new(d).with_every(Duration::ZERO))
+        .collect();
+    let plain = run(&comps, &[], &SystemOptions::default(), (2, None), None).unwrap();
+    for stopped in run_cluster(&comps, Some(1500), &plans) {
+        assert!(matches!(
+            stopped,
+            Err(DistError::Compose(ComposeError::StateLimit { .. }))
+        ));
+    }
+    // Each directory holds its process's part only.
+    assert!(dirs[0].join("dist-0").exists() && !dirs[0].join("dist-1").exists());
+    assert!(dirs[1].join("dist-1").exists() && !dirs[1].join("dist-0").exists());
+    let resuming: Vec<Checkpointing> = plans.iter().map(|p| p.clone().resuming()).collect();
+    for resumed in run_cluster(&comps, None, &resuming) {
+        let resumed = resumed.unwrap();
+        assert_eq!(
+            (&resumed.verdict, resumed.stats),
+            (&plain.verdict, plain.stats)
+        );
+    }
+    // A process whose part is gone makes every process refuse (none waits for it).
+    std::fs::remove_dir_all(dirs[1].join("dist-1")).unwrap();
+    for refused in run_cluster(&comps, None, &resuming) {
+        let said = refusal(refused);
+        assert!(said.contains("no checkpoint to resume from"), "{said}");
+    }
+    for d in dirs {
+        let _ = std::fs::remove_dir_all(d);
+    }
 }
