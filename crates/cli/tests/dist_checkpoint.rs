@@ -207,7 +207,10 @@ fn killed_and_resumed(
         } else {
             Kill::Group
         };
-        let after = (round < 5).then(|| (moments.below(span), how));
+        // Past the first quarter of the run: the processes have started and connected (a kill
+        // before the first checkpoint only makes the resume start afresh).
+        let at = span.mul_f64(0.25) + moments.below(span.mul_f64(0.75));
+        let after = (round < 5).then_some((at, how));
         match run_or_kill(&args, after) {
             None => {
                 kills += 1;
