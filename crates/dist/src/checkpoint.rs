@@ -560,31 +560,28 @@ pub(crate) fn restore(
     let record = packer.record_bytes();
     let states_path = dir.join(STATES);
     let bad = |reason: &str| CheckpointError::corrupt(&states_path, reason);
-    let mut tuple = vec![StateId::from_u32(0); all.len()];
-    let mut key = vec![0u64; set.key_words()];
-    let mut frontier = Vec::new();
     let count = usize::try_from(m.states).map_err(|_| bad("too large"))?;
-    let mut states_sum = Digest::START;
-    for i in 0..count {
-        let bytes = &survey.states[i * record..(i + 1) * record];
-        states_sum = states_sum.bytes(bytes);
-        packer
-            .unpack(bytes, &refs, &mut tuple)
-            .ok_or_else(|| bad("a tuple names a state its component lacks"))?;
-        set.pack(&tuple, &mut key);
-        if !set.insert(&key)? {
-            return Err(bad("a tuple is stored twice").into());
-        }
-        if i as u64 >= m.frontier {
-            frontier.extend_from_slice(&key);
-        }
-    }
-    let mut parents_sum = Digest::START;
-    for chunk in survey.parents[..count * PARENT_BYTES].chunks_exact(PARENT_BYTES) {
-        parents_sum = parents_sum.bytes(chunk);
-        let word = |at: usize| u32::from_le_bytes(chunk[at..at + 4].try_into().expect("4 bytes"));
-        parents.push(((word(0), word(4)), word(8)));
-    }
+    let frontier = refill(
+        (&packer, &refs),
+        (&survey.states[..count * record], count),
+        m.frontier,
+        set,
+    )
+    .map_err(|e| match e {
+        Refill::Store(e) => e,
+        Refill::Bad(reason) => bad(reason).into(),
+    })?;
+    parents.extend(
+        survey.parents[..count * PARENT_BYTES]
+            .chunks_exact(PARENT_BYTES)
+            .map(|chunk| {
+                let word =
+                    |at: usize| u32::from_le_bytes(chunk[at..at + 4].try_into().expect("4 bytes"));
+                ((word(0), word(4)), word(8))
+            }),
+    );
+    // The survey checked both logs against this manifest's checksums.
+    let (states_sum, parents_sum) = (Digest(m.states_sum), Digest(m.parents_sum));
     let logs = (
         AppendLog::open(
             states_path.clone(),
@@ -616,6 +613,61 @@ pub(crate) fn restore(
         view: m.view,
         frontier,
     })
+}
+
+/// Why a refill failed: the store (a budget), or a damaged record.
+enum Refill {
+    Store(guarantor_compose::ComposeError),
+    Bad(&'static str),
+}
+
+/// Inserts the `count` packed tuples of `records` into `set` in order (a chunk of keys at a time, each
+/// key's cache line touched a few keys ahead of its insertion, as the search does, so that the
+/// misses overlap); returns the keys of the records from `frontier` on.
+fn refill(
+    (packer, refs): (&Packer, &[&Lts]),
+    (records, count): (&[u8], usize),
+    frontier: u64,
+    set: &mut TupleSet,
+) -> Result<Vec<u64>, Refill> {
+    const CHUNK: usize = 4096;
+    const AHEAD: usize = 32;
+    let kw = set.key_words();
+    let mut tuple = vec![StateId::from_u32(0); refs.len()];
+    let mut keys = vec![0u64; CHUNK * kw];
+    let mut out = Vec::new();
+    let mut warm = 0u64;
+    let mut index = 0u64;
+    // Records of zero bytes (every component has one state) are counted, not sliced by size.
+    let rb = packer.record_bytes();
+    for start in (0..count).step_by(CHUNK) {
+        let n = CHUNK.min(count - start);
+        for (j, key) in keys.chunks_exact_mut(kw).take(n).enumerate() {
+            let at = (start + j) * rb;
+            packer
+                .unpack(&records[at..at + rb], refs, &mut tuple)
+                .ok_or(Refill::Bad("a tuple names a state its component lacks"))?;
+            set.pack(&tuple, key);
+        }
+        for i in 0..n.min(AHEAD) {
+            warm ^= set.touch(&keys[i * kw..(i + 1) * kw]);
+        }
+        for i in 0..n {
+            if i + AHEAD < n {
+                warm ^= set.touch(&keys[(i + AHEAD) * kw..(i + AHEAD + 1) * kw]);
+            }
+            let key = &keys[i * kw..(i + 1) * kw];
+            if !set.insert(key).map_err(Refill::Store)? {
+                return Err(Refill::Bad("a tuple is stored twice"));
+            }
+            if index >= frontier {
+                out.extend_from_slice(key);
+            }
+            index += 1;
+        }
+    }
+    std::hint::black_box(warm);
+    Ok(out)
 }
 
 /// What a worker tells the others before a resume: the levels its part holds, or why it cannot

@@ -290,3 +290,19 @@ fn a_cluster_with_a_directory_per_process_resumes_and_refuses_together() {
         let _ = std::fs::remove_dir_all(d);
     }
 }
+
+#[test]
+fn a_product_of_one_state_resumes() {
+    // Every component has one state: a tuple packs into zero bytes.
+    let comps = vec![
+        Lts::from_edges([(0, "a", 0)]).unwrap(),
+        Lts::from_edges([(0, "a", 0)]).unwrap(),
+    ];
+    let dir = dir("one-state");
+    let plan = Checkpointing::new(&dir).with_every(Duration::ZERO);
+    let options = SystemOptions::default();
+    let first = run(&comps, &[], &options, (2, None), Some(plan.clone())).unwrap();
+    let resumed = run(&comps, &[], &options, (2, None), Some(plan.resuming())).unwrap();
+    assert_eq!((first.stats.states, resumed.stats), (1, first.stats));
+    let _ = std::fs::remove_dir_all(&dir);
+}
