@@ -93,14 +93,28 @@ const UNKNOWN: u32 = u32::MAX;
 // A successor's shard is kept in a byte.
 const _: () = assert!(SHARDS <= 256);
 
-/// A key phase 2 inserted first (a discovery): the `j`-th key of its shard's list in chunk
-/// `chunk`, its slot in the shard (for phase 4), and its number from phase 3 (table store only).
+/// A key phase 2 inserted first (a discovery): the `j`-th key of its shard's group in chunk
+/// `chunk`.
 #[derive(Clone, Copy, Debug)]
 struct Found {
     chunk: u32,
     j: u32,
-    slot: u32,
-    id: u32,
+}
+
+/// One shard's discoveries in a slab, in canonical order, and for a store that numbers its slots
+/// ([`SlabStore::NUMBERED`], the table store) each one's slot (phase 2) and number (phase 3),
+/// for phase 4. (Kept apart, so that the compact store's discoveries take 8 bytes.)
+#[derive(Clone, Debug, Default)]
+struct Discoveries {
+    found: Vec<Found>,
+    slots: Vec<(u32, u32)>,
+}
+
+impl Discoveries {
+    fn clear(&mut self) {
+        self.found.clear();
+        self.slots.clear();
+    }
 }
 
 /// A successor that is an error tuple: its index among its source's successors, its action, and
@@ -196,7 +210,9 @@ impl<K: Copy> Chunk<K> {
             self.starts[s + 1] = self.starts[s] + count;
         }
         let mut next: [u32; SHARDS] = std::array::from_fn(|s| self.starts[s]);
+        // Exactly the room needed: the buffers keep their largest size from slab to slab.
         self.keys.clear();
+        self.keys.reserve_exact(unsorted.len());
         self.keys.extend_from_slice(unsorted);
         for (&s, &key) in self.shards.iter().zip(unsorted) {
             self.keys[next[s as usize] as usize] = key;
@@ -252,7 +268,7 @@ fn insert<S: SlabStore>(
     shard: &mut S::Shard,
     index: usize,
     chunks: &[Chunk<S::SlabKey>],
-    found: &mut Vec<Found>,
+    found: &mut Discoveries,
 ) -> bool {
     found.clear();
     let mut grew = false;
@@ -265,12 +281,13 @@ fn insert<S: SlabStore>(
             for (k, &key) in group.iter().enumerate() {
                 if let Some((slot, grown)) = S::put_new(shard, key) {
                     grew |= grown;
-                    found.push(Found {
+                    found.found.push(Found {
                         chunk: c as u32,
                         j: (g * S::BATCH as usize + k) as u32,
-                        slot: slot as u32,
-                        id: UNKNOWN,
                     });
+                    if S::NUMBERED {
+                        found.slots.push((slot as u32, UNKNOWN));
+                    }
                 }
             }
         }
@@ -284,12 +301,12 @@ fn renumber<S: SlabStore>(
     shard: &mut S::Shard,
     chunks: &[Chunk<S::SlabKey>],
     index: usize,
-    found: &[Found],
+    found: &Discoveries,
     grew: bool,
 ) {
-    for f in found {
+    for (f, &(slot, id)) in found.found.iter().zip(&found.slots) {
         let key = chunks[f.chunk as usize].keys_of(index)[f.j as usize];
-        S::renumber(shard, key, f.slot as usize, grew, f.id);
+        S::renumber(shard, key, slot as usize, grew, id);
     }
 }
 
@@ -314,7 +331,7 @@ pub(crate) struct Slabs<P> {
     /// How many of `staged` hold the staged slab.
     staged_len: usize,
     /// Per shard: the discoveries phase 2 made, in canonical order.
-    found: Vec<Vec<Found>>,
+    found: Vec<Discoveries>,
     /// Per shard: whether its table grew in phase 2 (so its slots moved).
     grew: Vec<bool>,
     /// The discoveries' keys in canonical order, from phase 3 until they are queued.
@@ -331,7 +348,7 @@ impl<K: Copy + Send> Slabs<K> {
             chunks_len: 0,
             staged: Vec::new(),
             staged_len: 0,
-            found: vec![Vec::new(); SHARDS],
+            found: vec![Discoveries::default(); SHARDS],
             grew: vec![false; SHARDS],
             keys: Vec::new(),
             min,
@@ -380,10 +397,10 @@ fn expand_chunks<S: SlabStore>(
 
 /// Phase 3: numbers the discoveries of `chunks` in canonical order from `base` on, collecting
 /// their keys in `keys` (queued afterwards, so that the store can be read meanwhile) and their
-/// parents, and giving each [`Found`] its number.
+/// parents, and giving each discovery of a numbering store its number.
 fn number<K: Copy>(
     chunks: &mut [Chunk<K>],
-    found: &mut [Vec<Found>],
+    found: &mut [Discoveries],
     base: u32,
     keys: &mut Vec<K>,
     parents: &mut Option<Vec<(u32, ActionId)>>,
@@ -404,14 +421,17 @@ fn number<K: Copy>(
                 let s = chunk.shards[i] as usize;
                 let j = listed[s];
                 listed[s] += 1;
-                let Some(f) = found[s].get_mut(discovery[s]) else {
+                let d = discovery[s];
+                let Some(f) = found[s].found.get(d) else {
                     continue;
                 };
                 if (f.chunk, f.j) != (c as u32, j) {
                     continue;
                 }
                 discovery[s] += 1;
-                f.id = known(keys)?;
+                if let Some((_, id)) = found[s].slots.get_mut(d) {
+                    *id = known(keys)?;
+                }
                 keys.push(chunk.keys[(chunk.starts[s] + j) as usize]);
                 if let Some(parents) = parents {
                     parents.push((source, chunk.actions[i]));
