@@ -9,33 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::root;
+use common::{CHECKPOINT_CASES as CASES, model_args, root};
 use serde_json::Value;
-
-/// The cases: a model that holds (the whole space explored), one with a property violation and
-/// one with a deadlock found only after the whole space (its first deadlock must survive).
-const CASES: [(&str, &str, &str); 3] = [
-    ("gas", "SYS", "N=7"),
-    ("gas", "BUGGY", "N=7"),
-    ("dining", "CLASSIC", "N=8"),
-];
-
-fn model_args(family: &str, target: &str, constant: &str) -> Vec<String> {
-    [
-        "check",
-        &format!("benchmarks/{family}/{family}.lts"),
-        "--quiet",
-        "--format",
-        "json",
-        "--target",
-        target,
-        "--const",
-        constant,
-    ]
-    .iter()
-    .map(ToString::to_string)
-    .collect()
-}
 
 fn command(args: &[String]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_guarantor"));

@@ -29,7 +29,7 @@
 mod format;
 pub(crate) mod recorder;
 
-pub use format::Packer;
+pub use format::{ManifestReader, Packer, manifest_bytes};
 pub use recorder::{AppendLog, write_atomically};
 
 use std::path::{Path, PathBuf};

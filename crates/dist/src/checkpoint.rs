@@ -38,8 +38,8 @@ use std::time::Instant;
 use guarantor_compose::SystemOptions;
 use guarantor_compose::TupleSet;
 use guarantor_compose::checkpoint::{
-    AppendLog, CheckpointError, Checkpointing, Digest, Packer, model_fingerprint,
-    options_fingerprint, write_atomically,
+    AppendLog, CheckpointError, Checkpointing, Digest, ManifestReader, Packer, manifest_bytes,
+    model_fingerprint, options_fingerprint, write_atomically,
 };
 use guarantor_lts::{Lts, StateId};
 use timely::dataflow::ProbeHandle;
@@ -121,9 +121,6 @@ struct Manifest {
 
 impl Manifest {
     fn encode(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&(self.version.len() as u32).to_le_bytes());
-        out.extend_from_slice(self.version.as_bytes());
         let mut words = vec![
             self.model,
             self.options,
@@ -150,76 +147,44 @@ impl Manifest {
                 words.extend(d.tuple.iter().map(|&s| u64::from(s)));
             }
         }
-        for w in words {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        let sum = Digest::START.bytes(&out).0;
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        manifest_bytes(MAGIC, &self.version, words)
     }
 
     fn decode(bytes: &[u8], path: &Path) -> Result<Self, CheckpointError> {
-        let bad = |reason: &str| CheckpointError::corrupt(path, reason);
-        if bytes.len() < MAGIC.len() || bytes[..7] != MAGIC[..7] {
-            return Err(bad("not a distributed checkpoint manifest"));
-        }
-        if bytes[7] != MAGIC[7] {
-            return Err(CheckpointError::OtherVersion {
-                found: format!("distributed checkpoint format {}", bytes[7]),
-                expected: format!("distributed checkpoint format {}", MAGIC[7]),
-            });
-        }
-        let (body, sum) = bytes
-            .split_last_chunk::<8>()
-            .ok_or_else(|| bad("truncated"))?;
-        if Digest::START.bytes(body).0 != u64::from_le_bytes(*sum) {
-            return Err(bad("checksum mismatch"));
-        }
-        let mut rest = &body[MAGIC.len()..];
-        let mut take = |n: usize| -> Result<&[u8], CheckpointError> {
-            let (head, tail) = rest.split_at_checked(n).ok_or_else(|| bad("truncated"))?;
-            rest = tail;
-            Ok(head)
-        };
-        let len = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes")) as usize;
-        let version =
-            String::from_utf8(take(len)?.to_vec()).map_err(|_| bad("version is not text"))?;
-        let mut word = || -> Result<u64, CheckpointError> {
-            Ok(u64::from_le_bytes(take(8)?.try_into().expect("8 bytes")))
-        };
-        let narrow = |w: u64| u32::try_from(w).map_err(|_| bad("a field out of range"));
+        let mut r = ManifestReader::open(bytes, path, MAGIC, "distributed checkpoint")?;
+        let version = r.version().to_owned();
         let mut m = Self {
             version,
-            model: word()?,
-            options: word()?,
-            workers: narrow(word()?)?,
-            worker: narrow(word()?)?,
-            level: narrow(word()?)?,
-            states: word()?,
-            frontier: word()?,
-            states_sum: word()?,
-            parents_sum: word()?,
+            model: r.word()?,
+            options: r.word()?,
+            workers: r.narrow()?,
+            worker: r.narrow()?,
+            level: r.narrow()?,
+            states: r.word()?,
+            frontier: r.word()?,
+            states_sum: r.word()?,
+            parents_sum: r.word()?,
             view: Snapshot::default(),
         };
-        m.view.states = word()?;
-        m.view.transitions = word()?;
-        m.view.depth = narrow(word()?)?;
-        let level = word()?;
+        m.view.states = r.word()?;
+        m.view.transitions = r.word()?;
+        m.view.depth = r.narrow()?;
+        let level = r.word()?;
         if level != u64::MAX {
-            let at = (narrow(word()?)?, narrow(word()?)?);
-            let n = usize::try_from(word()?).map_err(|_| bad("a field out of range"))?;
+            let at = (r.narrow()?, r.narrow()?);
+            let n = usize::try_from(r.word()?).map_err(|_| r.corrupt("a field out of range"))?;
             let mut tuple = Vec::with_capacity(n.min(1 << 16));
             for _ in 0..n {
-                tuple.push(narrow(word()?)?);
+                tuple.push(r.narrow()?);
             }
             m.view.deadlock = Some(Dead {
-                level: narrow(level)?,
+                level: u32::try_from(level).map_err(|_| r.corrupt("a field out of range"))?,
                 tuple,
                 at,
             });
         }
         if m.frontier > m.states {
-            return Err(bad("frontier past the states"));
+            return Err(r.corrupt("frontier past the states"));
         }
         Ok(m)
     }

@@ -32,3 +32,32 @@ pub(crate) fn assert_exit(out: &Output, code: i32) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The checkpoint tests' cases (plain and distributed): a model that holds (the whole space
+/// explored), one with a property violation and one with a deadlock found only after the whole
+/// space (its first deadlock must survive a resume).
+#[allow(dead_code)]
+pub(crate) const CHECKPOINT_CASES: [(&str, &str, &str); 3] = [
+    ("gas", "SYS", "N=7"),
+    ("gas", "BUGGY", "N=7"),
+    ("dining", "CLASSIC", "N=8"),
+];
+
+/// `check` of a bundled family's `target` under `--const constant`, quiet, as JSON.
+#[allow(dead_code)]
+pub(crate) fn model_args(family: &str, target: &str, constant: &str) -> Vec<String> {
+    [
+        "check",
+        &format!("benchmarks/{family}/{family}.lts"),
+        "--quiet",
+        "--format",
+        "json",
+        "--target",
+        target,
+        "--const",
+        constant,
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect()
+}

@@ -110,15 +110,133 @@ pub(crate) struct Manifest {
     pub(crate) parents_sum: u64,
 }
 
+/// The frame every manifest shares, this module's and the distributed engine's parts: 7 bytes
+/// naming the kind and a format byte (`magic`), the program's version, 8-byte little-endian
+/// words, and a checksum ([`Digest`]) of everything before it.
+///
+/// ```
+/// use std::path::Path;
+/// use guarantor_compose::checkpoint::{CheckpointError, ManifestReader, manifest_bytes};
+///
+/// let bytes = manifest_bytes(b"EXAMPLE\x01", "1.0", [7, 8]);
+/// let mut reader = ManifestReader::open(&bytes, Path::new("m"), b"EXAMPLE\x01", "example")?;
+/// assert_eq!(reader.version(), "1.0");
+/// assert_eq!((reader.word()?, reader.word()?), (7, 8));
+/// assert!(reader.word().is_err());
+/// // Another format byte is another version; a flipped bit is damage.
+/// let other = ManifestReader::open(&bytes, Path::new("m"), b"EXAMPLE\x02", "example");
+/// assert!(matches!(other, Err(CheckpointError::OtherVersion { .. })));
+/// let mut flipped = bytes.clone();
+/// flipped[12] ^= 1;
+/// assert!(ManifestReader::open(&flipped, Path::new("m"), b"EXAMPLE\x01", "example").is_err());
+/// # Ok::<(), CheckpointError>(())
+/// ```
+pub fn manifest_bytes(
+    magic: &[u8; 8],
+    version: &str,
+    words: impl IntoIterator<Item = u64>,
+) -> Vec<u8> {
+    let mut out = magic.to_vec();
+    out.extend_from_slice(&(version.len() as u32).to_le_bytes());
+    out.extend_from_slice(version.as_bytes());
+    for w in words {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    let sum = Digest::START.bytes(&out).0;
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Reads a manifest written by [`manifest_bytes`]: the frame checked on opening, then its words
+/// one by one.
+#[derive(Debug)]
+pub struct ManifestReader<'a> {
+    rest: &'a [u8],
+    path: &'a Path,
+    version: String,
+}
+
+impl<'a> ManifestReader<'a> {
+    /// Checks the frame of `bytes` (of the file `path`): `magic`'s first 7 bytes (else the file
+    /// is no manifest of this `kind`), its format byte (else [`CheckpointError::OtherVersion`]),
+    /// the checksum, and reads the version.
+    pub fn open(
+        bytes: &'a [u8],
+        path: &'a Path,
+        magic: &[u8; 8],
+        kind: &str,
+    ) -> Result<Self, CheckpointError> {
+        let bad = |reason: &str| CheckpointError::corrupt(path, reason);
+        if bytes.len() < magic.len() || bytes[..7] != magic[..7] {
+            return Err(bad(&format!("not a {kind} manifest")));
+        }
+        if bytes[7] != magic[7] {
+            return Err(CheckpointError::OtherVersion {
+                found: format!("{kind} format {}", bytes[7]),
+                expected: format!("{kind} format {}", magic[7]),
+            });
+        }
+        let (body, sum) = bytes
+            .split_last_chunk::<8>()
+            .ok_or_else(|| bad("truncated"))?;
+        if Digest::START.bytes(body).0 != u64::from_le_bytes(*sum) {
+            return Err(bad("checksum mismatch"));
+        }
+        let mut reader = Self {
+            rest: &body[magic.len()..],
+            path,
+            version: String::new(),
+        };
+        let len = u32::from_le_bytes(reader.take::<4>()?) as usize;
+        let version = reader.take_slice(len)?.to_vec();
+        reader.version = String::from_utf8(version).map_err(|_| bad("version is not text"))?;
+        Ok(reader)
+    }
+
+    /// The version of the program that wrote the manifest.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// The next word.
+    pub fn word(&mut self) -> Result<u64, CheckpointError> {
+        self.take::<8>().map(u64::from_le_bytes)
+    }
+
+    /// The next word, which must fit in 32 bits.
+    pub fn narrow(&mut self) -> Result<u32, CheckpointError> {
+        let word = self.word()?;
+        u32::try_from(word).map_err(|_| self.corrupt("a field out of range"))
+    }
+
+    /// The error for a manifest whose words say something impossible.
+    pub fn corrupt(&self, reason: &str) -> CheckpointError {
+        CheckpointError::corrupt(self.path, reason)
+    }
+
+    fn take_slice(&mut self, n: usize) -> Result<&'a [u8], CheckpointError> {
+        let (head, tail) = self
+            .rest
+            .split_at_checked(n)
+            .ok_or_else(|| self.corrupt("truncated"))?;
+        self.rest = tail;
+        Ok(head)
+    }
+
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], CheckpointError> {
+        let slice = self.take_slice(N)?;
+        let mut out = [0u8; N];
+        out.copy_from_slice(slice);
+        Ok(out)
+    }
+}
+
 /// The manifest's first bytes; the last one is the format's version.
 const MAGIC: &[u8; 8] = b"GRNTCKP\x01";
 
 impl Manifest {
     /// The manifest's bytes, with a trailing checksum of everything before it.
     pub(crate) fn encode(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&(self.version.len() as u32).to_le_bytes());
-        out.extend_from_slice(self.version.as_bytes());
         let fields = [
             self.model,
             self.options,
@@ -129,44 +247,15 @@ impl Manifest {
             self.states_sum,
             self.parents_sum,
         ];
-        for f in fields {
-            out.extend_from_slice(&f.to_le_bytes());
-        }
-        let sum = Digest::START.bytes(&out).0;
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        manifest_bytes(MAGIC, &self.version, fields)
     }
 
     /// Reads a manifest from `bytes` (of the file `path`).
     pub(crate) fn decode(bytes: &[u8], path: &Path) -> Result<Self, CheckpointError> {
         let bad = |reason: &str| CheckpointError::corrupt(path, reason);
-        if bytes.len() < MAGIC.len() || bytes[..7] != MAGIC[..7] {
-            return Err(bad("not a checkpoint manifest"));
-        }
-        if bytes[7] != MAGIC[7] {
-            return Err(CheckpointError::OtherVersion {
-                found: format!("checkpoint format {}", bytes[7]),
-                expected: format!("checkpoint format {}", MAGIC[7]),
-            });
-        }
-        let (body, sum) = bytes
-            .split_last_chunk::<8>()
-            .ok_or_else(|| bad("truncated"))?;
-        if Digest::START.bytes(body).0 != u64::from_le_bytes(*sum) {
-            return Err(bad("checksum mismatch"));
-        }
-        let mut rest = &body[MAGIC.len()..];
-        let mut take = |n: usize| -> Result<&[u8], CheckpointError> {
-            let (head, tail) = rest.split_at_checked(n).ok_or_else(|| bad("truncated"))?;
-            rest = tail;
-            Ok(head)
-        };
-        let len = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes")) as usize;
-        let version =
-            String::from_utf8(take(len)?.to_vec()).map_err(|_| bad("version is not text"))?;
-        let mut word = || -> Result<u64, CheckpointError> {
-            Ok(u64::from_le_bytes(take(8)?.try_into().expect("8 bytes")))
-        };
+        let mut reader = ManifestReader::open(bytes, path, MAGIC, "checkpoint")?;
+        let version = reader.version().to_owned();
+        let mut word = || reader.word();
         let manifest = Self {
             version,
             model: word()?,
