@@ -12,8 +12,9 @@
 //!
 //! **How a slab runs.**
 //! 1. *Expand* (parallel, over chunks of [`CHUNK`] states): each state's successors are enumerated,
-//!    error tuples set aside, the rest packed, hashed and their keys listed under the store shard
-//!    their hash belongs to ([`ShardList`]). Nothing touches the store's tables in this phase.
+//!    error tuples set aside, the rest packed and hashed, and each chunk's keys grouped by the
+//!    store shard their hash belongs to ([`Chunk`]). Nothing touches the store's tables in this
+//!    phase.
 //! 2. *Insert* (parallel, one thread per [`SHARDS`](crate::engine::sharded::SHARDS) shard of the
 //!    store, [`SlabStore`]: the sharded table store's tables or groups of the compact store's
 //!    sub-tables): each shard
